@@ -1,0 +1,48 @@
+# tcplab: set-up and developer commands. The README's two set-up commands are
+# `make demo` and `make test`; each installs everything it needs into .venv first.
+
+VENV ?= .venv
+PYTHON ?= python3
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.tcplab-installed
+RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
+
+.PHONY: install demo test test-rust test-python bench fmt clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.deps-installed: $(BIN)/python requirements/runtime.txt requirements/dev.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.txt
+	touch $@
+
+# Builds the Rust engine into the Python package (release mode) and installs it.
+$(STAMP): $(VENV)/.deps-installed $(RUST_SOURCES)
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --locked --quiet
+	touch $@
+
+install: $(STAMP)
+
+## Main job: run the bundled default scenario (summary table, results and plots in results/default).
+demo: install
+	$(BIN)/tcplab run scenarios/default.toml --out results/default
+
+## Every test: Rust engine (unit + integration) and Python (CLI, API, scenarios).
+test: install test-rust test-python
+
+test-rust:
+	cargo test --locked --release -p tcplab-engine
+
+test-python: install
+	$(BIN)/python -m pytest
+
+## Engine throughput benchmark (events/s and packets/s on a saturated dumbbell).
+bench:
+	cargo bench --locked -p tcplab-engine
+
+fmt:
+	cargo fmt --all
+
+clean:
+	rm -rf $(VENV) target results

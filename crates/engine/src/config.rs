@@ -1,0 +1,321 @@
+//! The validated scenario the engine runs: plain data in SI base units.
+//!
+//! This is the one boundary between the front end and the engine: the Python side
+//! parses files, units and topology shorthands and hands over a [`ScenarioConfig`]
+//! (as JSON or built directly in Rust); the engine checks it ([`crate::validate`])
+//! and never panics on it. Every item carries an `origin`: the dotted path of the
+//! place in the user's scenario it came from, so engine errors can name the field the
+//! user actually wrote (e.g. `topology.dumbbell.bottleneck.bandwidth`).
+
+use serde::{Deserialize, Serialize};
+
+/// A whole scenario, ready to simulate.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioConfig {
+    /// Run length, seed and bin width.
+    pub simulation: SimulationConfig,
+    /// Hosts and routers.
+    pub nodes: Vec<NodeConfig>,
+    /// Full-duplex point-to-point links.
+    pub links: Vec<LinkConfig>,
+    /// Traffic.
+    pub flows: Vec<FlowConfig>,
+    /// Names of the flows Jain's fairness index is computed over (`None`: all flows).
+    #[serde(default)]
+    pub fairness_flows: Option<Vec<String>>,
+}
+
+/// Global settings of a run.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationConfig {
+    /// Simulated time to run, in ns.
+    pub duration_ns: u64,
+    /// Run seed; every random component derives its own stream from it.
+    pub seed: u64,
+    /// Width of the time-series bins, in ns (the source studies use 50 ms).
+    pub bin_ns: u64,
+}
+
+/// Whether a node forwards traffic for others.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// An end system: sources and sinks traffic, never forwards it.
+    Host,
+    /// Forwards packets along routes; may also be a flow endpoint.
+    Router,
+}
+
+/// One node.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeConfig {
+    /// Unique name, used by links, flows and results.
+    pub name: String,
+    /// Host or router.
+    pub kind: NodeKind,
+    /// Where the user declared it.
+    #[serde(default)]
+    pub origin: String,
+}
+
+/// A full-duplex point-to-point link between `from` and `to`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkConfig {
+    /// One end (the "forward" direction runs from here).
+    pub from: String,
+    /// The other end.
+    pub to: String,
+    /// Bit rate of each direction.
+    pub bandwidth_bps: u64,
+    /// One-way propagation delay, in ns.
+    pub delay_ns: u64,
+    /// Largest IP packet the link carries, in bytes (68..=65535).
+    pub mtu_bytes: u32,
+    /// Link-layer bytes added to every IP packet on the wire (0: none, as in ns-2;
+    /// 38 models Ethernet preamble + header + FCS + inter-frame gap).
+    #[serde(default)]
+    pub framing_bytes: u32,
+    /// Routing cost (shortest-path metric); 1 makes routing minimise hop count.
+    #[serde(default = "default_cost")]
+    pub cost: u32,
+    /// The `from -> to` direction's queue and loss.
+    pub forward: ChannelConfig,
+    /// The `to -> from` direction's queue and loss.
+    pub reverse: ChannelConfig,
+    /// Where the user declared it.
+    #[serde(default)]
+    pub origin: String,
+}
+
+fn default_cost() -> u32 {
+    1
+}
+
+/// Queue discipline and loss model of one link direction.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelConfig {
+    /// The output queue feeding this direction.
+    pub queue: QueueConfig,
+    /// Random loss applied to packets after serialization.
+    pub loss: LossConfig,
+    /// Scenario path of the queue settings, for error messages.
+    #[serde(default)]
+    pub queue_origin: String,
+    /// Scenario path of the loss settings, for error messages.
+    #[serde(default)]
+    pub loss_origin: String,
+}
+
+/// Whether a queue limit or threshold counts packets or bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SizeUnit {
+    /// Counted in packets (the packet being serialized is not counted).
+    Packets,
+    /// Counted in bytes of IP packets.
+    Bytes,
+}
+
+/// A queue capacity.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueLimit {
+    /// How many packets or bytes fit.
+    pub value: u64,
+    /// What `value` counts.
+    pub unit: SizeUnit,
+}
+
+/// An output-queue discipline.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueConfig {
+    /// Tail drop when full.
+    Droptail {
+        /// Capacity (excluding the packet on the wire).
+        limit: QueueLimit,
+    },
+    /// Random Early Detection (Floyd & Jacobson 1993) as implemented by ns-2.
+    Red(RedConfig),
+}
+
+/// RED parameters, with ns-2's meaning.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedConfig {
+    /// Hard capacity; arrivals beyond it are tail-dropped.
+    pub limit: QueueLimit,
+    /// Average queue below which nothing is dropped early (`thresh_`).
+    pub min_th: f64,
+    /// Average queue at which the early-drop probability reaches `max_p` (`maxthresh_`).
+    pub max_th: f64,
+    /// Whether the thresholds and the average count packets or bytes (`queue_in_bytes_`).
+    pub thresholds_unit: SizeUnit,
+    /// Early-drop probability at `max_th` (`1/linterm_`).
+    pub max_p: f64,
+    /// EWMA weight of the average queue (`q_weight_`).
+    pub w_q: f64,
+    /// Mean packet size used to age the average over idle periods (`mean_pktsize_`).
+    pub mean_packet_bytes: u32,
+    /// Gentle RED: probability rises from `max_p` to 1 between `max_th` and 2·`max_th`.
+    pub gentle: bool,
+    /// Space early drops more evenly (`wait_`): p/(2 − count·p) instead of p/(1 − count·p).
+    pub wait: bool,
+}
+
+/// Random loss on a link direction.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LossConfig {
+    /// No loss.
+    None,
+    /// Each packet lost independently with probability `rate` (ns-2 ErrorModel, per packet).
+    Bernoulli {
+        /// Loss probability per packet.
+        rate: f64,
+    },
+    /// Two-state bursty loss (Gilbert–Elliott), one transition per packet.
+    GilbertElliott {
+        /// P(good -> bad) per packet.
+        p_good_to_bad: f64,
+        /// P(bad -> good) per packet.
+        p_bad_to_good: f64,
+        /// Loss probability in the good state.
+        loss_good: f64,
+        /// Loss probability in the bad state.
+        loss_bad: f64,
+    },
+    /// Deterministic: drop packets offset+n, offset+2n, ... (1-based count), for tests.
+    EveryNth {
+        /// Period.
+        n: u64,
+        /// Packets passed before the period starts counting.
+        #[serde(default)]
+        offset: u64,
+    },
+}
+
+/// One flow: a transport connection (or datagram stream) between two nodes.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowConfig {
+    /// Unique name used in results.
+    pub name: String,
+    /// Sending node.
+    pub from: String,
+    /// Receiving node.
+    pub to: String,
+    /// Transport protocol and its settings.
+    pub transport: TransportConfig,
+    /// The application driving the sender.
+    pub app: AppConfig,
+    /// When the application starts, in ns.
+    #[serde(default)]
+    pub start_ns: u64,
+    /// When the application stops sending, in ns (`None`: end of run).
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
+    /// Explicit node-by-node route overriding shortest-path routing (from .. to).
+    #[serde(default)]
+    pub path: Option<Vec<String>>,
+    /// Where the user declared it.
+    #[serde(default)]
+    pub origin: String,
+}
+
+/// Transport protocol of a flow. TCP and SCTP are added as further variants.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TransportConfig {
+    /// UDP (RFC 768): 8-byte header, no feedback.
+    Udp,
+}
+
+/// A traffic source.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AppConfig {
+    /// Constant bit rate: one packet every payload·8/rate seconds.
+    Cbr {
+        /// Payload bit rate (headers come on top).
+        rate_bps: u64,
+        /// Payload bytes per packet.
+        payload_bytes: u32,
+    },
+    /// Poisson arrivals: exponential gaps with mean payload·8/rate.
+    Poisson {
+        /// Mean payload bit rate.
+        rate_bps: u64,
+        /// Payload bytes per packet.
+        payload_bytes: u32,
+    },
+    /// Alternating on (CBR at `rate_bps`) and off periods.
+    OnOff {
+        /// Payload bit rate while on.
+        rate_bps: u64,
+        /// Payload bytes per packet.
+        payload_bytes: u32,
+        /// Mean on-period length, in ns.
+        on_ns: u64,
+        /// Mean off-period length, in ns.
+        off_ns: u64,
+        /// Draw period lengths from exponential distributions (else constant).
+        #[serde(default)]
+        exponential: bool,
+    },
+}
+
+impl AppConfig {
+    /// Payload bytes per packet of this source.
+    pub fn payload_bytes(&self) -> u32 {
+        match *self {
+            AppConfig::Cbr { payload_bytes, .. }
+            | AppConfig::Poisson { payload_bytes, .. }
+            | AppConfig::OnOff { payload_bytes, .. } => payload_bytes,
+        }
+    }
+}
+
+/// A problem with a scenario, located by its dotted path in the user's scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// Dotted path of the offending field, e.g. `link[2].bandwidth`.
+    pub path: String,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl ConfigError {
+    /// An error at `path`.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        ConfigError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl ScenarioConfig {
+    /// Parses the JSON form of a scenario (as produced by the Python front end).
+    pub fn from_json(text: &str) -> Result<ScenarioConfig, ConfigError> {
+        serde_json::from_str(text).map_err(|e| {
+            ConfigError::new(
+                "engine config",
+                format!("not a valid engine configuration: {e}"),
+            )
+        })
+    }
+}

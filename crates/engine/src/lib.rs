@@ -1,0 +1,46 @@
+//! # tcplab-engine
+//!
+//! A packet-level discrete-event network simulator: the `sim` backend of tcplab.
+//! It is a plain Rust library — no files, no units, no Python — whose contract is one
+//! validated [`config::ScenarioConfig`] in and one [`results::RunResults`] out.
+//!
+//! ## Promises
+//! * **Deterministic.** Time is an integer count of nanoseconds ([`time::SimTime`]);
+//!   events are ordered by (time, insertion order) ([`sched`]); every random component
+//!   draws from its own stream seeded by (run seed, component name) ([`rng`]). No OS
+//!   clock or OS randomness is read anywhere. Same scenario + seed ⇒ identical results.
+//! * **Never panics on configuration.** [`validate::plan`] rejects anything invalid with
+//!   a [`config::ConfigError`] naming the scenario field.
+//! * **Packets are conserved.** Every run ends by checking, for each flow and
+//!   direction, sent = delivered + dropped + in flight, counting in-flight packets
+//!   from the channels themselves ([`sim::InternalError`] otherwise).
+//! * **Bounded memory.** Meters are sized flows × bins; packets are recycled.
+//!
+//! ## Layers
+//! * [`net`] — packets and their pool, link directions ([`net::channel`]) with output
+//!   queues ([`net::queue`]: DropTail, RED) and loss models ([`net::loss`]), static
+//!   routing ([`net::routing`]) and IPv4 fragmentation ([`net::fragment`]). Models
+//!   take `now` as an argument and never touch the event loop, so the future real-time
+//!   emulator can reuse them.
+//! * [`transport`] — sans-IO endpoints behind the [`transport::Endpoint`] trait (UDP
+//!   now; TCP and SCTP plug in as further endpoint types).
+//! * [`app`] — traffic sources (CBR, Poisson, on/off).
+//! * [`metrics`] — meters for flows and queues, histograms, bins, Jain's index.
+//! * [`sim`] — the event loop tying them together; [`results`] — what a run reports.
+
+pub mod app;
+pub mod config;
+pub mod metrics;
+pub mod net;
+pub mod results;
+pub mod rng;
+pub mod sched;
+pub mod sim;
+pub mod time;
+pub mod transport;
+pub mod validate;
+
+pub use config::{ConfigError, ScenarioConfig};
+pub use results::RunResults;
+pub use sim::{InternalError, Simulation};
+pub use time::SimTime;

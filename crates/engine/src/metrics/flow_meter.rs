@@ -1,0 +1,123 @@
+//! Per-flow measurements: what the network did with the flow's packets (per direction)
+//! and what the receiving application got. Memory is fixed per flow (counters, one
+//! histogram, a few bin arrays): it never grows with the number of packets.
+
+use super::bins::Binning;
+use super::histogram::Histogram;
+use crate::net::packet::Direction;
+use crate::net::queue::DropCause;
+use crate::time::SimTime;
+
+/// Network-level counters of one direction of a flow.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DirectionCounters {
+    /// Packets handed to the network by the transport (datagrams before fragmentation).
+    pub sent_packets: u64,
+    /// IP bytes of those packets.
+    pub sent_bytes: u64,
+    /// Packets (reassembled datagrams) that reached the far endpoint.
+    pub arrived_packets: u64,
+    /// Packets lost, by cause: queue, RED, random (a datagram counts once, however many
+    /// of its fragments were lost).
+    pub dropped: [u64; 3],
+    /// IP fragments created from this direction's packets.
+    pub fragments: u64,
+}
+
+impl DirectionCounters {
+    /// All drops, whatever the cause.
+    pub fn dropped_total(&self) -> u64 {
+        self.dropped.iter().sum()
+    }
+}
+
+/// Everything measured about one flow.
+#[derive(Debug, Clone)]
+pub struct FlowMeter {
+    bins: Binning,
+    /// Per-direction network counters (index: [`Direction::index`]).
+    pub network: [DirectionCounters; 2],
+    /// Payload bytes the sender handed to the network (retransmissions included).
+    pub payload_sent_bytes: u64,
+    /// Payload bytes delivered in order to the receiving application.
+    pub delivered_bytes: u64,
+    /// One-way delay of forward packets, ns.
+    pub delay: Histogram,
+    jitter_ns: f64,
+    last_transit_ns: Option<i128>,
+    /// Per bin: forward packets sent.
+    pub bin_sent_packets: Vec<u64>,
+    /// Per bin: forward packets dropped.
+    pub bin_dropped_packets: Vec<u64>,
+    /// Per bin: payload bytes delivered to the application.
+    pub bin_delivered_bytes: Vec<u64>,
+}
+
+impl FlowMeter {
+    /// A meter with empty counters and bins.
+    pub fn new(bins: Binning) -> Self {
+        FlowMeter {
+            bins,
+            network: [DirectionCounters::default(); 2],
+            payload_sent_bytes: 0,
+            delivered_bytes: 0,
+            delay: Histogram::new(),
+            jitter_ns: 0.0,
+            last_transit_ns: None,
+            bin_sent_packets: vec![0; bins.count],
+            bin_dropped_packets: vec![0; bins.count],
+            bin_delivered_bytes: vec![0; bins.count],
+        }
+    }
+
+    /// The transport handed a packet of `ip_bytes` carrying `payload_bytes` to the network.
+    pub fn on_sent(&mut self, now: SimTime, dir: Direction, ip_bytes: u32, payload_bytes: u32) {
+        let c = &mut self.network[dir.index()];
+        c.sent_packets += 1;
+        c.sent_bytes += ip_bytes as u64;
+        if dir == Direction::Forward {
+            self.payload_sent_bytes += payload_bytes as u64;
+            self.bin_sent_packets[self.bins.index(now)] += 1;
+        }
+    }
+
+    /// A packet (or the last fragment of a datagram) reached the far endpoint.
+    pub fn on_arrived(&mut self, now: SimTime, dir: Direction, sent_at: SimTime) {
+        self.network[dir.index()].arrived_packets += 1;
+        if dir == Direction::Forward {
+            let transit = (now - sent_at).as_ns();
+            self.delay.record(transit);
+            // RFC 3550 section 6.4.1 / A.8: J += (|D| - J) / 16.
+            let transit = transit as i128;
+            if let Some(prev) = self.last_transit_ns {
+                let d = (transit - prev).unsigned_abs() as f64;
+                self.jitter_ns += (d - self.jitter_ns) / 16.0;
+            }
+            self.last_transit_ns = Some(transit);
+        }
+    }
+
+    /// A packet of this flow was dropped.
+    pub fn on_dropped(&mut self, now: SimTime, dir: Direction, cause: DropCause) {
+        self.network[dir.index()].dropped[cause.index()] += 1;
+        if dir == Direction::Forward {
+            self.bin_dropped_packets[self.bins.index(now)] += 1;
+        }
+    }
+
+    /// A packet of this flow was split into `count` fragments.
+    pub fn on_fragmented(&mut self, dir: Direction, count: u32) {
+        self.network[dir.index()].fragments += count as u64;
+    }
+
+    /// The receiving application got `bytes` more in-order payload.
+    pub fn on_delivered(&mut self, now: SimTime, bytes: u64) {
+        self.delivered_bytes += bytes;
+        self.bin_delivered_bytes[self.bins.index(now)] += bytes;
+    }
+
+    /// RFC 3550 interarrival jitter estimate, ns.
+    pub fn jitter_ns(&self) -> f64 {
+        self.jitter_ns
+    }
+}

@@ -1,0 +1,8 @@
+//! The network layer: packets, link directions, queues, loss, routing, fragmentation.
+
+pub mod channel;
+pub mod fragment;
+pub mod loss;
+pub mod packet;
+pub mod queue;
+pub mod routing;

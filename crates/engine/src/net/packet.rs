@@ -1,0 +1,172 @@
+//! Packets and the pool that recycles them.
+//!
+//! A packet carries sizes and header fields, never payload bytes. Packets live in a
+//! [`PacketPool`] and are passed around by index ([`PacketId`]), so queues and pipes
+//! move 4-byte ids and the steady state allocates nothing: a freed slot is reused by
+//! the next packet (htsim's packet recycling).
+
+use crate::time::SimTime;
+
+/// Index of a packet in the [`PacketPool`].
+pub type PacketId = u32;
+
+/// "No datagram": the packet is not an IP fragment.
+pub const NOT_A_FRAGMENT: u32 = u32::MAX;
+
+/// IPv4 header without options (RFC 791).
+pub const IPV4_HEADER_BYTES: u32 = 20;
+/// UDP header (RFC 768).
+pub const UDP_HEADER_BYTES: u32 = 8;
+/// Largest IPv4 datagram (RFC 791 total-length field).
+pub const MAX_IP_PACKET_BYTES: u32 = 65_535;
+/// Smallest MTU every IPv4 link must support (RFC 791: 68 octets).
+pub const MIN_MTU_BYTES: u32 = 68;
+
+/// Which way along its flow a packet travels.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// From the flow's source to its destination (data).
+    Forward,
+    /// From the destination back to the source (acknowledgements).
+    Reverse,
+}
+
+impl Direction {
+    /// 0 for forward, 1 for reverse: index into per-direction arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Direction::Forward => 0,
+            Direction::Reverse => 1,
+        }
+    }
+}
+
+/// Transport-layer header fields. One variant per transport; a transport reads only
+/// its own variant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TransportHeader {
+    /// A UDP datagram with its sender-assigned sequence number (not on the wire in
+    /// real UDP; used for reordering and loss statistics like an RTP sequence number).
+    Udp {
+        /// Sequence number of the datagram within its flow, from 0.
+        seq: u64,
+        /// Application payload bytes.
+        payload_bytes: u32,
+    },
+}
+
+impl TransportHeader {
+    /// Application payload bytes carried.
+    pub fn payload_bytes(&self) -> u32 {
+        match *self {
+            TransportHeader::Udp { payload_bytes, .. } => payload_bytes,
+        }
+    }
+}
+
+/// One IP packet (or IP fragment) in the network.
+#[derive(Copy, Clone, Debug)]
+pub struct Packet {
+    /// Index of the flow the packet belongs to.
+    pub flow: u32,
+    /// Which way along the flow it travels.
+    pub direction: Direction,
+    /// Number of links traversed so far (index into the flow's route).
+    pub hop: u16,
+    /// IP packet size in bytes: IP header + transport header + payload.
+    pub size_bytes: u32,
+    /// When the transport handed it to the network.
+    pub sent_at: SimTime,
+    /// Datagram record this fragment belongs to, or [`NOT_A_FRAGMENT`].
+    pub datagram: u32,
+    /// Transport header fields.
+    pub header: TransportHeader,
+}
+
+/// Recycling storage for packets in flight.
+#[derive(Debug, Default)]
+pub struct PacketPool {
+    slots: Vec<Packet>,
+    free: Vec<PacketId>,
+}
+
+impl PacketPool {
+    /// An empty pool.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Stores `packet`, reusing a freed slot when there is one.
+    pub fn insert(&mut self, packet: Packet) -> PacketId {
+        match self.free.pop() {
+            Some(id) => {
+                self.slots[id as usize] = packet;
+                id
+            }
+            None => {
+                self.slots.push(packet);
+                (self.slots.len() - 1) as PacketId
+            }
+        }
+    }
+
+    /// The packet stored at `id`.
+    pub fn get(&self, id: PacketId) -> &Packet {
+        &self.slots[id as usize]
+    }
+
+    /// Mutable access to the packet stored at `id`.
+    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id as usize]
+    }
+
+    /// Returns the slot of a packet that left the network (delivered or dropped).
+    pub fn release(&mut self, id: PacketId) {
+        self.free.push(id);
+    }
+
+    /// The packets currently in the network (queued, on the wire or propagating).
+    /// Walks the whole pool: for end-of-run accounting only.
+    pub fn live(&self) -> impl Iterator<Item = &Packet> {
+        let mut is_free = vec![false; self.slots.len()];
+        for &id in &self.free {
+            is_free[id as usize] = true;
+        }
+        self.slots
+            .iter()
+            .zip(is_free)
+            .filter(|(_, free)| !free)
+            .map(|(p, _)| p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packet(seq: u64) -> Packet {
+        Packet {
+            flow: 0,
+            direction: Direction::Forward,
+            hop: 0,
+            size_bytes: 100,
+            sent_at: SimTime::ZERO,
+            datagram: NOT_A_FRAGMENT,
+            header: TransportHeader::Udp {
+                seq,
+                payload_bytes: 72,
+            },
+        }
+    }
+
+    #[test]
+    fn released_slots_are_reused() {
+        let mut pool = PacketPool::new();
+        let a = pool.insert(packet(0));
+        let _b = pool.insert(packet(1));
+        pool.release(a);
+        let c = pool.insert(packet(2));
+        assert_eq!(a, c);
+        assert_eq!(pool.live().count(), 2);
+    }
+}

@@ -1,0 +1,175 @@
+//! Static routes, computed once before the run.
+//!
+//! Each flow gets its route as a list of channel indices per direction; a packet
+//! carries its hop count, so forwarding is one array lookup — no tables, no hashing
+//! on the per-packet path. Routes are shortest paths by link cost (hop count by
+//! default), computed by Dijkstra *towards* each destination, so all flows to one
+//! destination follow one tree, exactly as destination-based static routing would.
+//! Ties between equal-cost paths go to the lower channel index (the link declared
+//! first), which makes routing deterministic. Hosts never forward: only routers may
+//! be intermediate hops.
+
+use crate::config::NodeKind;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+/// An outgoing channel of a node.
+#[derive(Debug, Clone, Copy)]
+pub struct Edge {
+    /// Channel index.
+    pub channel: u32,
+    /// Node at the far end.
+    pub to: u32,
+    /// Routing cost (≥ 1).
+    pub cost: u64,
+}
+
+/// The graph routing works on.
+#[derive(Debug, Clone)]
+pub struct Graph {
+    kinds: Vec<NodeKind>,
+    out: Vec<Vec<Edge>>,
+    incoming: Vec<Vec<(u32, Edge)>>,
+}
+
+impl Graph {
+    /// A graph of nodes of the given kinds and no edges.
+    pub fn new(kinds: Vec<NodeKind>) -> Self {
+        let n = kinds.len();
+        Graph {
+            kinds,
+            out: vec![Vec::new(); n],
+            incoming: vec![Vec::new(); n],
+        }
+    }
+
+    /// Adds the channel `channel` from `from` to `to`.
+    pub fn add_channel(&mut self, from: u32, to: u32, channel: u32, cost: u64) {
+        let e = Edge { channel, to, cost };
+        self.out[from as usize].push(e);
+        self.incoming[to as usize].push((from, e));
+    }
+
+    /// The cheapest channel from `from` directly to `to`, if they are adjacent.
+    pub fn channel_between(&self, from: u32, to: u32) -> Option<u32> {
+        self.out[from as usize]
+            .iter()
+            .filter(|e| e.to == to)
+            .min_by_key(|e| (e.cost, e.channel))
+            .map(|e| e.channel)
+    }
+
+    /// For every node, the first channel of its shortest path to `dst` (or `None`).
+    fn next_hops_towards(&self, dst: u32) -> Vec<Option<Edge>> {
+        let n = self.kinds.len();
+        let mut dist = vec![u64::MAX; n];
+        let mut next: Vec<Option<Edge>> = vec![None; n];
+        let mut done = vec![false; n];
+        let mut heap = BinaryHeap::new();
+        dist[dst as usize] = 0;
+        heap.push(Reverse((0u64, dst)));
+        while let Some(Reverse((d, u))) = heap.pop() {
+            if done[u as usize] {
+                continue;
+            }
+            done[u as usize] = true;
+            // A host other than the destination cannot pass traffic on.
+            if u != dst && self.kinds[u as usize] == NodeKind::Host {
+                continue;
+            }
+            for &(v, edge) in &self.incoming[u as usize] {
+                let nd = d.saturating_add(edge.cost);
+                let better = nd < dist[v as usize]
+                    || (nd == dist[v as usize]
+                        && next[v as usize].is_some_and(|e| edge.channel < e.channel));
+                if better && !done[v as usize] {
+                    dist[v as usize] = nd;
+                    next[v as usize] = Some(edge);
+                    heap.push(Reverse((nd, v)));
+                }
+            }
+        }
+        next
+    }
+}
+
+/// Computes shortest-path routes, caching one next-hop tree per destination.
+#[derive(Debug)]
+pub struct Router<'g> {
+    graph: &'g Graph,
+    trees: HashMap<u32, Vec<Option<Edge>>>,
+}
+
+impl<'g> Router<'g> {
+    /// A router over `graph`.
+    pub fn new(graph: &'g Graph) -> Self {
+        Router {
+            graph,
+            trees: HashMap::new(),
+        }
+    }
+
+    /// The channels of the shortest path from `src` to `dst`, or `None` if unreachable.
+    pub fn route(&mut self, src: u32, dst: u32) -> Option<Vec<u32>> {
+        let graph = self.graph;
+        let tree = self
+            .trees
+            .entry(dst)
+            .or_insert_with(|| graph.next_hops_towards(dst));
+        let mut path = Vec::new();
+        let mut at = src;
+        while at != dst {
+            let edge = tree[at as usize]?;
+            path.push(edge.channel);
+            at = edge.to;
+            if path.len() > tree.len() {
+                return None; // cannot happen with positive costs; guards against loops
+            }
+        }
+        Some(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use NodeKind::{Host, Router as R};
+
+    /// a - r1 - b, plus a longer a - r2 - r3 - b.
+    fn diamond() -> Graph {
+        let mut g = Graph::new(vec![Host, R, Host, R, R]);
+        let links = [(0, 1), (1, 2), (0, 3), (3, 4), (4, 2)];
+        for (i, &(x, y)) in links.iter().enumerate() {
+            g.add_channel(x, y, 2 * i as u32, 1);
+            g.add_channel(y, x, 2 * i as u32 + 1, 1);
+        }
+        g
+    }
+
+    #[test]
+    fn picks_the_fewest_hops() {
+        let g = diamond();
+        assert_eq!(Router::new(&g).route(0, 2), Some(vec![0, 2]));
+        assert_eq!(Router::new(&g).route(2, 0), Some(vec![3, 1]));
+    }
+
+    #[test]
+    fn equal_cost_ties_go_to_the_first_declared_link() {
+        // Two parallel two-hop paths a-r1-b and a-r2-b.
+        let mut g = Graph::new(vec![Host, R, R, Host]);
+        for (i, &(x, y)) in [(0, 2), (2, 3), (0, 1), (1, 3)].iter().enumerate() {
+            g.add_channel(x, y, 2 * i as u32, 1);
+            g.add_channel(y, x, 2 * i as u32 + 1, 1);
+        }
+        assert_eq!(Router::new(&g).route(0, 3), Some(vec![0, 2]));
+    }
+
+    #[test]
+    fn hosts_do_not_forward() {
+        // a - h - b where h is a host: unreachable.
+        let mut g = Graph::new(vec![Host, Host, Host]);
+        g.add_channel(0, 1, 0, 1);
+        g.add_channel(1, 2, 2, 1);
+        assert_eq!(Router::new(&g).route(0, 2), None);
+    }
+}

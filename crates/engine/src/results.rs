@@ -1,0 +1,400 @@
+//! What a run reports: per-flow and per-link-direction summaries, fairness, and the
+//! binned time series. Plain serde structs: the Python side turns them into
+//! summary.json, DataFrames, Parquet and plots without computing any metric itself.
+
+use crate::config::TransportConfig;
+use crate::metrics::jain_index;
+use crate::sim::Simulation;
+use crate::time::SimTime;
+use serde::Serialize;
+
+/// Drops split by cause.
+#[derive(Debug, Clone, Serialize)]
+pub struct Drops {
+    /// Tail drops (queue full or RED hard limit).
+    pub queue: u64,
+    /// RED early drops.
+    pub red: u64,
+    /// Loss-model drops.
+    pub random: u64,
+}
+
+impl From<[u64; 3]> for Drops {
+    fn from(d: [u64; 3]) -> Self {
+        Drops {
+            queue: d[0],
+            red: d[1],
+            random: d[2],
+        }
+    }
+}
+
+/// One-way delay statistics in milliseconds (`None` when nothing arrived).
+#[derive(Debug, Clone, Serialize)]
+pub struct DelayMs {
+    /// Smallest (exact).
+    pub min: Option<f64>,
+    /// Mean (exact).
+    pub mean: Option<f64>,
+    /// Median (histogram bucket midpoint, within 1.6%).
+    pub p50: Option<f64>,
+    /// 95th percentile.
+    pub p95: Option<f64>,
+    /// 99th percentile.
+    pub p99: Option<f64>,
+    /// Largest (exact).
+    pub max: Option<f64>,
+}
+
+/// Packets of the reverse direction (acknowledgements; zero for UDP).
+#[derive(Debug, Clone, Serialize)]
+pub struct ReverseCounters {
+    /// Packets sent by the receiver.
+    pub packets_sent: u64,
+    /// Packets that reached the sender.
+    pub packets_delivered: u64,
+    /// Packets lost.
+    pub packets_dropped: u64,
+}
+
+/// Summary of one flow.
+#[derive(Debug, Clone, Serialize)]
+pub struct FlowResult {
+    /// Flow name.
+    pub id: String,
+    /// Source node.
+    pub src: String,
+    /// Destination node.
+    pub dst: String,
+    /// Transport protocol.
+    pub transport: String,
+    /// Payload bytes the sender put on the network.
+    pub sent_bytes: u64,
+    /// Payload bytes delivered in order to the receiving application.
+    pub delivered_bytes: u64,
+    /// delivered_bytes·8 / active time (start to stop or end of run), bit/s.
+    pub goodput_bps: f64,
+    /// Largest per-bin goodput, bit/s.
+    pub throughput_max_bps: f64,
+    /// Forward packets sent (datagrams, before fragmentation).
+    pub packets_sent: u64,
+    /// Forward packets that reached the receiver.
+    pub packets_delivered: u64,
+    /// Forward packets lost.
+    pub packets_dropped: u64,
+    /// Forward drops by cause.
+    pub drops: Drops,
+    /// Forward packets still in the network when the run ended.
+    pub packets_in_flight: u64,
+    /// packets_dropped / packets_sent.
+    pub loss_rate: f64,
+    /// One-way delay of delivered forward packets.
+    pub delay_ms: DelayMs,
+    /// RFC 3550 interarrival jitter at the end of the run, ms.
+    pub jitter_ms: f64,
+    /// IP fragments created from this flow's packets.
+    pub fragments: u64,
+    /// When the application started, s.
+    pub start_s: f64,
+    /// End of the interval goodput is averaged over, s.
+    pub end_s: f64,
+    /// Reverse-direction counters.
+    pub reverse: ReverseCounters,
+}
+
+/// Summary of one direction of one link.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkResult {
+    /// "src->dst" (with "#k" appended when parallel links would share a name).
+    pub id: String,
+    /// Upstream node.
+    pub src: String,
+    /// Downstream node.
+    pub dst: String,
+    /// Index of the link in the scenario's expanded link list.
+    pub link: usize,
+    /// "forward" (from → to as declared) or "reverse".
+    pub direction: String,
+    /// Bit rate.
+    pub bandwidth_bps: u64,
+    /// Propagation delay, ms.
+    pub delay_ms: f64,
+    /// MTU, bytes.
+    pub mtu_bytes: u32,
+    /// Packets serialized.
+    pub tx_packets: u64,
+    /// IP bytes serialized.
+    pub tx_bytes: u64,
+    /// Fraction of the run the serializer was busy (framing included).
+    pub utilization: f64,
+    /// Drops by cause.
+    pub drops: Drops,
+    /// Largest queue, bytes.
+    pub queue_max_bytes: u64,
+    /// Time-weighted mean queue, bytes.
+    pub queue_mean_bytes: f64,
+    /// Largest queue, packets.
+    pub queue_max_packets: u64,
+    /// Time-weighted mean queue, packets.
+    pub queue_mean_packets: f64,
+    /// Packets fragmented on entering this link.
+    pub fragmented_packets: u64,
+}
+
+/// Jain's fairness index.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fairness {
+    /// (Σx)²/(n·Σx²) over the flows' goodputs; `None` if no flow delivered anything.
+    pub jain: Option<f64>,
+    /// The flows it was computed over.
+    pub flows: Vec<String>,
+}
+
+/// Binned time series of one flow.
+#[derive(Debug, Clone, Serialize)]
+pub struct FlowSeries {
+    /// Flow name.
+    pub id: String,
+    /// Payload bytes delivered per bin.
+    pub delivered_bytes: Vec<u64>,
+    /// Forward packets sent per bin.
+    pub sent_packets: Vec<u64>,
+    /// Forward packets dropped per bin.
+    pub dropped_packets: Vec<u64>,
+}
+
+/// Binned time series of one link direction.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkSeries {
+    /// Link direction id.
+    pub id: String,
+    /// IP bytes serialized per bin.
+    pub tx_bytes: Vec<u64>,
+    /// Drops per bin.
+    pub drops: Vec<u64>,
+    /// Time-weighted mean queue per bin, packets.
+    pub queue_mean_packets: Vec<f64>,
+    /// Time-weighted mean queue per bin, bytes.
+    pub queue_mean_bytes: Vec<f64>,
+    /// Largest queue per bin, packets.
+    pub queue_max_packets: Vec<u64>,
+    /// Largest queue per bin, bytes.
+    pub queue_max_bytes: Vec<u64>,
+}
+
+/// A flow's delay distribution as histogram buckets: (upper bound ms, count).
+#[derive(Debug, Clone, Serialize)]
+pub struct DelayHistogram {
+    /// Flow name.
+    pub id: String,
+    /// Non-empty buckets in increasing order.
+    pub buckets: Vec<(f64, u64)>,
+}
+
+/// Everything a run reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResults {
+    /// Simulated time, s.
+    pub duration_s: f64,
+    /// Run seed.
+    pub seed: u64,
+    /// Events processed.
+    pub events: u64,
+    /// Bin width, s.
+    pub bin_s: f64,
+    /// Start of each bin, s.
+    pub bin_start_s: Vec<f64>,
+    /// Per-flow summaries.
+    pub flows: Vec<FlowResult>,
+    /// Per-link-direction summaries.
+    pub links: Vec<LinkResult>,
+    /// Fairness across flows.
+    pub fairness: Fairness,
+    /// Per-flow time series.
+    pub flow_series: Vec<FlowSeries>,
+    /// Per-link-direction time series.
+    pub link_series: Vec<LinkSeries>,
+    /// Per-flow delay distributions.
+    pub delay_histograms: Vec<DelayHistogram>,
+}
+
+impl RunResults {
+    /// The results as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("results are plain data")
+    }
+}
+
+fn ms(ns: f64) -> f64 {
+    ns / 1e6
+}
+
+/// Builds the results of a finished simulation.
+pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
+    let bins = sim.bins;
+    let config = &sim.config;
+    let duration = sim.duration;
+    let mut flows = Vec::with_capacity(config.flows.len());
+    let mut flow_series = Vec::with_capacity(config.flows.len());
+    let mut delay_histograms = Vec::with_capacity(config.flows.len());
+    for (f, fc) in config.flows.iter().enumerate() {
+        let m = &sim.meters[f];
+        let fwd = &m.network[0];
+        let rev = &m.network[1];
+        let start = SimTime(fc.start_ns);
+        let end = fc.stop_ns.map_or(duration, SimTime).min(duration);
+        let active_s = (end - start).as_secs_f64();
+        let throughput_max_bps = m
+            .bin_delivered_bytes
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| b as f64 * 8.0 / bins.seconds(i))
+            .fold(0.0, f64::max);
+        let d = &m.delay;
+        flows.push(FlowResult {
+            id: fc.name.clone(),
+            src: fc.from.clone(),
+            dst: fc.to.clone(),
+            transport: match fc.transport {
+                TransportConfig::Udp => "udp".into(),
+            },
+            sent_bytes: m.payload_sent_bytes,
+            delivered_bytes: m.delivered_bytes,
+            goodput_bps: m.delivered_bytes as f64 * 8.0 / active_s,
+            throughput_max_bps,
+            packets_sent: fwd.sent_packets,
+            packets_delivered: fwd.arrived_packets,
+            packets_dropped: fwd.dropped_total(),
+            drops: fwd.dropped.into(),
+            packets_in_flight: fwd.sent_packets - fwd.arrived_packets - fwd.dropped_total(),
+            loss_rate: if fwd.sent_packets > 0 {
+                fwd.dropped_total() as f64 / fwd.sent_packets as f64
+            } else {
+                0.0
+            },
+            delay_ms: DelayMs {
+                min: d.min().map(|v| ms(v as f64)),
+                mean: d.mean().map(ms),
+                p50: d.quantile(0.5).map(ms),
+                p95: d.quantile(0.95).map(ms),
+                p99: d.quantile(0.99).map(ms),
+                max: d.max().map(|v| ms(v as f64)),
+            },
+            jitter_ms: ms(m.jitter_ns()),
+            fragments: fwd.fragments,
+            start_s: start.as_secs_f64(),
+            end_s: end.as_secs_f64(),
+            reverse: ReverseCounters {
+                packets_sent: rev.sent_packets,
+                packets_delivered: rev.arrived_packets,
+                packets_dropped: rev.dropped_total(),
+            },
+        });
+        flow_series.push(FlowSeries {
+            id: fc.name.clone(),
+            delivered_bytes: m.bin_delivered_bytes.clone(),
+            sent_packets: m.bin_sent_packets.clone(),
+            dropped_packets: m.bin_dropped_packets.clone(),
+        });
+        delay_histograms.push(DelayHistogram {
+            id: fc.name.clone(),
+            buckets: d
+                .buckets()
+                .into_iter()
+                .map(|(hi, c)| (ms(hi as f64), c))
+                .collect(),
+        });
+    }
+    let names = channel_names(sim);
+    let mut links = Vec::with_capacity(sim.channels.len());
+    let mut link_series = Vec::with_capacity(sim.channels.len());
+    for (c, ch) in sim.channels.iter_mut().enumerate() {
+        let occ = ch.meter.finish();
+        let k = &ch.counters;
+        let spec = ch.spec;
+        links.push(LinkResult {
+            id: names[c].clone(),
+            src: config.nodes[spec.from as usize].name.clone(),
+            dst: config.nodes[spec.to as usize].name.clone(),
+            link: c / 2,
+            direction: if c % 2 == 0 { "forward" } else { "reverse" }.into(),
+            bandwidth_bps: spec.rate_bps,
+            delay_ms: ms(spec.delay.as_ns() as f64),
+            mtu_bytes: spec.mtu_bytes,
+            tx_packets: k.tx_packets,
+            tx_bytes: k.tx_bytes,
+            utilization: k.busy_ns as f64 / duration.as_ns() as f64,
+            drops: k.drops.into(),
+            queue_max_bytes: occ.max_bytes,
+            queue_mean_bytes: occ.mean_bytes,
+            queue_max_packets: occ.max_packets,
+            queue_mean_packets: occ.mean_packets,
+            fragmented_packets: k.fragmented_packets,
+        });
+        link_series.push(LinkSeries {
+            id: names[c].clone(),
+            tx_bytes: k.bin_tx_bytes.clone(),
+            drops: k.bin_drops.clone(),
+            queue_mean_packets: occ.bin_mean_packets,
+            queue_mean_bytes: occ.bin_mean_bytes,
+            queue_max_packets: occ.bin_max_packets,
+            queue_max_bytes: occ.bin_max_bytes,
+        });
+    }
+    let goodputs: Vec<f64> = sim
+        .plan
+        .fairness_flows
+        .iter()
+        .map(|&f| flows[f].goodput_bps)
+        .collect();
+    let fairness = Fairness {
+        jain: jain_index(&goodputs),
+        flows: sim
+            .plan
+            .fairness_flows
+            .iter()
+            .map(|&f| flows[f].id.clone())
+            .collect(),
+    };
+    RunResults {
+        duration_s: duration.as_secs_f64(),
+        seed: config.simulation.seed,
+        events: sim.events(),
+        bin_s: bins.width.as_secs_f64(),
+        bin_start_s: (0..bins.count)
+            .map(|i| bins.start(i).as_secs_f64())
+            .collect(),
+        flows,
+        links,
+        fairness,
+        flow_series,
+        link_series,
+        delay_histograms,
+    }
+}
+
+/// "a->b" for each channel, with "#k" (the link index) where parallel links collide.
+fn channel_names(sim: &Simulation) -> Vec<String> {
+    let nodes = &sim.config.nodes;
+    let plain: Vec<String> = sim
+        .channels
+        .iter()
+        .map(|ch| {
+            format!(
+                "{}->{}",
+                nodes[ch.spec.from as usize].name, nodes[ch.spec.to as usize].name
+            )
+        })
+        .collect();
+    plain
+        .iter()
+        .enumerate()
+        .map(|(c, name)| {
+            if plain.iter().filter(|n| *n == name).count() > 1 {
+                format!("{name}#{}", c / 2)
+            } else {
+                name.clone()
+            }
+        })
+        .collect()
+}

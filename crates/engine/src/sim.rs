@@ -1,0 +1,395 @@
+//! The simulation: builds the model from a validated plan and runs the event loop.
+//!
+//! Three events drive everything (see [`crate::sched::Event`]): a channel finished
+//! serializing, a channel's pipe head arrived, an endpoint's deadline came. A packet's
+//! life: an endpoint writes it into the outbox → [`Simulation::inject`] puts it in the
+//! pool → [`Simulation::forward`] looks up the next channel of its flow's route and
+//! offers it (fragmenting if needed) → TxDone / PipeArrival move it along → at the end
+//! of its route it is reassembled if fragmented and handed to the far endpoint.
+//! Meters observe each step; nothing on this path allocates once pools have warmed up.
+
+use crate::app::DatagramSource;
+use crate::config::ConfigError;
+use crate::config::{ScenarioConfig, TransportConfig};
+use crate::metrics::{Binning, FlowMeter};
+use crate::net::channel::{Channel, ChannelSpec, Offered};
+use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
+use crate::net::packet::{Direction, Packet, PacketId, PacketPool, NOT_A_FRAGMENT};
+use crate::net::queue::DropCause;
+use crate::results::{self, RunResults};
+use crate::rng::Rng;
+use crate::sched::{Event, Scheduler};
+use crate::time::SimTime;
+use crate::transport::udp::{UdpSender, UdpSink};
+use crate::transport::{Endpoint, Outbox, Outgoing};
+use crate::validate::{self, Plan};
+
+/// A failure detected while running: always a bug in the engine, never bad input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InternalError(pub String);
+
+impl std::fmt::Display for InternalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "internal error (a tcplab bug, please report it): {}",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for InternalError {}
+
+/// A simulation in progress.
+#[derive(Debug)]
+pub struct Simulation {
+    pub(crate) config: ScenarioConfig,
+    pub(crate) plan: Plan,
+    now: SimTime,
+    pub(crate) duration: SimTime,
+    pub(crate) bins: Binning,
+    sched: Scheduler,
+    pool: PacketPool,
+    datagrams: Datagrams,
+    pub(crate) channels: Vec<Channel>,
+    /// Two per flow: index 2f is flow f's sender, 2f + 1 its receiver.
+    endpoints: Vec<Box<dyn Endpoint>>,
+    wake_at: Vec<Option<SimTime>>,
+    pub(crate) meters: Vec<FlowMeter>,
+    outbox: Outbox,
+}
+
+fn sender_and_receiver(
+    config: &ScenarioConfig,
+    flow: usize,
+    duration: SimTime,
+) -> (Box<dyn Endpoint>, Box<dyn Endpoint>) {
+    let f = &config.flows[flow];
+    let start = SimTime(f.start_ns);
+    let stop = f.stop_ns.map_or(duration, SimTime).min(duration);
+    let rng = Rng::for_component(config.simulation.seed, &format!("app:{}", f.name));
+    match f.transport {
+        TransportConfig::Udp => {
+            let source = DatagramSource::new(&f.app, start, stop, rng);
+            (Box::new(UdpSender::new(source)), Box::new(UdpSink))
+        }
+    }
+}
+
+impl Simulation {
+    /// Validates `config` and builds the network, ready to run from time zero.
+    pub fn new(config: ScenarioConfig) -> Result<Simulation, ConfigError> {
+        let plan = validate::plan(&config)?;
+        let sim = &config.simulation;
+        let duration = SimTime(sim.duration_ns);
+        let bins = Binning::new(SimTime(sim.bin_ns), duration);
+        let mut channels = Vec::with_capacity(2 * config.links.len());
+        for (i, link) in config.links.iter().enumerate() {
+            let (a, b) = plan.link_ends[i];
+            for (from, to, ch) in [(a, b, &link.forward), (b, a, &link.reverse)] {
+                let spec = ChannelSpec {
+                    from,
+                    to,
+                    rate_bps: link.bandwidth_bps,
+                    delay: SimTime(link.delay_ns),
+                    mtu_bytes: link.mtu_bytes,
+                    framing_bytes: link.framing_bytes,
+                };
+                let name = format!(
+                    "{}->{}#{}",
+                    config.nodes[from as usize].name, config.nodes[to as usize].name, i
+                );
+                channels.push(Channel::new(spec, ch, sim.seed, &name, bins));
+            }
+        }
+        let mut endpoints = Vec::with_capacity(2 * config.flows.len());
+        for f in 0..config.flows.len() {
+            let (s, r) = sender_and_receiver(&config, f, duration);
+            endpoints.push(s);
+            endpoints.push(r);
+        }
+        let n_endpoints = endpoints.len();
+        let mut s = Simulation {
+            meters: (0..config.flows.len())
+                .map(|_| FlowMeter::new(bins))
+                .collect(),
+            config,
+            plan,
+            now: SimTime::ZERO,
+            duration,
+            bins,
+            sched: Scheduler::new(),
+            pool: PacketPool::new(),
+            datagrams: Datagrams::new(),
+            channels,
+            endpoints,
+            wake_at: vec![None; n_endpoints],
+            outbox: Outbox::new(),
+        };
+        for ep in 0..n_endpoints {
+            s.rearm(ep);
+        }
+        Ok(s)
+    }
+
+    /// Builds a simulation from the JSON form of a scenario.
+    pub fn from_json(text: &str) -> Result<Simulation, ConfigError> {
+        Simulation::new(ScenarioConfig::from_json(text)?)
+    }
+
+    /// Current simulated time.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// End of the run.
+    pub fn duration(&self) -> SimTime {
+        self.duration
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> u64 {
+        self.sched.processed()
+    }
+
+    /// Runs every event due at or before `until` (capped at the run's end). Calling it
+    /// in steps gives exactly the same run as one call: progress bars are free.
+    pub fn run_until(&mut self, until: SimTime) {
+        let until = until.min(self.duration);
+        while let Some((t, event)) = self.sched.pop_until(until) {
+            self.now = t;
+            match event {
+                Event::TxDone(c) => self.on_tx_done(c as usize),
+                Event::PipeArrival(c) => self.on_pipe_arrival(c as usize),
+                Event::Wakeup(ep) => self.on_wakeup(ep as usize, t),
+            }
+        }
+        self.now = self.now.max(until);
+    }
+
+    /// Runs to the end and returns the results (see [`Simulation::finish`]).
+    pub fn run(mut self) -> Result<RunResults, InternalError> {
+        self.run_until(self.duration);
+        self.finish()
+    }
+
+    /// Closes the meters, checks packet conservation, and reports.
+    pub fn finish(mut self) -> Result<RunResults, InternalError> {
+        self.run_until(self.duration);
+        self.check_conservation()?;
+        Ok(results::collect(&mut self))
+    }
+
+    fn on_tx_done(&mut self, c: usize) {
+        let out = self.channels[c].finish_tx(self.now);
+        if out.lost {
+            self.drop_packet(out.packet, DropCause::Random);
+        }
+        if let Some(t) = out.schedule_arrival {
+            self.sched.schedule(t, Event::PipeArrival(c as u32));
+        }
+        if let Some(t) = out.schedule_tx_done {
+            self.sched.schedule(t, Event::TxDone(c as u32));
+        }
+    }
+
+    fn on_pipe_arrival(&mut self, c: usize) {
+        let (id, next) = self.channels[c].pop_arrival();
+        if let Some(t) = next {
+            self.sched.schedule(t, Event::PipeArrival(c as u32));
+        }
+        self.forward(id);
+    }
+
+    fn on_wakeup(&mut self, ep: usize, t: SimTime) {
+        if self.wake_at[ep] != Some(t) {
+            return; // superseded by an earlier wake-up
+        }
+        self.wake_at[ep] = None;
+        let mut out = std::mem::take(&mut self.outbox);
+        self.endpoints[ep].on_wakeup(self.now, &mut out);
+        self.flush(ep, out);
+    }
+
+    /// Acts on what endpoint `ep` wrote into `out`, then re-arms its wake-up.
+    fn flush(&mut self, ep: usize, mut out: Outbox) {
+        let flow = ep / 2;
+        let delivered = out.take_delivered();
+        if delivered > 0 {
+            self.meters[flow].on_delivered(self.now, delivered);
+        }
+        let direction = if ep % 2 == 0 {
+            Direction::Forward
+        } else {
+            Direction::Reverse
+        };
+        for pkt in out.drain_packets() {
+            self.inject(flow, direction, pkt);
+        }
+        self.outbox = out;
+        self.rearm(ep);
+    }
+
+    fn rearm(&mut self, ep: usize) {
+        if let Some(t) = self.endpoints[ep].poll_at() {
+            let t = t.max(self.now);
+            if self.wake_at[ep].is_none_or(|w| t < w) {
+                self.wake_at[ep] = Some(t);
+                self.sched.schedule(t, Event::Wakeup(ep as u32));
+            }
+        }
+    }
+
+    fn inject(&mut self, flow: usize, direction: Direction, out: Outgoing) {
+        self.meters[flow].on_sent(
+            self.now,
+            direction,
+            out.size_bytes,
+            out.header.payload_bytes(),
+        );
+        let id = self.pool.insert(Packet {
+            flow: flow as u32,
+            direction,
+            hop: 0,
+            size_bytes: out.size_bytes,
+            sent_at: self.now,
+            datagram: NOT_A_FRAGMENT,
+            header: out.header,
+        });
+        self.forward(id);
+    }
+
+    /// Moves a packet that is at a node onto the next channel of its route, or hands
+    /// it to its endpoint if the route is complete.
+    fn forward(&mut self, id: PacketId) {
+        let p = self.pool.get_mut(id);
+        let route = &self.plan.routes[p.flow as usize][p.direction.index()];
+        let hop = p.hop as usize;
+        if hop == route.len() {
+            self.arrive(id);
+            return;
+        }
+        let c = route[hop] as usize;
+        p.hop += 1;
+        let size = p.size_bytes;
+        if size > self.channels[c].spec.mtu_bytes {
+            self.fragment_onto(id, c);
+        } else {
+            self.offer(id, c, size);
+        }
+    }
+
+    fn offer(&mut self, id: PacketId, c: usize, size: u32) {
+        match self.channels[c].offer(self.now, id, size) {
+            Offered::Transmitting(done) => self.sched.schedule(done, Event::TxDone(c as u32)),
+            Offered::Queued => {}
+            Offered::Dropped(cause) => self.drop_packet(id, cause),
+        }
+    }
+
+    /// RFC 791 fragmentation of packet `id` for channel `c`'s MTU.
+    fn fragment_onto(&mut self, id: PacketId, c: usize) {
+        let p = *self.pool.get(id);
+        let (count, full, last) = fragment_sizes(p.size_bytes, self.channels[c].spec.mtu_bytes);
+        let d = if p.datagram == NOT_A_FRAGMENT {
+            self.datagrams.open(p, count)
+        } else {
+            self.datagrams.refragment(p.datagram, count);
+            p.datagram
+        };
+        self.meters[p.flow as usize].on_fragmented(p.direction, count);
+        self.channels[c].counters.fragmented_packets += 1;
+        for k in 0..count {
+            let size = if k + 1 == count { last } else { full };
+            let fragment = Packet {
+                size_bytes: size,
+                datagram: d,
+                ..p
+            };
+            let fid = if k == 0 {
+                *self.pool.get_mut(id) = fragment;
+                id
+            } else {
+                self.pool.insert(fragment)
+            };
+            self.offer(fid, c, size);
+        }
+    }
+
+    fn drop_packet(&mut self, id: PacketId, cause: DropCause) {
+        let p = *self.pool.get(id);
+        self.pool.release(id);
+        let counts = p.datagram == NOT_A_FRAGMENT
+            || self.datagrams.dropped(p.datagram) == FragmentFate::DatagramLost;
+        if counts {
+            self.meters[p.flow as usize].on_dropped(self.now, p.direction, cause);
+        }
+    }
+
+    fn arrive(&mut self, id: PacketId) {
+        let mut p = *self.pool.get(id);
+        self.pool.release(id);
+        if p.datagram != NOT_A_FRAGMENT {
+            let original = self.datagrams.get(p.datagram).original;
+            if self.datagrams.arrived(p.datagram) != FragmentFate::Reassembled {
+                return;
+            }
+            p = original;
+        }
+        let flow = p.flow as usize;
+        self.meters[flow].on_arrived(self.now, p.direction, p.sent_at);
+        let ep = 2 * flow
+            + if p.direction == Direction::Forward {
+                1
+            } else {
+                0
+            };
+        let mut out = std::mem::take(&mut self.outbox);
+        self.endpoints[ep].on_packet(self.now, &p.header, &mut out);
+        self.flush(ep, out);
+    }
+
+    /// Every packet handed to the network must be delivered, dropped, or still inside
+    /// a channel. Counted from the channels themselves, not from the meters.
+    fn check_conservation(&self) -> Result<(), InternalError> {
+        let n = self.config.flows.len();
+        let mut in_flight = vec![[0u64; 2]; n];
+        let mut held = 0usize;
+        for ch in &self.channels {
+            for id in ch.held_packets() {
+                held += 1;
+                let p = self.pool.get(id);
+                if p.datagram == NOT_A_FRAGMENT {
+                    in_flight[p.flow as usize][p.direction.index()] += 1;
+                }
+            }
+        }
+        for d in self.datagrams.in_flight() {
+            in_flight[d.original.flow as usize][d.original.direction.index()] += 1;
+        }
+        let live = self.pool.live().count();
+        if held != live {
+            return Err(InternalError(format!(
+                "{live} packets are allocated but {held} are inside channels"
+            )));
+        }
+        for (f, meter) in self.meters.iter().enumerate() {
+            for dir in [Direction::Forward, Direction::Reverse] {
+                let c = &meter.network[dir.index()];
+                let accounted = c.arrived_packets + c.dropped_total() + in_flight[f][dir.index()];
+                if c.sent_packets != accounted {
+                    return Err(InternalError(format!(
+                        "conservation violated for flow \"{}\" ({:?}): sent {} != delivered {} + dropped {} + in flight {}",
+                        self.config.flows[f].name,
+                        dir,
+                        c.sent_packets,
+                        c.arrived_packets,
+                        c.dropped_total(),
+                        in_flight[f][dir.index()]
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}

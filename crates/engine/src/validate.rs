@@ -1,0 +1,420 @@
+//! Checks a [`ScenarioConfig`] and resolves its names into indices and routes.
+//!
+//! The engine trusts nothing it receives: every value that could make the run
+//! meaningless, overflow, or panic is rejected here with a [`ConfigError`] naming the
+//! scenario field (via each item's `origin`). After [`plan`] succeeds, building and
+//! running the simulation cannot fail on configuration.
+
+use crate::config::*;
+use crate::net::packet::{IPV4_HEADER_BYTES, MAX_IP_PACKET_BYTES, MIN_MTU_BYTES, UDP_HEADER_BYTES};
+use crate::net::routing::{Graph, Router};
+use std::collections::HashMap;
+
+/// Longest run accepted: 10^6 s (about 11.6 days of simulated time).
+pub const MAX_DURATION_NS: u64 = 1_000_000 * 1_000_000_000;
+/// Longest propagation delay accepted: one hour.
+pub const MAX_DELAY_NS: u64 = 3_600 * 1_000_000_000;
+/// Fastest link accepted: 1 Pbit/s.
+pub const MAX_BANDWIDTH_BPS: u64 = 1_000_000_000_000_000;
+/// Most time-series cells (bins × (flows + link directions)) a run may allocate.
+pub const MAX_SERIES_CELLS: u64 = 50_000_000;
+
+/// A scenario's names resolved to indices, with the route of every flow.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// For each link: (from node, to node) indices.
+    pub link_ends: Vec<(u32, u32)>,
+    /// For each flow: (source node, destination node).
+    pub flow_ends: Vec<(u32, u32)>,
+    /// For each flow: channel indices of the forward and the reverse route.
+    pub routes: Vec<[Vec<u32>; 2]>,
+    /// Flow indices Jain's index is computed over.
+    pub fairness_flows: Vec<usize>,
+}
+
+fn at(origin: &str, field: &str) -> String {
+    if origin.is_empty() {
+        field.to_string()
+    } else if field.is_empty() {
+        origin.to_string()
+    } else {
+        format!("{origin}.{field}")
+    }
+}
+
+fn err<T>(origin: &str, field: &str, message: impl Into<String>) -> Result<T, ConfigError> {
+    Err(ConfigError::new(at(origin, field), message))
+}
+
+fn check_probability(origin: &str, field: &str, p: f64) -> Result<(), ConfigError> {
+    if !(0.0..=1.0).contains(&p) || p.is_nan() {
+        return err(
+            origin,
+            field,
+            format!("expected a probability between 0 and 1, got {p}"),
+        );
+    }
+    Ok(())
+}
+
+fn check_simulation(s: &SimulationConfig) -> Result<(), ConfigError> {
+    if s.duration_ns == 0 {
+        return err(
+            "simulation",
+            "duration",
+            "must be greater than 0 (e.g. \"10s\")",
+        );
+    }
+    if s.duration_ns > MAX_DURATION_NS {
+        return err("simulation", "duration", "must be at most 1000000 s");
+    }
+    if s.bin_ns == 0 {
+        return err(
+            "simulation",
+            "bin",
+            "must be greater than 0 (e.g. \"50ms\")",
+        );
+    }
+    if s.bin_ns > s.duration_ns {
+        return err(
+            "simulation",
+            "bin",
+            "must not be longer than the simulation duration",
+        );
+    }
+    Ok(())
+}
+
+fn check_limit(origin: &str, limit: QueueLimit, mtu: u32) -> Result<(), ConfigError> {
+    match limit.unit {
+        SizeUnit::Packets if limit.value == 0 => err(origin, "limit", "must be at least 1 packet"),
+        SizeUnit::Bytes if limit.value < mtu as u64 => err(
+            origin,
+            "limit",
+            format!(
+                "a byte limit must hold at least one full packet (the MTU, {mtu} B); got {} B",
+                limit.value
+            ),
+        ),
+        _ => Ok(()),
+    }
+}
+
+fn check_queue(origin: &str, q: &QueueConfig, mtu: u32) -> Result<(), ConfigError> {
+    match q {
+        QueueConfig::Droptail { limit } => check_limit(origin, *limit, mtu),
+        QueueConfig::Red(r) => {
+            check_limit(origin, r.limit, mtu)?;
+            if !(r.min_th > 0.0 && r.min_th.is_finite()) {
+                return err(origin, "min_th", "must be greater than 0");
+            }
+            if !(r.max_th > r.min_th && r.max_th.is_finite()) {
+                return err(
+                    origin,
+                    "max_th",
+                    format!("must be greater than min_th ({})", r.min_th),
+                );
+            }
+            if !(r.max_p > 0.0 && r.max_p <= 1.0) {
+                return err(origin, "max_p", "expected a probability in (0, 1]");
+            }
+            if !(r.w_q > 0.0 && r.w_q <= 1.0) {
+                return err(
+                    origin,
+                    "w_q",
+                    "expected a weight in (0, 1] (ns-2 default 0.002)",
+                );
+            }
+            if r.mean_packet_bytes == 0 {
+                return err(origin, "mean_packet_size", "must be greater than 0");
+            }
+            Ok(())
+        }
+    }
+}
+
+fn check_loss(origin: &str, l: &LossConfig) -> Result<(), ConfigError> {
+    match *l {
+        LossConfig::None => Ok(()),
+        LossConfig::Bernoulli { rate } => check_probability(origin, "rate", rate),
+        LossConfig::GilbertElliott {
+            p_good_to_bad,
+            p_bad_to_good,
+            loss_good,
+            loss_bad,
+        } => {
+            check_probability(origin, "p_good_to_bad", p_good_to_bad)?;
+            check_probability(origin, "p_bad_to_good", p_bad_to_good)?;
+            check_probability(origin, "loss_good", loss_good)?;
+            check_probability(origin, "loss_bad", loss_bad)
+        }
+        LossConfig::EveryNth { n: 0, .. } => err(origin, "n", "must be at least 1"),
+        LossConfig::EveryNth { .. } => Ok(()),
+    }
+}
+
+fn check_link(link: &LinkConfig) -> Result<(), ConfigError> {
+    let o = link.origin.as_str();
+    if link.bandwidth_bps == 0 {
+        return err(o, "bandwidth", "must be greater than 0 (e.g. \"100Mbps\")");
+    }
+    if link.bandwidth_bps > MAX_BANDWIDTH_BPS {
+        return err(o, "bandwidth", "must be at most 1 Pbps");
+    }
+    if link.delay_ns == 0 {
+        return err(
+            o,
+            "delay",
+            "must be greater than 0 (use e.g. \"1us\" for a negligible delay)",
+        );
+    }
+    if link.delay_ns > MAX_DELAY_NS {
+        return err(o, "delay", "must be at most 3600 s");
+    }
+    if !(MIN_MTU_BYTES..=MAX_IP_PACKET_BYTES).contains(&link.mtu_bytes) {
+        return err(
+            o,
+            "mtu",
+            format!(
+                "expected {MIN_MTU_BYTES}..{MAX_IP_PACKET_BYTES} bytes (an IPv4 link must carry 68 B: a 20 B IP header plus at least 48 B of fragment), got {}",
+                link.mtu_bytes
+            ),
+        );
+    }
+    if link.framing_bytes > 1_000 {
+        return err(
+            o,
+            "framing",
+            "expected at most 1000 bytes of link-layer overhead",
+        );
+    }
+    if link.cost == 0 {
+        return err(o, "cost", "must be at least 1");
+    }
+    for ch in [&link.forward, &link.reverse] {
+        check_queue(&ch.queue_origin, &ch.queue, link.mtu_bytes)?;
+        check_loss(&ch.loss_origin, &ch.loss)?;
+    }
+    Ok(())
+}
+
+fn check_app(origin: &str, app: &AppConfig) -> Result<(), ConfigError> {
+    let o = at(origin, "app");
+    let (rate, payload) = match *app {
+        AppConfig::Cbr {
+            rate_bps,
+            payload_bytes,
+        }
+        | AppConfig::Poisson {
+            rate_bps,
+            payload_bytes,
+        } => (rate_bps, payload_bytes),
+        AppConfig::OnOff {
+            rate_bps,
+            payload_bytes,
+            on_ns,
+            off_ns,
+            ..
+        } => {
+            if on_ns == 0 {
+                return err(&o, "on", "must be greater than 0");
+            }
+            if off_ns == 0 {
+                return err(&o, "off", "must be greater than 0");
+            }
+            (rate_bps, payload_bytes)
+        }
+    };
+    if rate == 0 {
+        return err(&o, "rate", "must be greater than 0 (e.g. \"6Mbps\")");
+    }
+    if rate > MAX_BANDWIDTH_BPS {
+        return err(&o, "rate", "must be at most 1 Pbps");
+    }
+    let max_payload = MAX_IP_PACKET_BYTES - IPV4_HEADER_BYTES - UDP_HEADER_BYTES;
+    if payload == 0 || payload > max_payload {
+        return err(&o, "packet_size", format!("expected 1..{max_payload} payload bytes (an IPv4 datagram holds at most 65535 B with headers), got {payload}"));
+    }
+    Ok(())
+}
+
+fn resolve(
+    names: &HashMap<&str, u32>,
+    origin: &str,
+    field: &str,
+    name: &str,
+) -> Result<u32, ConfigError> {
+    match names.get(name) {
+        Some(&i) => Ok(i),
+        None => {
+            let mut known: Vec<&str> = names.keys().copied().collect();
+            known.sort_unstable();
+            let shown: Vec<&str> = known.iter().take(12).copied().collect();
+            let more = if known.len() > 12 { ", ..." } else { "" };
+            err(
+                origin,
+                field,
+                format!(
+                    "unknown node \"{name}\" (known nodes: {}{more})",
+                    shown.join(", ")
+                ),
+            )
+        }
+    }
+}
+
+/// Validates `config` and computes everything the simulation needs to start.
+pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
+    check_simulation(&config.simulation)?;
+    let mut names: HashMap<&str, u32> = HashMap::new();
+    for (i, n) in config.nodes.iter().enumerate() {
+        if n.name.is_empty() {
+            return err(&n.origin, "name", "must not be empty");
+        }
+        if names.insert(n.name.as_str(), i as u32).is_some() {
+            return err(
+                &n.origin,
+                "name",
+                format!("node \"{}\" is declared twice", n.name),
+            );
+        }
+    }
+    if config.nodes.is_empty() {
+        return err("node", "", "a scenario needs at least two nodes");
+    }
+    let mut graph = Graph::new(config.nodes.iter().map(|n| n.kind).collect());
+    let mut link_ends = Vec::with_capacity(config.links.len());
+    for (i, l) in config.links.iter().enumerate() {
+        let a = resolve(&names, &l.origin, "from", &l.from)?;
+        let b = resolve(&names, &l.origin, "to", &l.to)?;
+        if a == b {
+            return err(
+                &l.origin,
+                "to",
+                format!(
+                    "a link must join two different nodes (both ends are \"{}\")",
+                    l.from
+                ),
+            );
+        }
+        check_link(l)?;
+        graph.add_channel(a, b, 2 * i as u32, l.cost as u64);
+        graph.add_channel(b, a, 2 * i as u32 + 1, l.cost as u64);
+        link_ends.push((a, b));
+    }
+    if config.flows.is_empty() {
+        return err("flow", "", "a scenario needs at least one flow");
+    }
+    let sim = &config.simulation;
+    let cells = (config.flows.len() as u64 + 2 * config.links.len() as u64)
+        .saturating_mul(sim.duration_ns.div_ceil(sim.bin_ns));
+    if cells > MAX_SERIES_CELLS {
+        return err("simulation", "bin", format!("{cells} time-series cells (bins × (flows + link directions)) exceed {MAX_SERIES_CELLS}: use a wider bin"));
+    }
+    let mut router = Router::new(&graph);
+    let mut flow_names: HashMap<&str, usize> = HashMap::new();
+    let (mut flow_ends, mut routes) = (Vec::new(), Vec::new());
+    for (i, f) in config.flows.iter().enumerate() {
+        let o = f.origin.as_str();
+        if flow_names.insert(f.name.as_str(), i).is_some() {
+            return err(o, "name", format!("flow \"{}\" is declared twice", f.name));
+        }
+        let src = resolve(&names, o, "from", &f.from)?;
+        let dst = resolve(&names, o, "to", &f.to)?;
+        if src == dst {
+            return err(
+                o,
+                "to",
+                format!(
+                    "a flow needs two different endpoints (both are \"{}\")",
+                    f.from
+                ),
+            );
+        }
+        check_app(o, &f.app)?;
+        if f.start_ns >= sim.duration_ns {
+            return err(o, "start", "must be before the end of the simulation");
+        }
+        if let Some(stop) = f.stop_ns {
+            if stop <= f.start_ns {
+                return err(o, "stop", "must be after start");
+            }
+        }
+        let route = match &f.path {
+            Some(path) => explicit_route(&graph, &names, o, f, path)?,
+            None => {
+                let fwd = router.route(src, dst).ok_or_else(|| {
+                    ConfigError::new(
+                        at(o, "to"),
+                        format!("\"{}\" is unreachable from \"{}\" (no chain of links; hosts do not forward, declare intermediate nodes with kind = \"router\")", f.to, f.from),
+                    )
+                })?;
+                // UDP needs no return path; keep it empty if there is none.
+                let rev = router.route(dst, src).unwrap_or_default();
+                [fwd, rev]
+            }
+        };
+        flow_ends.push((src, dst));
+        routes.push(route);
+    }
+    let fairness_flows = match &config.fairness_flows {
+        None => (0..config.flows.len()).collect(),
+        Some(list) => list
+            .iter()
+            .map(|name| {
+                flow_names.get(name.as_str()).copied().ok_or_else(|| {
+                    ConfigError::new("metrics.fairness_flows", format!("unknown flow \"{name}\""))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(Plan {
+        link_ends,
+        flow_ends,
+        routes,
+        fairness_flows,
+    })
+}
+
+fn explicit_route(
+    graph: &Graph,
+    names: &HashMap<&str, u32>,
+    origin: &str,
+    flow: &FlowConfig,
+    path: &[String],
+) -> Result<[Vec<u32>; 2], ConfigError> {
+    if path.len() < 2 || path.first() != Some(&flow.from) || path.last() != Some(&flow.to) {
+        return err(
+            origin,
+            "path",
+            format!(
+                "must list the nodes from \"{}\" to \"{}\", both included",
+                flow.from, flow.to
+            ),
+        );
+    }
+    let ids: Vec<u32> = path
+        .iter()
+        .map(|n| resolve(names, origin, "path", n))
+        .collect::<Result<_, _>>()?;
+    let mut fwd = Vec::new();
+    let mut rev = Vec::new();
+    for w in ids.windows(2) {
+        let hop = |a: u32, b: u32| {
+            graph.channel_between(a, b).ok_or_else(|| {
+                ConfigError::new(
+                    at(origin, "path"),
+                    format!(
+                        "no link between \"{}\" and \"{}\"",
+                        path[ids.iter().position(|&x| x == a).unwrap_or(0)],
+                        path[ids.iter().position(|&x| x == b).unwrap_or(0)]
+                    ),
+                )
+            })
+        };
+        fwd.push(hop(w[0], w[1])?);
+        rev.push(hop(w[1], w[0])?);
+    }
+    rev.reverse();
+    Ok([fwd, rev])
+}

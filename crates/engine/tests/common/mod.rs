@@ -1,0 +1,134 @@
+//! Scenario builders shared by the engine's integration tests and benchmarks.
+#![allow(dead_code)]
+
+use tcplab_engine::config::*;
+
+/// A DropTail queue holding `n` packets.
+pub fn droptail(n: u64) -> QueueConfig {
+    QueueConfig::Droptail {
+        limit: QueueLimit {
+            value: n,
+            unit: SizeUnit::Packets,
+        },
+    }
+}
+
+/// A direction with the given queue and no loss.
+pub fn channel(queue: QueueConfig) -> ChannelConfig {
+    ChannelConfig {
+        queue,
+        loss: LossConfig::None,
+        queue_origin: String::new(),
+        loss_origin: String::new(),
+    }
+}
+
+/// A host or router.
+pub fn node(name: &str, kind: NodeKind) -> NodeConfig {
+    NodeConfig {
+        name: name.into(),
+        kind,
+        origin: String::new(),
+    }
+}
+
+/// A link with the same queue on both sides and no loss.
+pub fn link(
+    from: &str,
+    to: &str,
+    bandwidth_bps: u64,
+    delay_ns: u64,
+    mtu: u32,
+    queue: QueueConfig,
+) -> LinkConfig {
+    LinkConfig {
+        from: from.into(),
+        to: to.into(),
+        bandwidth_bps,
+        delay_ns,
+        mtu_bytes: mtu,
+        framing_bytes: 0,
+        cost: 1,
+        forward: channel(queue.clone()),
+        reverse: channel(queue),
+        origin: format!("link[{from}-{to}]"),
+    }
+}
+
+/// A UDP flow.
+pub fn udp_flow(name: &str, from: &str, to: &str, app: AppConfig) -> FlowConfig {
+    FlowConfig {
+        name: name.into(),
+        from: from.into(),
+        to: to.into(),
+        transport: TransportConfig::Udp,
+        app,
+        start_ns: 0,
+        stop_ns: None,
+        path: None,
+        origin: format!("flow[{name}]"),
+    }
+}
+
+/// CBR of `rate_bps` with `payload` bytes per datagram.
+pub fn cbr(rate_bps: u64, payload: u32) -> AppConfig {
+    AppConfig::Cbr {
+        rate_bps,
+        payload_bytes: payload,
+    }
+}
+
+/// A dumbbell: left{i} - router_left - router_right - right{i}, no flows yet.
+pub fn dumbbell(
+    pairs: usize,
+    access_bps: u64,
+    access_delay_ns: u64,
+    neck_bps: u64,
+    neck_delay_ns: u64,
+    neck_queue: QueueConfig,
+) -> ScenarioConfig {
+    let mut nodes = vec![
+        node("router_left", NodeKind::Router),
+        node("router_right", NodeKind::Router),
+    ];
+    let mut links = vec![link(
+        "router_left",
+        "router_right",
+        neck_bps,
+        neck_delay_ns,
+        1500,
+        neck_queue,
+    )];
+    for i in 0..pairs {
+        let (l, r) = (format!("left{i}"), format!("right{i}"));
+        nodes.push(node(&l, NodeKind::Host));
+        nodes.push(node(&r, NodeKind::Host));
+        links.push(link(
+            &l,
+            "router_left",
+            access_bps,
+            access_delay_ns,
+            1500,
+            droptail(10_000),
+        ));
+        links.push(link(
+            "router_right",
+            &r,
+            access_bps,
+            access_delay_ns,
+            1500,
+            droptail(10_000),
+        ));
+    }
+    ScenarioConfig {
+        simulation: SimulationConfig {
+            duration_ns: 10_000_000_000,
+            seed: 1,
+            bin_ns: 50_000_000,
+        },
+        nodes,
+        links,
+        flows: vec![],
+        fairness_flows: None,
+    }
+}

@@ -1,0 +1,50 @@
+"""tcplab: a laboratory for end-to-end transport performance.
+
+Write a scenario (hosts, routers, links, traffic), run it, and read throughput, loss,
+delay, jitter, queue occupancy and fairness as tables, plots and machine-readable
+results::
+
+    import tcplab
+    result = tcplab.run("scenarios/default.toml")
+    result.flows[["id", "goodput_bps", "loss_rate"]]
+    result.save("results/default")
+
+The simulator is a Rust engine (``tcplab._core``); this package reads scenarios,
+drives the engine and presents what it measured.
+"""
+
+from __future__ import annotations
+
+from ._core import __version__
+
+from .results import RunResult  # noqa: E402
+from .runner import InternalError, ProgressCallback, simulate  # noqa: E402
+from .scenario import Scenario, ScenarioError, load  # noqa: E402
+
+
+def run(
+    scenario: str | dict | Scenario,
+    *,
+    overrides: list[str] | tuple[str, ...] = (),
+    seed: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> RunResult:
+    """Runs a scenario — a file path, TOML text, a dict, or a loaded :class:`Scenario` —
+    and returns its results. ``overrides`` are ``KEY=VALUE`` strings as for
+    ``tcplab run --set``. Raises :class:`ScenarioError` for invalid input."""
+    if not isinstance(scenario, Scenario):
+        scenario = load(scenario, overrides, seed)
+    engine, wall = simulate(scenario, progress)
+    return RunResult.from_engine(engine, scenario.name, scenario.source, wall)
+
+
+def validate(scenario: str | dict, *, overrides: list[str] | tuple[str, ...] = ()) -> Scenario:
+    """Checks a scenario completely (syntax, units, references, routes) without running it."""
+    from .runner import validate as _validate
+
+    loaded = load(scenario, overrides)
+    _validate(loaded)
+    return loaded
+
+
+__all__ = ["InternalError", "RunResult", "Scenario", "ScenarioError", "__version__", "load", "run", "validate"]

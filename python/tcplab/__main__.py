@@ -1,0 +1,5 @@
+"""``python -m tcplab`` is the ``tcplab`` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,174 @@
+"""The ``tcplab`` command: ``run`` and ``validate``.
+
+Exit status: 0 on success, 2 for invalid input (scenario, overrides, output
+directory), 1 for an internal error (a bug: please report it).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from . import __version__
+from .output import OutputError
+from .results import RunResult
+from .runner import InternalError, simulate
+from .runner import validate as engine_validate
+from .scenario import ScenarioError, load
+
+app = typer.Typer(
+    help="tcplab: end-to-end transport performance laboratory.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+# Piped output gets a wide fixed width so tables are not squeezed to 80 columns.
+out_console = Console() if sys.stdout.isatty() else Console(width=160)
+err_console = Console(stderr=True)
+
+ScenarioArg = Annotated[Path, typer.Argument(help="Scenario file (.toml or .yaml).", show_default=False)]
+SetOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override a scenario field by its dotted path, e.g. topology.dumbbell.bottleneck.bandwidth=50Mbps or flow[0].app.rate=2Mbps. Repeatable."),
+]
+
+
+def _fail(message: str, status: int) -> None:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(status)
+
+
+class _LazyProgress:
+    """A progress bar that appears only once a run has taken more than half a second."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.bar: Progress | None = None
+        self.task = None
+
+    def __call__(self, now_ns: int, total_ns: int, events: int) -> None:
+        if self.bar is None:
+            if time.perf_counter() - self.started < 0.5 or now_ns >= total_ns:
+                return
+            self.bar = Progress(
+                TextColumn("simulating"), BarColumn(), TextColumn("{task.fields[sim]:.2f}/{task.fields[end]:.2f} s"),
+                TextColumn("{task.fields[events]:,} events"), TimeRemainingColumn(), console=err_console, transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("run", total=total_ns, sim=0.0, end=total_ns / 1e9, events=0)
+        self.bar.update(self.task, completed=now_ns, sim=now_ns / 1e9, events=events)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _mbps(bps: float) -> str:
+    return f"{bps / 1e6:.3f}"
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def print_summary(result: RunResult, console: Console) -> None:
+    """The human-readable summary: flows, busy links, fairness."""
+    s = result.summary
+    console.print(f"[bold]{s['scenario']}[/]: {s['duration_s']:g} s simulated, seed {s['seed']}, "
+                  f"{s['events']:,} events in {s['wall_time_s']:.2f} s wall time")
+    flows = Table(title="Flows", title_justify="left")
+    for col in ["flow", "path", "proto", "goodput Mb/s", "max Mb/s", "sent pkts", "lost pkts", "loss %",
+                "delay mean ms", "p99 ms", "jitter ms"]:
+        flows.add_column(col, justify="left" if col in ("flow", "path", "proto") else "right")
+    for f in s["flows"]:
+        d = f["delay_ms"]
+        flows.add_row(f["id"], f"{f['src']}→{f['dst']}", f["transport"], _mbps(f["goodput_bps"]), _mbps(f["throughput_max_bps"]),
+                      f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}", f"{100 * f['loss_rate']:.2f}",
+                      _ms(d["mean"]), _ms(d["p99"]), f"{f['jitter_ms']:.3f}")
+    console.print(flows)
+    links = Table(title="Link directions with traffic", title_justify="left")
+    for col in ["link", "Mb/s", "util %", "tx pkts", "drops q/red/rand", "queue max pkts", "queue mean pkts"]:
+        links.add_column(col, justify="left" if col == "link" else "right")
+    for l in s["links"]:
+        if l["tx_packets"] == 0 and sum(l["drops"].values()) == 0:
+            continue
+        dr = l["drops"]
+        links.add_row(l["id"], f"{l['bandwidth_bps'] / 1e6:g}", f"{100 * l['utilization']:.1f}", f"{l['tx_packets']:,}",
+                      f"{dr['queue']}/{dr['red']}/{dr['random']}", f"{l['queue_max_packets']:,}", f"{l['queue_mean_packets']:.2f}")
+    console.print(links)
+    jain = s["fairness"]["jain"]
+    console.print(f"Jain's fairness index over {len(s['fairness']['flows'])} flow(s): "
+                  + ("-" if jain is None else f"[bold]{jain:.4f}[/]"))
+
+
+@app.command()
+def run(
+    scenario: ScenarioArg,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Results directory (default: results/<scenario name>). Replaced atomically.")] = None,
+    set_: SetOpt = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print summary.json to stdout instead of tables.")] = False,
+    plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Write PNG plots.")] = True,
+) -> None:
+    """Run a scenario: print a summary and write summary.json, Parquet time series and plots."""
+    progress = _LazyProgress()
+    try:
+        loaded = load(scenario, set_ or [], seed)
+        engine, wall = simulate(loaded, progress)
+        progress.close()
+        result = RunResult.from_engine(engine, loaded.name, loaded.source, wall)
+        target = out if out is not None else Path("results") / loaded.name
+        written = result.save(target, plots=plots)
+    except (ScenarioError, OutputError) as e:
+        progress.close()
+        _fail(str(e), 2)
+    except InternalError as e:
+        progress.close()
+        _fail(str(e), 1)
+    if json_:
+        sys.stdout.write(result.summary_json())
+    else:
+        print_summary(result, out_console)
+        out_console.print(f"Results written to [bold]{written}[/]")
+
+
+@app.command()
+def validate(scenario: ScenarioArg, set_: SetOpt = None) -> None:
+    """Check a scenario completely (syntax, units, references, routes) without running it."""
+    try:
+        loaded = load(scenario, set_ or [])
+        engine_validate(loaded)
+    except ScenarioError as e:
+        _fail(str(e), 2)
+    e = loaded.engine
+    out_console.print(f"{loaded.source}: valid ({len(e['nodes'])} nodes, {len(e['links'])} links, {len(e['flows'])} flows, "
+                      f"{e['simulation']['duration_ns'] / 1e9:g} s)")
+
+
+def _version(value: bool) -> None:
+    if value:
+        out_console.print(f"tcplab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+) -> None:
+    """tcplab: end-to-end transport performance laboratory."""
+
+
+def main() -> None:
+    """Entry point of the ``tcplab`` command."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

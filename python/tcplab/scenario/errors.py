@@ -1,0 +1,38 @@
+"""The one error type for bad scenarios, and how it reads."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class ScenarioError(ValueError):
+    """A scenario is invalid: names the file, the field path and what was expected.
+
+    The CLI prints ``str(error)`` and exits with status 2.
+    """
+
+    def __init__(self, path: str, message: str, source: str | None = None) -> None:
+        self.path = path
+        self.message = message
+        self.source = source
+        super().__init__(str(self))
+
+    def with_source(self, source: str) -> "ScenarioError":
+        """The same error, attributed to ``source`` (a file name or "--set")."""
+        return ScenarioError(self.path, self.message, source)
+
+    def __str__(self) -> str:
+        where = f"{self.source}: " if self.source else ""
+        field = f"{self.path}: " if self.path else ""
+        return f"{where}{field}{self.message}"
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the nearest of ``choices``, or an empty string."""
+    choices = list(choices)
+    lowered = {c.lower(): c for c in choices}
+    if word.lower() in lowered:
+        return f" (did you mean '{lowered[word.lower()]}'?)"
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

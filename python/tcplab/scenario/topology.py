@@ -1,0 +1,70 @@
+"""Topology shorthands that expand into nodes and links.
+
+``[topology.dumbbell]``: ``pairs`` sender/receiver pairs. Sender i is ``left{i}``,
+receiver i is ``right{i}``; they hang off ``router_left`` and ``router_right``,
+which the ``bottleneck`` link joins. Access links take ``access``, overridden per side
+by ``left_access`` / ``right_access`` (one table for all pairs, or a list with one
+table per pair, each overriding only the keys it gives).
+"""
+
+from __future__ import annotations
+
+from . import fields as F
+from .errors import ScenarioError
+from .fields import Table, join
+
+TOPOLOGIES = ["dumbbell"]
+
+
+def expand_topology(value: object, path: str, nodes: list[dict], links: list[dict]) -> None:
+    """Appends the nodes and links of every shorthand in ``[topology]``."""
+    from .schema import parse_link_properties  # the link grammar lives with the schema
+
+    t = Table(value, path, TOPOLOGIES)
+    if t.has("dumbbell"):
+        _dumbbell(t.data["dumbbell"], join(path, "dumbbell"), nodes, links, parse_link_properties)
+
+
+def _side_overrides(t: Table, key: str, pairs: int) -> list[tuple[dict, str] | None]:
+    if not t.has(key):
+        return [None] * pairs
+    value, path = t.data[key], join(t.path, key)
+    if isinstance(value, dict):
+        return [(value, path)] * pairs
+    if isinstance(value, list):
+        if len(value) != pairs:
+            raise ScenarioError(path, f"expected one table per pair ({pairs}), got {len(value)}")
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise ScenarioError(join(path, i), "expected a link table")
+        return [(item, join(path, i)) for i, item in enumerate(value)]
+    raise ScenarioError(path, "expected a link table or a list of them (one per pair)")
+
+
+def _dumbbell(value: object, path: str, nodes: list[dict], links: list[dict], parse_props) -> None:
+    t = Table(value, path, ["pairs", "access", "left_access", "right_access", "bottleneck"])
+    pairs = t.get("pairs", F.positive_integer)
+    if pairs > 100_000:
+        raise ScenarioError(join(path, "pairs"), f"at most 100000 pairs, got {pairs}")
+    access_raw = t.data.get("access")
+    if access_raw is not None:
+        parse_props(access_raw, join(path, "access"))  # report errors at the access table itself
+    elif not (t.has("left_access") and t.has("right_access")):
+        raise ScenarioError(join(path, "access"), "missing (required unless both left_access and right_access are given)")
+    left = _side_overrides(t, "left_access", pairs)
+    right = _side_overrides(t, "right_access", pairs)
+
+    def access(override: tuple[dict, str] | None) -> dict:
+        if override is None:
+            return parse_props(access_raw, join(path, "access"))
+        merged = {**(access_raw or {}), **override[0]}
+        return parse_props(merged, override[1])
+
+    nodes.append({"name": "router_left", "kind": "router", "origin": path})
+    nodes.append({"name": "router_right", "kind": "router", "origin": path})
+    links.append({"from": "router_left", "to": "router_right", **parse_props(t.get("bottleneck", lambda v, p: v), join(path, "bottleneck"))})
+    for i in range(pairs):
+        nodes.append({"name": f"left{i}", "kind": "host", "origin": path})
+        nodes.append({"name": f"right{i}", "kind": "host", "origin": path})
+        links.append({"from": f"left{i}", "to": "router_left", **access(left[i])})
+        links.append({"from": "router_right", "to": f"right{i}", **access(right[i])})

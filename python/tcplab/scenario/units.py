@@ -1,0 +1,123 @@
+"""Parsing of quantities with units: "2ms", "10Mbps", "1.5KB", "50 packets".
+
+Strings carry a unit; plain numbers are in SI base units (seconds, bit/s, bytes),
+except queue limits, where a plain number counts packets (as in ns-2 and ns-3).
+Decimal prefixes are powers of 1000 (1 KB = 1000 B, 1 Mbps = 10^6 bit/s); binary
+prefixes (KiB, MiB, GiB) are powers of 1024. Everything returns integers in the
+engine's units (ns, bit/s, bytes), rounded to the nearest unit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from .errors import ScenarioError, suggest
+
+_NUMBER_UNIT = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([^\d\s].*?)?\s*$")
+
+DURATION_UNITS = {
+    "ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "sec": 1.0,
+    "min": 60.0, "h": 3600.0,
+}
+RATE_UNITS = {
+    "bps": 1.0, "kbps": 1e3, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9, "Tbps": 1e12,
+    "b/s": 1.0, "kb/s": 1e3, "Kb/s": 1e3, "Mb/s": 1e6, "Gb/s": 1e9, "Tb/s": 1e12,
+    "B/s": 8.0, "kB/s": 8e3, "KB/s": 8e3, "MB/s": 8e6, "GB/s": 8e9,
+}
+SIZE_UNITS = {
+    "B": 1, "byte": 1, "bytes": 1,
+    "KB": 1000, "kB": 1000, "MB": 1000**2, "GB": 1000**3,
+    "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3,
+}
+PACKET_UNITS = {"packet", "packets", "pkt", "pkts", "p"}
+
+
+def _split(value: object, path: str, what: str, example: str) -> tuple[float, str | None]:
+    if isinstance(value, bool):
+        raise ScenarioError(path, f"expected {what} like {example}, got {value!r}")
+    if isinstance(value, (int, float)):
+        number, unit = float(value), None
+    elif isinstance(value, str):
+        m = _NUMBER_UNIT.match(value)
+        if not m:
+            raise ScenarioError(path, f"expected {what} like {example}, got {value!r}")
+        number, unit = float(m.group(1)), m.group(2)
+    else:
+        raise ScenarioError(path, f"expected {what} like {example}, got {type(value).__name__} {value!r}")
+    if not math.isfinite(number):
+        raise ScenarioError(path, f"expected a finite {what}, got {value!r}")
+    if number < 0:
+        raise ScenarioError(path, f"must not be negative, got {value!r}")
+    return number, unit
+
+
+def _scale(unit: str, table: dict, path: str, what: str, value: object) -> float:
+    if unit in table:
+        return table[unit]
+    known = ", ".join(table)
+    raise ScenarioError(path, f"unknown {what} unit '{unit}' in {value!r}{suggest(unit, table)}; known units: {known}")
+
+
+def parse_duration_ns(value: object, path: str) -> int:
+    """A duration ("2ms", "1.5s", "100us"; a plain number is seconds) in ns."""
+    number, unit = _split(value, path, "a duration", '"2ms" or 0.002')
+    scale = 1.0 if unit is None else _scale(unit, DURATION_UNITS, path, "time", value)
+    return round(number * scale * 1e9)
+
+
+def parse_rate_bps(value: object, path: str) -> int:
+    """A bit rate ("100Mbps", "1Gbps"; a plain number is bit/s) in bit/s."""
+    number, unit = _split(value, path, "a bit rate", '"100Mbps" or 1e8')
+    if unit is None and isinstance(value, str):
+        raise ScenarioError(path, f"a rate needs a unit, e.g. \"{value}Mbps\" (plain numbers are bit/s)")
+    scale = 1.0 if unit is None else _scale(unit, RATE_UNITS, path, "rate", value)
+    return round(number * scale)
+
+
+def parse_size_bytes(value: object, path: str) -> int:
+    """A size in bytes ("1500B", "1.5KB", "9KiB"; a plain number is bytes)."""
+    number, unit = _split(value, path, "a size", '"1500B" or 1500')
+    if unit is not None and unit.lower() in PACKET_UNITS:
+        raise ScenarioError(path, f"expected a size in bytes here, got {value!r}")
+    scale = 1 if unit is None else _scale(unit, SIZE_UNITS, path, "size", value)
+    result = number * scale
+    if result != int(result) and unit in (None, "B", "byte", "bytes"):
+        raise ScenarioError(path, f"expected a whole number of bytes, got {value!r}")
+    return round(result)
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A count of packets or of bytes (queue limits, RED thresholds)."""
+
+    value: float
+    unit: str  # "packets" or "bytes"
+
+
+def parse_amount(value: object, path: str, *, integral: bool = True) -> Amount:
+    """ "100 packets", "150KB" or a plain number of packets."""
+    number, unit = _split(value, path, "a packet count or size", '"100 packets" or "150KB"')
+    if unit is None or unit.lower() in PACKET_UNITS:
+        if integral and number != int(number):
+            raise ScenarioError(path, f"expected a whole number of packets, got {value!r}")
+        return Amount(number, "packets")
+    if unit in SIZE_UNITS:
+        return Amount(round(number * SIZE_UNITS[unit]), "bytes")
+    choices = [*SIZE_UNITS, "packets"]
+    raise ScenarioError(path, f"unknown unit '{unit}' in {value!r}{suggest(unit, choices)}; expected packets or a byte unit ({', '.join(SIZE_UNITS)})")
+
+
+def parse_probability(value: object, path: str) -> float:
+    """A probability: 0.05 or "5%"."""
+    if isinstance(value, str) and value.strip().endswith("%"):
+        number, _ = _split(value.strip()[:-1], path, "a probability", '0.05 or "5%"')
+        number /= 100
+    else:
+        number, unit = _split(value, path, "a probability", '0.05 or "5%"')
+        if unit is not None:
+            raise ScenarioError(path, f"expected a probability like 0.05 or \"5%\", got {value!r}")
+    if number > 1:
+        raise ScenarioError(path, f"expected a probability between 0 and 1, got {value!r}")
+    return number

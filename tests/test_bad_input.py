@@ -1,0 +1,91 @@
+"""Every invalid scenario exits with status 2 and one clear line naming the file, the
+field and what was expected — never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import BASE, run_cli
+
+# (name, scenario text, substrings the message must contain)
+CASES = [
+    ("malformed_toml", "[simulation\nduration = 1", ["malformed TOML"]),
+    ("empty_file", "", ["empty"]),
+    ("only_comments", "# nothing here\n", ["empty"]),
+    ("misspelled_top_key", BASE + '\n[simulaton]\nduration = "1s"\n', ["simulaton", "did you mean 'simulation'"]),
+    ("misspelled_link_key", BASE.replace('bandwidth = "10Mbps"', 'bandwith = "10Mbps"'), ["topology.dumbbell.bottleneck.bandwith", "did you mean 'bandwidth'"]),
+    ("unknown_unit", BASE.replace('"10Mbps"', '"10Mbsp"'), ["topology.dumbbell.bottleneck.bandwidth", "unknown rate unit 'Mbsp'", "did you mean 'Mbps'"]),
+    ("wrong_unit_kind", BASE.replace('delay = "10ms"', 'delay = "10Mbps"'), ["topology.dumbbell.bottleneck.delay", "unknown time unit"]),
+    ("rate_without_unit", BASE.replace('rate = "6Mbps"', 'rate = "6"'), ["flow[0].app.rate", "needs a unit"]),
+    ("zero_bandwidth", BASE.replace('"10Mbps"', '"0Mbps"'), ["topology.dumbbell.bottleneck.bandwidth", "greater than 0"]),
+    ("negative_bandwidth", BASE.replace('"10Mbps"', '"-10Mbps"'), ["topology.dumbbell.bottleneck.bandwidth", "negative"]),
+    ("zero_delay", BASE.replace('delay = "10ms"', 'delay = "0ms"'), ["topology.dumbbell.bottleneck.delay", "greater than 0"]),
+    ("negative_delay", BASE.replace('delay = "10ms"', 'delay = "-1ms"'), ["topology.dumbbell.bottleneck.delay", "negative"]),
+    ("zero_duration", BASE.replace('duration = "2s"', 'duration = "0s"'), ["simulation.duration", "greater than 0"]),
+    ("missing_duration", BASE.replace('duration = "2s"', ''), ["simulation.duration", "missing"]),
+    ("zero_packet_size", BASE.replace('packet_size = "1000B"', 'packet_size = "0B"'), ["flow[0].app.packet_size"]),
+    ("oversized_packet", BASE.replace('packet_size = "1000B"', 'packet_size = "70000B"'), ["flow[0].app.packet_size", "65535"]),
+    ("unknown_node", BASE.replace('to = "right0"', 'to = "right9"'), ["flow[0].to", "unknown node \"right9\""]),
+    ("unreachable_destination", BASE + '\n[[node]]\nname = "island"\n\n[[flow]]\nfrom = "left0"\nto = "island"\ntransport = "udp"\napp = { type = "cbr", rate = "1Mbps", packet_size = "100B" }\n', ["flow[1].to", "unreachable"]),
+    ("mtu_too_small", BASE.replace('delay = "10ms",', 'delay = "10ms", mtu = 40,'), ["topology.dumbbell.bottleneck.mtu", "68"]),
+    ("unknown_queue_type", BASE.replace('type = "droptail"', 'type = "droptial"'), ["topology.dumbbell.bottleneck.queue.type", "did you mean 'droptail'"]),
+    ("unknown_transport", BASE.replace('transport = "udp"', 'transport = "quic"'), ["flow[0].transport", "unknown value 'quic'"]),
+    ("unknown_app", BASE.replace('type = "cbr"', 'type = "cbrr"'), ["flow[0].app.type", "did you mean 'cbr'"]),
+    ("zero_queue_limit", BASE.replace('limit = "50 packets"', 'limit = "0 packets"'), ["topology.dumbbell.bottleneck.queue.limit", "at least 1 packet"]),
+    ("fractional_packets", BASE.replace('limit = "50 packets"', 'limit = "2.5 packets"'), ["queue.limit", "whole number of packets"]),
+    ("loss_above_one", BASE.replace('queue = {', 'loss = { type = "bernoulli", rate = 1.5 }, queue = {'), ["topology.dumbbell.bottleneck.loss.rate", "between 0 and 1"]),
+    ("red_thresholds_inverted", BASE.replace('{ type = "droptail", limit = "50 packets" }', '{ type = "red", limit = "50 packets", min_th = 15, max_th = 5 }'), ["queue.max_th", "greater than min_th"]),
+    ("flow_to_itself", BASE.replace('to = "right0"', 'to = "left0"'), ["flow[0].to", "two different endpoints"]),
+    ("start_after_end", BASE.replace('transport = "udp"', 'transport = "udp"\nstart = "5s"'), ["flow[0].start", "before the end"]),
+    ("no_flows", BASE.split("[[flow]]")[0], ["flow", "no traffic"]),
+    ("wrong_type", BASE.replace("pairs = 2", 'pairs = "two"'), ["topology.dumbbell.pairs", "whole number"]),
+    ("link_to_unknown_node", BASE + '\n[[link]]\nfrom = "left0"\nto = "nowhere"\nbandwidth = "1Mbps"\ndelay = "1ms"\n', ["link[0].to", "unknown node \"nowhere\""]),
+    ("bin_longer_than_run", BASE.replace("seed = 1", 'seed = 1\nbin = "5s"'), ["simulation.bin", "longer than the simulation"]),
+    ("bad_path", BASE.replace('transport = "udp"', 'transport = "udp"\npath = ["left0", "right0"]'), ["flow[0].path", "no link between"]),
+]
+
+
+@pytest.mark.parametrize("name,text,expected", CASES, ids=[c[0] for c in CASES])
+def test_bad_scenario_exits_2_with_one_clear_message(name, text, expected, write_scenario):
+    path = write_scenario(text, f"{name}.toml")
+    for command in ("run", "validate"):
+        proc = run_cli(command, str(path), "--out", str(path.parent / "out")) if command == "run" else run_cli(command, str(path))
+        assert proc.returncode == 2, (command, proc.stdout, proc.stderr)
+        assert "Traceback" not in proc.stderr and "panicked" not in proc.stderr
+        lines = [l for l in proc.stderr.strip().splitlines() if l.strip()]
+        message = " ".join(lines)
+        assert len(lines) <= 2, proc.stderr  # one message (rich may wrap a long one)
+        assert str(path) in message, message
+        for fragment in expected:
+            assert fragment in message, (fragment, message)
+    assert not (path.parent / "out").exists()
+
+
+def test_there_are_at_least_20_distinct_bad_inputs():
+    assert len({c[0] for c in CASES}) >= 20
+
+
+def test_missing_file_exits_2(tmp_path):
+    proc = run_cli("run", str(tmp_path / "nope.toml"))
+    assert proc.returncode == 2
+    assert "no such file" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bad_override_exits_2_and_names_the_key(write_scenario):
+    path = write_scenario(BASE)
+    proc = run_cli("validate", str(path), "--set", "topology.dumbbell.bottleneck.bandwidth=fast")
+    assert proc.returncode == 2
+    assert "topology.dumbbell.bottleneck.bandwidth" in proc.stderr
+    proc = run_cli("validate", str(path), "--set", "flow[3].app.rate=1Mbps")
+    assert proc.returncode == 2 and "--set" in proc.stderr and "out of range" in proc.stderr
+    proc = run_cli("validate", str(path), "--set", "nonsense")
+    assert proc.returncode == 2 and "KEY=VALUE" in proc.stderr
+
+
+def test_output_path_that_is_a_file_exits_2(write_scenario, tmp_path):
+    path = write_scenario(BASE)
+    blocker = tmp_path / "file"
+    blocker.write_text("keep me")
+    proc = run_cli("run", str(path), "--out", str(blocker))
+    assert proc.returncode == 2 and "not a directory" in proc.stderr
+    assert blocker.read_text() == "keep me"

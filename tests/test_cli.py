@@ -1,0 +1,123 @@
+"""The `tcplab` command end to end: outputs, overrides, determinism, atomic writes."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from conftest import BASE, SCENARIOS, run_cli
+
+FLOW_KEYS = {"id", "src", "dst", "transport", "sent_bytes", "delivered_bytes", "goodput_bps", "throughput_max_bps",
+             "packets_sent", "packets_delivered", "packets_dropped", "loss_rate", "delay_ms", "jitter_ms"}
+LINK_KEYS = {"id", "src", "dst", "bandwidth_bps", "tx_packets", "tx_bytes", "utilization", "drops", "queue_max_bytes",
+             "queue_mean_bytes", "queue_max_packets", "queue_mean_packets"}
+
+
+def test_default_scenario_writes_summary_parquet_and_plots(tmp_path):
+    out = tmp_path / "res"
+    proc = run_cli("run", str(SCENARIOS / "default.toml"), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "Flows" in proc.stdout and "Jain" in proc.stdout
+    for name in ["summary.json", "flow_series.parquet", "link_series.parquet", "delay_cdf.parquet",
+                 "throughput.png", "queue.png", "delay_cdf.png"]:
+        assert (out / name).stat().st_size > 0, name
+    s = json.loads((out / "summary.json").read_text())
+    for key in ["tcplab_version", "seed", "duration_s", "events", "wall_time_s", "flows", "links", "fairness"]:
+        assert key in s
+    assert s["seed"] == 7 and s["duration_s"] == 10.0
+    assert FLOW_KEYS <= set(s["flows"][0])
+    assert {"min", "mean", "p50", "p95", "p99", "max"} == set(s["flows"][0]["delay_ms"])
+    assert LINK_KEYS <= set(s["links"][0])
+    assert {"queue", "red", "random"} == set(s["links"][0]["drops"])
+    assert "jain" in s["fairness"]
+    series = pd.read_parquet(out / "flow_series.parquet")
+    assert len(series) == 2 * 200  # two flows x (10 s / 50 ms)
+    # The per-bin series add up to the summary totals.
+    for f in s["flows"]:
+        assert series[series.flow == f["id"]]["delivered_bytes"].sum() == f["delivered_bytes"]
+
+
+def test_json_flag_prints_the_summary(tmp_path):
+    proc = run_cli("run", str(SCENARIOS / "default.toml"), "--out", str(tmp_path / "r"), "--json", "--no-plots")
+    assert proc.returncode == 0, proc.stderr
+    s = json.loads(proc.stdout)
+    assert len(s["flows"]) == 2
+    assert not (tmp_path / "r" / "throughput.png").exists()
+
+
+def test_set_overrides_the_bottleneck_bandwidth(write_scenario, tmp_path):
+    path = write_scenario(BASE)
+    proc = run_cli("run", str(path), "--out", str(tmp_path / "a"), "--json", "--no-plots",
+                   "--set", "topology.dumbbell.bottleneck.bandwidth=3Mbps")
+    assert proc.returncode == 0, proc.stderr
+    s = json.loads(proc.stdout)
+    neck = next(l for l in s["links"] if l["id"] == "router_left->router_right")
+    assert neck["bandwidth_bps"] == 3_000_000
+    # 6 Mbps offered into 3 Mbps: the flow gets the link's payload share, 3 Mbps * 1000/1028.
+    f = s["flows"][0]
+    assert abs(f["goodput_bps"] - 3e6 * 1000 / 1028) / 3e6 < 0.02
+
+
+def test_set_indexes_lists_and_seed_overrides(write_scenario, tmp_path):
+    path = write_scenario(BASE)
+    proc = run_cli("run", str(path), "--out", str(tmp_path / "a"), "--json", "--no-plots",
+                   "--set", "flow[0].app.rate=2Mbps", "--seed", "99")
+    s = json.loads(proc.stdout)
+    assert s["seed"] == 99
+    assert abs(s["flows"][0]["goodput_bps"] - 2e6) / 2e6 < 0.01
+
+
+def _without_wall_clock(text: str) -> str:
+    s = json.loads(text)
+    s.pop("wall_time_s")
+    return json.dumps(s, sort_keys=True)
+
+
+def test_same_seed_gives_byte_identical_summary_apart_from_wall_time(tmp_path):
+    scenario = str(SCENARIOS / "default.toml")
+    overrides = ["--set", 'flow[1].app={type="poisson", rate="6Mbps", packet_size="1000B"}']
+    a = run_cli("run", scenario, "--out", str(tmp_path / "a"), "--no-plots", *overrides)
+    b = run_cli("run", scenario, "--out", str(tmp_path / "b"), "--no-plots", *overrides)
+    assert a.returncode == 0 and b.returncode == 0
+    ta, tb = (tmp_path / "a" / "summary.json").read_text(), (tmp_path / "b" / "summary.json").read_text()
+    assert _without_wall_clock(ta) == _without_wall_clock(tb)
+    la = [l for l in ta.splitlines() if "wall_time_s" not in l]
+    lb = [l for l in tb.splitlines() if "wall_time_s" not in l]
+    assert la == lb  # byte-identical line by line
+    c = run_cli("run", scenario, "--out", str(tmp_path / "c"), "--no-plots", "--seed", "8", *overrides)
+    assert _without_wall_clock((tmp_path / "c" / "summary.json").read_text()) != _without_wall_clock(ta)
+
+
+def test_rerun_replaces_previous_results_and_failed_run_keeps_them(write_scenario, tmp_path):
+    out = tmp_path / "res"
+    good = write_scenario(BASE, "good.toml")
+    assert run_cli("run", str(good), "--out", str(out), "--no-plots").returncode == 0
+    before = (out / "summary.json").read_text()
+    bad = write_scenario(BASE.replace('"10Mbps"', '"0Mbps"'), "bad.toml")
+    assert run_cli("run", str(bad), "--out", str(out)).returncode == 2
+    assert (out / "summary.json").read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temp dirs left
+    proc = run_cli("run", str(good), "--out", str(out), "--set", "flow[0].app.rate=1Mbps", "--no-plots")
+    assert proc.returncode == 0
+    assert (out / "summary.json").read_text() != before
+
+
+def test_refuses_to_replace_a_directory_that_is_not_results(write_scenario, tmp_path):
+    precious = tmp_path / "thesis"
+    precious.mkdir()
+    (precious / "chapter1.tex").write_text("...")
+    proc = run_cli("run", str(write_scenario(BASE)), "--out", str(precious))
+    assert proc.returncode == 2 and "refusing" in proc.stderr
+    assert (precious / "chapter1.tex").read_text() == "..."
+
+
+def test_validate_reports_a_valid_scenario():
+    proc = run_cli("validate", str(SCENARIOS / "default.toml"))
+    assert proc.returncode == 0 and "valid" in proc.stdout
+
+
+def test_help_on_every_command():
+    for args in (["--help"], ["run", "--help"], ["validate", "--help"]):
+        proc = run_cli(*args)
+        assert proc.returncode == 0 and "Usage" in proc.stdout
