@@ -15,11 +15,24 @@ drives the engine and presents what it measured.
 
 from __future__ import annotations
 
-from ._core import __version__
+from typing import TYPE_CHECKING
 
-from .results import RunResult  # noqa: E402
-from .runner import InternalError, ProgressCallback, simulate  # noqa: E402
-from .scenario import Scenario, ScenarioError, load  # noqa: E402
+from ._core import __version__
+from .runner import InternalError, ProgressCallback, simulate
+from .scenario import Scenario, ScenarioError, load
+
+if TYPE_CHECKING:
+    from .results import RunResult
+
+
+def __getattr__(name: str):
+    # pandas and numpy load only when results are used, so `tcplab validate` and
+    # error paths start fast.
+    if name == "RunResult":
+        from .results import RunResult
+
+        return RunResult
+    raise AttributeError(name)
 
 
 def run(
@@ -28,10 +41,12 @@ def run(
     overrides: list[str] | tuple[str, ...] = (),
     seed: int | None = None,
     progress: ProgressCallback | None = None,
-) -> RunResult:
+) -> "RunResult":
     """Runs a scenario — a file path, TOML text, a dict, or a loaded :class:`Scenario` —
     and returns its results. ``overrides`` are ``KEY=VALUE`` strings as for
     ``tcplab run --set``. Raises :class:`ScenarioError` for invalid input."""
+    from .results import RunResult
+
     if not isinstance(scenario, Scenario):
         scenario = load(scenario, overrides, seed)
     engine, wall = simulate(scenario, progress)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -18,10 +18,12 @@ from rich.table import Table
 
 from . import __version__
 from .output import OutputError
-from .results import RunResult
 from .runner import InternalError, simulate
 from .runner import validate as engine_validate
 from .scenario import ScenarioError, load
+
+if TYPE_CHECKING:
+    from .results import RunResult
 
 app = typer.Typer(
     help="tcplab: end-to-end transport performance laboratory.",
@@ -78,7 +80,7 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def print_summary(result: RunResult, console: Console) -> None:
+def print_summary(result: "RunResult", console: Console) -> None:
     """The human-readable summary: flows, busy links, fairness."""
     s = result.summary
     console.print(f"[bold]{s['scenario']}[/]: {s['duration_s']:g} s simulated, seed {s['seed']}, "
@@ -123,6 +125,8 @@ def run(
         loaded = load(scenario, set_ or [], seed)
         engine, wall = simulate(loaded, progress)
         progress.close()
+        from .results import RunResult
+
         result = RunResult.from_engine(engine, loaded.name, loaded.source, wall)
         target = out if out is not None else Path("results") / loaded.name
         written = result.save(target, plots=plots)
