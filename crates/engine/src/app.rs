@@ -1,8 +1,9 @@
-//! Applications that generate datagrams: constant bit rate, Poisson, and on/off.
+//! Applications: datagram sources (constant bit rate, Poisson, on/off) for UDP, and
+//! byte-stream sources (bulk, file, rate-limited) for TCP.
 //!
-//! A source only answers "when is the next packet, and how big": it is driven by the
-//! transport endpoint that owns it, so the same sources can feed UDP now and, as
-//! message sources, other transports later.
+//! A source only answers "when is the next packet, and how big" or "how many bytes
+//! has the application written by now": it is driven by the transport endpoint that
+//! owns it and never schedules anything itself.
 
 use crate::config::AppConfig;
 use crate::rng::Rng;
@@ -57,6 +58,19 @@ impl DatagramSource {
             } => {
                 let mean_gap_ns = payload_bytes as f64 * 8e9 / rate_bps.max(1) as f64;
                 (Pattern::Poisson { mean_gap_ns }, rate_bps, payload_bytes)
+            }
+            AppConfig::Bulk | AppConfig::File { .. } | AppConfig::RateLimited { .. } => {
+                // Validation never pairs a stream application with a datagram transport;
+                // should it happen, the source is silent rather than a panic.
+                let pattern = Pattern::Poisson { mean_gap_ns: 1.0 };
+                return DatagramSource {
+                    pattern,
+                    rate_bps: 1,
+                    payload_bytes: 1,
+                    next: None,
+                    stop,
+                    rng,
+                };
             }
             AppConfig::OnOff {
                 rate_bps,
@@ -160,9 +174,101 @@ impl DatagramSource {
     }
 }
 
+/// A byte-stream application: how much it has written by a given time.
+#[derive(Debug, Clone)]
+pub struct ByteSource {
+    start: SimTime,
+    stop: SimTime,
+    rate_bps: Option<u64>,
+    total: Option<u64>,
+}
+
+impl ByteSource {
+    /// The stream application described by `config`, active from `start` to `stop`.
+    pub fn new(config: &AppConfig, start: SimTime, stop: SimTime) -> Self {
+        let (rate_bps, total) = match *config {
+            AppConfig::File { size_bytes } => (None, Some(size_bytes)),
+            AppConfig::RateLimited {
+                rate_bps,
+                size_bytes,
+            } => (Some(rate_bps), size_bytes),
+            _ => (None, None),
+        };
+        ByteSource {
+            start,
+            stop,
+            rate_bps,
+            total,
+        }
+    }
+
+    /// Whether the application writes without limit until it stops (bulk).
+    pub fn unlimited(&self) -> bool {
+        self.rate_bps.is_none() && self.total.is_none()
+    }
+
+    /// When the application starts writing.
+    pub fn start(&self) -> SimTime {
+        self.start
+    }
+
+    /// Bytes written by the application up to `now` (`u64::MAX`: unlimited).
+    pub fn written_by(&self, now: SimTime) -> u64 {
+        if now < self.start {
+            return 0;
+        }
+        let produced = match self.rate_bps {
+            None => u64::MAX,
+            Some(rate) => {
+                let t = (now.min(self.stop) - self.start).as_ns() as u128;
+                (t * rate as u128 / 8_000_000_000) as u64
+            }
+        };
+        produced.min(self.total.unwrap_or(u64::MAX))
+    }
+
+    /// Whether the application has stopped writing for good at `now` (all written,
+    /// or past its stop time): the transport may close the connection.
+    pub fn finished(&self, now: SimTime) -> bool {
+        now >= self.stop || self.total.is_some_and(|t| self.written_by(now) >= t)
+    }
+
+    /// When at least `bytes` will have been written, if ever (rate-limited sources).
+    pub fn time_written(&self, bytes: u64) -> Option<SimTime> {
+        let rate = self.rate_bps?;
+        if self.total.is_some_and(|t| bytes > t) {
+            return None;
+        }
+        let ns = (bytes as u128 * 8_000_000_000).div_ceil(rate.max(1) as u128);
+        let t = self
+            .start
+            .saturating_add(SimTime(ns.min(u64::MAX as u128) as u64));
+        (t < self.stop).then_some(t)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rate_limited_source_writes_at_its_rate() {
+        let cfg = AppConfig::RateLimited {
+            rate_bps: 8_000_000,
+            size_bytes: None,
+        }; // 1 byte/us
+        let s = ByteSource::new(&cfg, SimTime::from_ms(1), SimTime::from_secs(10));
+        assert_eq!(s.written_by(SimTime::from_ms(1)), 0);
+        assert_eq!(s.written_by(SimTime::from_ms(3)), 2000);
+        assert_eq!(s.time_written(2000), Some(SimTime::from_ms(3)));
+        let file = ByteSource::new(
+            &AppConfig::File { size_bytes: 5 },
+            SimTime::ZERO,
+            SimTime::from_secs(1),
+        );
+        assert_eq!(file.written_by(SimTime::from_ms(1)), 5);
+        assert!(file.finished(SimTime::ZERO));
+    }
 
     fn times(src: &mut DatagramSource, n: usize) -> Vec<u64> {
         let mut v = Vec::new();

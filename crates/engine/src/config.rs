@@ -115,16 +115,16 @@ pub struct ChannelConfig {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SizeUnit {
-    /// Counted in packets (the packet being serialized is not counted).
+    /// Counted in packets (for TCP buffers: full-sized segments).
     Packets,
     /// Counted in bytes of IP packets.
     Bytes,
 }
 
-/// A queue capacity.
+/// A quantity counted in packets (segments) or bytes: queue limits, TCP buffers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct QueueLimit {
+pub struct Amount {
     /// How many packets or bytes fit.
     pub value: u64,
     /// What `value` counts.
@@ -138,7 +138,7 @@ pub enum QueueConfig {
     /// Tail drop when full.
     Droptail {
         /// Capacity (excluding the packet on the wire).
-        limit: QueueLimit,
+        limit: Amount,
     },
     /// Random Early Detection (Floyd & Jacobson 1993) as implemented by ns-2.
     Red(RedConfig),
@@ -149,7 +149,7 @@ pub enum QueueConfig {
 #[serde(deny_unknown_fields)]
 pub struct RedConfig {
     /// Hard capacity; arrivals beyond it are tail-dropped.
-    pub limit: QueueLimit,
+    pub limit: Amount,
     /// Average queue below which nothing is dropped early (`thresh_`).
     pub min_th: f64,
     /// Average queue at which the early-drop probability reaches `max_p` (`maxthresh_`).
@@ -190,6 +190,12 @@ pub enum LossConfig {
         /// Loss probability in the bad state.
         loss_bad: f64,
     },
+    /// Drop exactly these packets, numbered from 1 in the order they cross this
+    /// direction (ns-3's ReceiveListErrorModel): for tests and teaching.
+    List {
+        /// 1-based packet numbers, ascending.
+        packets: Vec<u64>,
+    },
     /// Deterministic: drop packets offset+n, offset+2n, ... (1-based count), for tests.
     EveryNth {
         /// Period.
@@ -228,18 +234,99 @@ pub struct FlowConfig {
     pub origin: String,
 }
 
-/// Transport protocol of a flow. TCP and SCTP are added as further variants.
+/// Transport protocol of a flow.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TransportConfig {
     /// UDP (RFC 768): 8-byte header, no feedback.
     Udp,
+    /// TCP (RFC 9293) with the given options.
+    Tcp(TcpConfig),
 }
 
-/// A traffic source.
+/// Congestion-control algorithms (one file each under `transport::tcp::cc`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CongestionControlKind {
+    /// RFC 5681 AIMD with classic Reno fast recovery (exits on the first new ACK).
+    Reno,
+    /// RFC 5681 AIMD with RFC 6582 NewReno partial-ACK handling.
+    Newreno,
+}
+
+/// RFC 6298 retransmission-timer settings.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RtoConfig {
+    /// RTO before any RTT sample (RFC 6298 (2.1): 1 s).
+    pub initial_ns: u64,
+    /// Lower bound (RFC 6298 (2.4): 1 s; Linux: 200 ms).
+    pub min_ns: u64,
+    /// Upper bound (RFC 6298 (2.5): at least 60 s).
+    pub max_ns: u64,
+    /// Use this RTO instead of the estimator (the LAN study's fixed-RTO server).
+    #[serde(default)]
+    pub fixed_ns: Option<u64>,
+}
+
+/// TCP options of a flow.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpConfig {
+    /// Congestion control.
+    pub cc: CongestionControlKind,
+    /// SACK (RFC 2018) with RFC 6675 loss recovery.
+    pub sack: bool,
+    /// Maximum segment size (payload bytes, options excluded); `None`: path MTU − 40.
+    #[serde(default)]
+    pub mss_bytes: Option<u32>,
+    /// Initial window, in segments (RFC 6928: 10).
+    pub initial_window_segments: u32,
+    /// Open with a three-way handshake (else data flows at once, like ns-2's one-way TCP).
+    pub handshake: bool,
+    /// Acknowledge every this many full segments (1 or 2).
+    pub ack_every: u32,
+    /// Delayed-ACK timeout, ns.
+    pub delayed_ack_ns: u64,
+    /// Receive buffer: the advertised window.
+    pub receive_buffer: Amount,
+    /// Largest send window regardless of cwnd and the receive window (`None`: no cap).
+    #[serde(default)]
+    pub max_window: Option<Amount>,
+    /// RFC 7323 timestamps (12 option bytes per segment; RTT samples from TSecr).
+    pub timestamps: bool,
+    /// RFC 7323 window scaling (without it the window is at most 65,535 bytes).
+    pub window_scaling: bool,
+    /// Retransmission timer.
+    pub rto: RtoConfig,
+    /// Space segments at cwnd/SRTT (×2 in slow start, ×1.2 after, as Linux) instead of bursts.
+    pub pacing: bool,
+    /// Random delay, uniform in [0, send_jitter_ns], before each transmission (ns-2's
+    /// `overhead_`): models end-host timing noise and breaks DropTail phase effects.
+    #[serde(default)]
+    pub send_jitter_ns: u64,
+}
+
+/// A traffic source. CBR, Poisson and on/off produce datagrams (UDP); bulk, file and
+/// rate-limited produce a byte stream (TCP).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AppConfig {
+    /// Always has data to send (FTP in the source studies).
+    Bulk,
+    /// A transfer of `size_bytes`; the flow's completion time is reported.
+    File {
+        /// Bytes to transfer.
+        size_bytes: u64,
+    },
+    /// The application produces data at `rate_bps` (e.g. a disk), optionally `size_bytes` in all.
+    RateLimited {
+        /// Rate at which data becomes available.
+        rate_bps: u64,
+        /// Total bytes (`None`: unlimited).
+        #[serde(default)]
+        size_bytes: Option<u64>,
+    },
     /// Constant bit rate: one packet every payload·8/rate seconds.
     Cbr {
         /// Payload bit rate (headers come on top).
@@ -271,13 +358,12 @@ pub enum AppConfig {
 }
 
 impl AppConfig {
-    /// Payload bytes per packet of this source.
-    pub fn payload_bytes(&self) -> u32 {
-        match *self {
-            AppConfig::Cbr { payload_bytes, .. }
-            | AppConfig::Poisson { payload_bytes, .. }
-            | AppConfig::OnOff { payload_bytes, .. } => payload_bytes,
-        }
+    /// Whether the source produces datagrams (else a byte stream).
+    pub fn is_datagram(&self) -> bool {
+        matches!(
+            self,
+            AppConfig::Cbr { .. } | AppConfig::Poisson { .. } | AppConfig::OnOff { .. }
+        )
     }
 }
 

@@ -100,6 +100,16 @@ pub struct FlowResult {
     pub end_s: f64,
     /// Reverse-direction counters.
     pub reverse: ReverseCounters,
+    /// Segments retransmitted (reliable transports; `null` otherwise).
+    pub retransmits: Option<u64>,
+    /// Loss-recovery episodes entered by duplicate ACKs / SACK.
+    pub fast_retransmits: Option<u64>,
+    /// Retransmission timeouts.
+    pub rto_count: Option<u64>,
+    /// Mean of the smoothed RTT over all RTT samples, ms.
+    pub srtt_ms: Option<f64>,
+    /// Flow completion time of a finite transfer (start to last byte delivered), s.
+    pub fct_s: Option<f64>,
 }
 
 /// Summary of one direction of one link.
@@ -161,6 +171,13 @@ pub struct FlowSeries {
     pub sent_packets: Vec<u64>,
     /// Forward packets dropped per bin.
     pub dropped_packets: Vec<u64>,
+    /// Congestion window at the end of each bin, bytes (window-based senders; carried
+    /// forward through bins without a sample).
+    pub cwnd_bytes: Option<Vec<f64>>,
+    /// Slow-start threshold at the end of each bin, bytes (`null` before the first loss).
+    pub ssthresh_bytes: Option<Vec<Option<f64>>>,
+    /// Smoothed RTT at the end of each bin, ms.
+    pub srtt_ms: Option<Vec<Option<f64>>>,
 }
 
 /// Binned time series of one link direction.
@@ -242,7 +259,10 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
         let fwd = &m.network[0];
         let rev = &m.network[1];
         let start = SimTime(fc.start_ns);
-        let end = fc.stop_ns.map_or(duration, SimTime).min(duration);
+        let tstats = sim.transport_stats(f);
+        let completed = tstats.and_then(|t| t.completed_at);
+        // A finished transfer's goodput is averaged over its completion time.
+        let end = completed.unwrap_or_else(|| fc.stop_ns.map_or(duration, SimTime).min(duration));
         let active_s = (end - start).as_secs_f64();
         let throughput_max_bps = m
             .bin_delivered_bytes
@@ -257,7 +277,17 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             dst: fc.to.clone(),
             transport: match fc.transport {
                 TransportConfig::Udp => "udp".into(),
+                TransportConfig::Tcp(_) => "tcp".into(),
             },
+            retransmits: tstats.map(|t| t.retransmits),
+            fast_retransmits: tstats.map(|t| t.fast_retransmits),
+            rto_count: tstats.map(|t| t.rto_count),
+            srtt_ms: tstats.and_then(|t| {
+                (t.rtt_samples > 0).then(|| ms(t.srtt_sum_ns / t.rtt_samples as f64))
+            }),
+            fct_s: tstats
+                .and_then(|t| t.completed_at)
+                .map(|t| (t - start).as_secs_f64()),
             sent_bytes: m.payload_sent_bytes,
             delivered_bytes: m.delivered_bytes,
             goodput_bps: m.delivered_bytes as f64 * 8.0 / active_s,
@@ -295,6 +325,22 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             delivered_bytes: m.bin_delivered_bytes.clone(),
             sent_packets: m.bin_sent_packets.clone(),
             dropped_packets: m.bin_dropped_packets.clone(),
+            cwnd_bytes: m.bin_congestion.as_ref().map(|c| {
+                forward_fill(&c.cwnd_bytes)
+                    .into_iter()
+                    .map(|v| v.unwrap_or(0.0))
+                    .collect()
+            }),
+            ssthresh_bytes: m
+                .bin_congestion
+                .as_ref()
+                .map(|c| forward_fill(&c.ssthresh_bytes)),
+            srtt_ms: m.bin_congestion.as_ref().map(|c| {
+                forward_fill(&c.srtt_ns)
+                    .into_iter()
+                    .map(|v| v.map(ms))
+                    .collect()
+            }),
         });
         delay_histograms.push(DelayHistogram {
             id: fc.name.clone(),
@@ -371,6 +417,20 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
         link_series,
         delay_histograms,
     }
+}
+
+/// Carries the last sample forward over bins that had none (NaN); `None` before any.
+fn forward_fill(values: &[f64]) -> Vec<Option<f64>> {
+    let mut last = None;
+    values
+        .iter()
+        .map(|&v| {
+            if !v.is_nan() {
+                last = Some(v);
+            }
+            last
+        })
+        .collect()
 }
 
 /// "a->b" for each channel, with "#k" (the link index) where parallel links collide.

@@ -8,7 +8,7 @@
 //! of its route it is reassembled if fragmented and handed to the far endpoint.
 //! Meters observe each step; nothing on this path allocates once pools have warmed up.
 
-use crate::app::DatagramSource;
+use crate::app::{ByteSource, DatagramSource};
 use crate::config::ConfigError;
 use crate::config::{ScenarioConfig, TransportConfig};
 use crate::metrics::{Binning, FlowMeter};
@@ -61,6 +61,7 @@ pub struct Simulation {
 
 fn sender_and_receiver(
     config: &ScenarioConfig,
+    plan: &Plan,
     flow: usize,
     duration: SimTime,
 ) -> (Box<dyn Endpoint>, Box<dyn Endpoint>) {
@@ -72,6 +73,11 @@ fn sender_and_receiver(
         TransportConfig::Udp => {
             let source = DatagramSource::new(&f.app, start, stop, rng);
             (Box::new(UdpSender::new(source)), Box::new(UdpSink))
+        }
+        TransportConfig::Tcp(ref tcp) => {
+            let app = ByteSource::new(&f.app, start, stop);
+            let (s, r) = crate::transport::tcp::endpoints(tcp, plan.mss[flow], app, rng);
+            (Box::new(s), Box::new(r))
         }
     }
 }
@@ -104,7 +110,7 @@ impl Simulation {
         }
         let mut endpoints = Vec::with_capacity(2 * config.flows.len());
         for f in 0..config.flows.len() {
-            let (s, r) = sender_and_receiver(&config, f, duration);
+            let (s, r) = sender_and_receiver(&config, &plan, f, duration);
             endpoints.push(s);
             endpoints.push(r);
         }
@@ -227,6 +233,11 @@ impl Simulation {
             self.inject(flow, direction, pkt);
         }
         self.outbox = out;
+        if direction == Direction::Forward {
+            if let Some(probe) = self.endpoints[ep].probe() {
+                self.meters[flow].on_probe(self.now, &probe);
+            }
+        }
         self.rearm(ep);
     }
 
@@ -347,6 +358,17 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.outbox);
         self.endpoints[ep].on_packet(self.now, &p.header, &mut out);
         self.flush(ep, out);
+    }
+
+    /// Both endpoints' transport counters for flow `f` (reliable transports only).
+    pub(crate) fn transport_stats(&self, f: usize) -> Option<crate::transport::TransportStats> {
+        match (
+            self.endpoints[2 * f].stats(),
+            self.endpoints[2 * f + 1].stats(),
+        ) {
+            (Some(a), Some(b)) => Some(a.merge(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Every packet handed to the network must be delivered, dropped, or still inside

@@ -8,6 +8,7 @@
 use crate::config::*;
 use crate::net::packet::{IPV4_HEADER_BYTES, MAX_IP_PACKET_BYTES, MIN_MTU_BYTES, UDP_HEADER_BYTES};
 use crate::net::routing::{Graph, Router};
+use crate::transport::tcp::segment::{TCP_HEADER_BYTES, TIMESTAMPS_OPTION_BYTES};
 use std::collections::HashMap;
 
 /// Longest run accepted: 10^6 s (about 11.6 days of simulated time).
@@ -30,6 +31,8 @@ pub struct Plan {
     pub routes: Vec<[Vec<u32>; 2]>,
     /// Flow indices Jain's index is computed over.
     pub fairness_flows: Vec<usize>,
+    /// For each flow: the TCP maximum segment size (0 for other transports).
+    pub mss: Vec<u32>,
 }
 
 fn at(origin: &str, field: &str) -> String {
@@ -85,7 +88,7 @@ fn check_simulation(s: &SimulationConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
-fn check_limit(origin: &str, limit: QueueLimit, mtu: u32) -> Result<(), ConfigError> {
+fn check_limit(origin: &str, limit: Amount, mtu: u32) -> Result<(), ConfigError> {
     match limit.unit {
         SizeUnit::Packets if limit.value == 0 => err(origin, "limit", "must be at least 1 packet"),
         SizeUnit::Bytes if limit.value < mtu as u64 => err(
@@ -149,6 +152,16 @@ fn check_loss(origin: &str, l: &LossConfig) -> Result<(), ConfigError> {
             check_probability(origin, "loss_bad", loss_bad)
         }
         LossConfig::EveryNth { n: 0, .. } => err(origin, "n", "must be at least 1"),
+        LossConfig::List { ref packets } => {
+            if packets.first() == Some(&0) || packets.windows(2).any(|w| w[0] >= w[1]) {
+                return err(
+                    origin,
+                    "packets",
+                    "expected packet numbers counted from 1, strictly increasing",
+                );
+            }
+            Ok(())
+        }
         LossConfig::EveryNth { .. } => Ok(()),
     }
 }
@@ -198,9 +211,49 @@ fn check_link(link: &LinkConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
-fn check_app(origin: &str, app: &AppConfig) -> Result<(), ConfigError> {
+fn check_app(
+    origin: &str,
+    transport: &TransportConfig,
+    app: &AppConfig,
+) -> Result<(), ConfigError> {
     let o = at(origin, "app");
+    let is_udp = matches!(transport, TransportConfig::Udp);
+    if is_udp != app.is_datagram() {
+        let (name, fits) = if is_udp {
+            ("udp", "cbr, poisson, onoff")
+        } else {
+            ("tcp", "bulk, file, rate_limited")
+        };
+        return err(
+            &o,
+            "type",
+            format!("this application does not run over {name}; expected one of: {fits}"),
+        );
+    }
     let (rate, payload) = match *app {
+        AppConfig::Bulk => return Ok(()),
+        AppConfig::File { size_bytes } => {
+            if size_bytes == 0 {
+                return err(&o, "size", "must be greater than 0 bytes");
+            }
+            return Ok(());
+        }
+        AppConfig::RateLimited {
+            rate_bps,
+            size_bytes,
+        } => {
+            if size_bytes == Some(0) {
+                return err(&o, "size", "must be greater than 0 bytes");
+            }
+            if rate_bps == 0 || rate_bps > MAX_BANDWIDTH_BPS {
+                return err(
+                    &o,
+                    "rate",
+                    "expected a rate between 1 bps and 1 Pbps (e.g. \"1.5Gbps\")",
+                );
+            }
+            return Ok(());
+        }
         AppConfig::Cbr {
             rate_bps,
             payload_bytes,
@@ -236,6 +289,99 @@ fn check_app(origin: &str, app: &AppConfig) -> Result<(), ConfigError> {
         return err(&o, "packet_size", format!("expected 1..{max_payload} payload bytes (an IPv4 datagram holds at most 65535 B with headers), got {payload}"));
     }
     Ok(())
+}
+
+/// TCP options, given the MTUs of the flow's first hop and of its whole path; returns the MSS.
+fn check_tcp(
+    origin: &str,
+    tcp: &TcpConfig,
+    first_hop_mtu: u32,
+    path_mtu: u32,
+) -> Result<u32, ConfigError> {
+    let o = at(origin, "transport");
+    let header = IPV4_HEADER_BYTES + TCP_HEADER_BYTES;
+    let option_bytes = if tcp.timestamps {
+        TIMESTAMPS_OPTION_BYTES
+    } else {
+        0
+    };
+    let mss = match tcp.mss_bytes {
+        Some(m) if m + header > first_hop_mtu => {
+            return err(
+                &o,
+                "mss",
+                format!(
+                    "{m} B does not fit the sender's link: at most MTU − 40 = {} B",
+                    first_hop_mtu - header
+                ),
+            );
+        }
+        Some(m) if m <= option_bytes => {
+            return err(
+                &o,
+                "mss",
+                format!("must exceed the {option_bytes} B of TCP options"),
+            )
+        }
+        Some(0) => return err(&o, "mss", "must be greater than 0"),
+        Some(m) => m,
+        None => path_mtu - header,
+    };
+    if tcp.initial_window_segments == 0 {
+        return err(&o, "initial_window", "must be at least 1 segment");
+    }
+    if !(1..=2).contains(&tcp.ack_every) {
+        return err(&o, "delayed_ack", "ACK every 1 or every 2 segments");
+    }
+    if tcp.ack_every > 1 && tcp.delayed_ack_ns == 0 {
+        return err(&o, "delayed_ack.timeout", "must be greater than 0");
+    }
+    let segment = (mss - option_bytes) as u64;
+    let bytes = |a: Amount| match a.unit {
+        SizeUnit::Bytes => a.value,
+        SizeUnit::Packets => a.value.saturating_mul(segment),
+    };
+    if bytes(tcp.receive_buffer) < segment {
+        return err(
+            &o,
+            "receive_buffer",
+            format!(
+                "must hold at least one segment ({segment} B); got {} B",
+                bytes(tcp.receive_buffer)
+            ),
+        );
+    }
+    if let Some(w) = tcp.max_window {
+        if bytes(w) < segment {
+            return err(
+                &o,
+                "max_window",
+                format!("must allow at least one segment ({segment} B)"),
+            );
+        }
+    }
+    let r = &tcp.rto;
+    if r.min_ns == 0 {
+        return err(&o, "rto.min", "must be greater than 0");
+    }
+    if r.min_ns > r.max_ns {
+        return err(
+            &o,
+            "rto.min",
+            format!("must not exceed rto.max ({} s)", r.max_ns as f64 / 1e9),
+        );
+    }
+    if r.initial_ns == 0 || r.initial_ns > r.max_ns {
+        return err(
+            &o,
+            "rto.initial",
+            "must be greater than 0 and at most rto.max",
+        );
+    }
+    if r.fixed_ns == Some(0) {
+        return err(&o, "rto.fixed", "must be greater than 0");
+    }
+    Ok(mss)
 }
 
 fn resolve(
@@ -313,7 +459,7 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
     }
     let mut router = Router::new(&graph);
     let mut flow_names: HashMap<&str, usize> = HashMap::new();
-    let (mut flow_ends, mut routes) = (Vec::new(), Vec::new());
+    let (mut flow_ends, mut routes, mut mss) = (Vec::new(), Vec::new(), Vec::new());
     for (i, f) in config.flows.iter().enumerate() {
         let o = f.origin.as_str();
         if flow_names.insert(f.name.as_str(), i).is_some() {
@@ -331,7 +477,7 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
                 ),
             );
         }
-        check_app(o, &f.app)?;
+        check_app(o, &f.transport, &f.app)?;
         if f.start_ns >= sim.duration_ns {
             return err(o, "start", "must be before the end of the simulation");
         }
@@ -354,6 +500,28 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
                 [fwd, rev]
             }
         };
+        let needs_feedback = !matches!(f.transport, TransportConfig::Udp);
+        if needs_feedback && route[1].is_empty() {
+            return err(
+                o,
+                "from",
+                format!(
+                    "no route back from \"{}\" to \"{}\": TCP needs a return path for its ACKs",
+                    f.to, f.from
+                ),
+            );
+        }
+        let mtu_of = |c: &u32| config.links[*c as usize / 2].mtu_bytes;
+        let path_mtu = route[0]
+            .iter()
+            .map(mtu_of)
+            .min()
+            .unwrap_or(MAX_IP_PACKET_BYTES);
+        let first_hop_mtu = route[0].first().map(mtu_of).unwrap_or(MAX_IP_PACKET_BYTES);
+        mss.push(match &f.transport {
+            TransportConfig::Tcp(tcp) => check_tcp(o, tcp, first_hop_mtu, path_mtu)?,
+            TransportConfig::Udp => 0,
+        });
         flow_ends.push((src, dst));
         routes.push(route);
     }
@@ -373,6 +541,7 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
         flow_ends,
         routes,
         fairness_flows,
+        mss,
     })
 }
 

@@ -7,6 +7,7 @@ use super::histogram::Histogram;
 use crate::net::packet::Direction;
 use crate::net::queue::DropCause;
 use crate::time::SimTime;
+use crate::transport::Probe;
 
 /// Network-level counters of one direction of a flow.
 #[derive(Debug, Clone, Copy, Default)]
@@ -51,6 +52,20 @@ pub struct FlowMeter {
     pub bin_dropped_packets: Vec<u64>,
     /// Per bin: payload bytes delivered to the application.
     pub bin_delivered_bytes: Vec<u64>,
+    /// Per bin, for window-based senders: last cwnd, ssthresh and SRTT (ns) seen in
+    /// the bin (NaN where nothing was sampled). Allocated on the first sample.
+    pub bin_congestion: Option<CongestionSeries>,
+}
+
+/// Per-bin samples of a sender's congestion state.
+#[derive(Debug, Clone)]
+pub struct CongestionSeries {
+    /// Congestion window, bytes.
+    pub cwnd_bytes: Vec<f64>,
+    /// Slow-start threshold, bytes (NaN while unset).
+    pub ssthresh_bytes: Vec<f64>,
+    /// Smoothed RTT, ns.
+    pub srtt_ns: Vec<f64>,
 }
 
 impl FlowMeter {
@@ -67,7 +82,26 @@ impl FlowMeter {
             bin_sent_packets: vec![0; bins.count],
             bin_dropped_packets: vec![0; bins.count],
             bin_delivered_bytes: vec![0; bins.count],
+            bin_congestion: None,
         }
+    }
+
+    /// Records the sender's congestion state as the latest value of the current bin.
+    pub fn on_probe(&mut self, now: SimTime, probe: &Probe) {
+        let n = self.bins.count;
+        let series = self.bin_congestion.get_or_insert_with(|| CongestionSeries {
+            cwnd_bytes: vec![f64::NAN; n],
+            ssthresh_bytes: vec![f64::NAN; n],
+            srtt_ns: vec![f64::NAN; n],
+        });
+        let i = self.bins.index(now);
+        series.cwnd_bytes[i] = probe.cwnd_bytes as f64;
+        series.ssthresh_bytes[i] = if probe.ssthresh_bytes >= u64::MAX / 2 {
+            f64::NAN
+        } else {
+            probe.ssthresh_bytes as f64
+        };
+        series.srtt_ns[i] = probe.srtt.map_or(f64::NAN, |s| s.as_ns() as f64);
     }
 
     /// The transport handed a packet of `ip_bytes` carrying `payload_bytes` to the network.

@@ -32,6 +32,15 @@ pub enum LossModel {
         /// Private random stream.
         rng: Rng,
     },
+    /// Drops the listed packet numbers (1-based, ascending).
+    List {
+        /// Packet numbers to drop.
+        packets: Vec<u64>,
+        /// Index of the next number to drop.
+        next: usize,
+        /// Packets seen so far.
+        seen: u64,
+    },
     /// Drops packets offset+n, offset+2n, ... counted from 1.
     EveryNth {
         /// Period.
@@ -63,6 +72,11 @@ impl LossModel {
                 rng,
             },
             LossConfig::EveryNth { n, offset } => LossModel::EveryNth { n, offset, seen: 0 },
+            LossConfig::List { ref packets } => LossModel::List {
+                packets: packets.clone(),
+                next: 0,
+                seen: 0,
+            },
         }
     }
 
@@ -85,6 +99,18 @@ impl LossModel {
                 }
                 rng.bernoulli(if *bad { *loss_bad } else { *loss_good })
             }
+            LossModel::List {
+                packets,
+                next,
+                seen,
+            } => {
+                *seen += 1;
+                let hit = packets.get(*next) == Some(seen);
+                if hit {
+                    *next += 1;
+                }
+                hit
+            }
             LossModel::EveryNth { n, offset, seen } => {
                 *seen += 1;
                 *seen > *offset && (*seen - *offset) % *n == 0
@@ -106,6 +132,18 @@ mod tests {
         let lost: Vec<bool> = (0..8).map(|_| m.lose()).collect();
         // Packet 1 passes (offset), then every 3rd of the rest: packets 4 and 7.
         assert_eq!(lost, [false, false, false, true, false, false, true, false]);
+    }
+
+    #[test]
+    fn list_drops_exactly_the_listed_packets() {
+        let mut m = LossModel::new(
+            &LossConfig::List {
+                packets: vec![2, 3, 6],
+            },
+            Rng::for_component(0, "x"),
+        );
+        let lost: Vec<bool> = (0..7).map(|_| m.lose()).collect();
+        assert_eq!(lost, [false, true, true, false, false, true, false]);
     }
 
     #[test]

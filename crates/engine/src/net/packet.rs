@@ -45,6 +45,8 @@ impl Direction {
 /// its own variant.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TransportHeader {
+    /// A TCP segment (see [`crate::transport::tcp::segment`]).
+    Tcp(crate::transport::tcp::segment::TcpSegment),
     /// A UDP datagram with its sender-assigned sequence number (not on the wire in
     /// real UDP; used for reordering and loss statistics like an RTP sequence number).
     Udp {
@@ -58,8 +60,9 @@ pub enum TransportHeader {
 impl TransportHeader {
     /// Application payload bytes carried.
     pub fn payload_bytes(&self) -> u32 {
-        match *self {
-            TransportHeader::Udp { payload_bytes, .. } => payload_bytes,
+        match self {
+            TransportHeader::Udp { payload_bytes, .. } => *payload_bytes,
+            TransportHeader::Tcp(seg) => seg.payload_bytes,
         }
     }
 }

@@ -9,6 +9,7 @@
 //! time. Each flow has two endpoints: the sender at its source and the receiver at its
 //! destination; forward packets go sender → receiver, reverse packets come back.
 
+pub mod tcp;
 pub mod udp;
 
 use crate::net::packet::TransportHeader;
@@ -58,6 +59,56 @@ impl Outbox {
     }
 }
 
+/// A snapshot of a sender's congestion state, sampled into per-bin time series.
+#[derive(Debug, Clone, Copy)]
+pub struct Probe {
+    /// Usable congestion window, bytes.
+    pub cwnd_bytes: u64,
+    /// Slow-start threshold, bytes (`u64::MAX` before the first loss).
+    pub ssthresh_bytes: u64,
+    /// Smoothed RTT, if measured.
+    pub srtt: Option<SimTime>,
+}
+
+/// Counters a reliable transport reports at the end of a run (both endpoints' are summed).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TransportStats {
+    /// Segments retransmitted (any cause).
+    pub retransmits: u64,
+    /// Loss-recovery episodes started by duplicate ACKs or SACK.
+    pub fast_retransmits: u64,
+    /// Retransmission-timer expiries.
+    pub rto_count: u64,
+    /// Sum of the SRTT after each RTT sample, ns.
+    pub srtt_sum_ns: f64,
+    /// Number of RTT samples.
+    pub rtt_samples: u64,
+    /// When the receiver got the last byte of a finite transfer.
+    pub completed_at: Option<SimTime>,
+}
+
+impl TransportStats {
+    /// Adds an SRTT value to the running mean.
+    pub fn record_rtt(&mut self, srtt: Option<SimTime>) {
+        if let Some(s) = srtt {
+            self.srtt_sum_ns += s.as_ns() as f64;
+            self.rtt_samples += 1;
+        }
+    }
+
+    /// Both endpoints' counters together.
+    pub fn merge(self, other: TransportStats) -> TransportStats {
+        TransportStats {
+            retransmits: self.retransmits + other.retransmits,
+            fast_retransmits: self.fast_retransmits + other.fast_retransmits,
+            rto_count: self.rto_count + other.rto_count,
+            srtt_sum_ns: self.srtt_sum_ns + other.srtt_sum_ns,
+            rtt_samples: self.rtt_samples + other.rtt_samples,
+            completed_at: self.completed_at.or(other.completed_at),
+        }
+    }
+}
+
 /// One end of a flow.
 ///
 /// Wake-ups may come early or twice; an endpoint must act only on deadlines that have
@@ -71,4 +122,14 @@ pub trait Endpoint: std::fmt::Debug + Send {
 
     /// When the endpoint next needs `on_wakeup`, if ever.
     fn poll_at(&self) -> Option<SimTime>;
+
+    /// Congestion state for time series (senders of window-based transports).
+    fn probe(&self) -> Option<Probe> {
+        None
+    }
+
+    /// End-of-run counters (reliable transports).
+    fn stats(&self) -> Option<TransportStats> {
+        None
+    }
 }

@@ -6,7 +6,7 @@ use tcplab_engine::config::*;
 /// A DropTail queue holding `n` packets.
 pub fn droptail(n: u64) -> QueueConfig {
     QueueConfig::Droptail {
-        limit: QueueLimit {
+        limit: Amount {
             value: n,
             unit: SizeUnit::Packets,
         },
@@ -130,5 +130,43 @@ pub fn dumbbell(
         links,
         flows: vec![],
         fairness_flows: None,
+    }
+}
+
+/// TCP with tcplab's defaults except: NewReno, ACK every segment, IW 10, no handshake
+/// changes (handshake on), 64 MiB receive buffer.
+pub fn tcp() -> TcpConfig {
+    TcpConfig {
+        cc: CongestionControlKind::Newreno,
+        sack: false,
+        mss_bytes: None,
+        initial_window_segments: 10,
+        handshake: true,
+        ack_every: 1,
+        delayed_ack_ns: 40_000_000,
+        receive_buffer: Amount {
+            value: 64 << 20,
+            unit: SizeUnit::Bytes,
+        },
+        max_window: None,
+        timestamps: false,
+        window_scaling: true,
+        rto: RtoConfig {
+            initial_ns: 1_000_000_000,
+            min_ns: 200_000_000,
+            max_ns: 60_000_000_000,
+            fixed_ns: None,
+        },
+        pacing: false,
+        send_jitter_ns: 0,
+    }
+}
+
+/// A TCP flow.
+pub fn tcp_flow(name: &str, from: &str, to: &str, tcp: TcpConfig, app: AppConfig) -> FlowConfig {
+    FlowConfig {
+        transport: TransportConfig::Tcp(tcp),
+        app,
+        ..udp_flow(name, from, to, AppConfig::Bulk)
     }
 }

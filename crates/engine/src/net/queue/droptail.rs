@@ -1,17 +1,17 @@
 //! DropTail: admit while there is room, drop arrivals when full.
 
 use super::{has_room, DropCause};
-use crate::config::QueueLimit;
+use crate::config::Amount;
 
 /// Tail-drop admission with a limit in packets or bytes.
 #[derive(Debug, Clone)]
 pub struct DropTail {
-    limit: QueueLimit,
+    limit: Amount,
 }
 
 impl DropTail {
     /// A tail-drop policy with the given capacity.
-    pub fn new(limit: QueueLimit) -> Self {
+    pub fn new(limit: Amount) -> Self {
         DropTail { limit }
     }
 
@@ -37,7 +37,7 @@ mod tests {
 
     #[test]
     fn packet_limit_counts_waiting_packets() {
-        let dt = DropTail::new(QueueLimit {
+        let dt = DropTail::new(Amount {
             value: 2,
             unit: SizeUnit::Packets,
         });
@@ -47,7 +47,7 @@ mod tests {
 
     #[test]
     fn byte_limit_admits_only_what_fits() {
-        let dt = DropTail::new(QueueLimit {
+        let dt = DropTail::new(Amount {
             value: 3000,
             unit: SizeUnit::Bytes,
         });

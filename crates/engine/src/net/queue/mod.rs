@@ -11,7 +11,7 @@ mod red;
 pub use droptail::DropTail;
 pub use red::Red;
 
-use crate::config::{QueueConfig, QueueLimit, SizeUnit};
+use crate::config::{Amount, QueueConfig, SizeUnit};
 use crate::net::packet::PacketId;
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -40,12 +40,7 @@ impl DropCause {
 }
 
 /// Whether a queue holding `len_packets` / `len_bytes` has room for `size_bytes` more.
-pub(crate) fn has_room(
-    limit: QueueLimit,
-    len_packets: u64,
-    len_bytes: u64,
-    size_bytes: u32,
-) -> bool {
+pub(crate) fn has_room(limit: Amount, len_packets: u64, len_bytes: u64, size_bytes: u32) -> bool {
     match limit.unit {
         SizeUnit::Packets => len_packets < limit.value,
         SizeUnit::Bytes => len_bytes + size_bytes as u64 <= limit.value,

@@ -15,14 +15,14 @@
 //! 3. Admitted packets still respect the hard limit (tail drop).
 
 use super::{has_room, DropCause};
-use crate::config::{QueueLimit, RedConfig, SizeUnit};
+use crate::config::{Amount, RedConfig, SizeUnit};
 use crate::rng::Rng;
 use crate::time::SimTime;
 
 /// RED admission state.
 #[derive(Debug, Clone)]
 pub struct Red {
-    limit: QueueLimit,
+    limit: Amount,
     min_th: f64,
     max_th: f64,
     in_bytes: bool,
@@ -154,7 +154,7 @@ mod tests {
 
     fn red(min_th: f64, max_th: f64, w_q: f64) -> Red {
         let cfg = RedConfig {
-            limit: QueueLimit {
+            limit: Amount {
                 value: 1000,
                 unit: SizeUnit::Packets,
             },

@@ -1,0 +1,130 @@
+//! Reno / NewReno window growth (RFC 5681): slow start and congestion avoidance with
+//! appropriate byte counting (RFC 3465, L = 2·SMSS), multiplicative decrease to
+//! max(FlightSize / 2, 2·SMSS) (RFC 5681 eq. 4), loss window of one segment after a
+//! timeout (section 3.1). NewReno differs only in how the sender handles partial ACKs
+//! during recovery (RFC 6582), which the sender does, so both names share this file.
+
+use super::{AckSample, CongestionControl};
+use crate::time::SimTime;
+
+/// AIMD window of Reno and NewReno.
+#[derive(Debug, Clone)]
+pub struct Reno {
+    name: &'static str,
+    mss: u64,
+    cwnd: u64,
+    ssthresh: u64,
+    /// Bytes acknowledged towards the next +1 SMSS in congestion avoidance.
+    bytes_acked: u64,
+}
+
+impl Reno {
+    /// Starts in slow start with an initial window of `iw` bytes and no threshold.
+    pub fn new(name: &'static str, mss: u64, iw: u64) -> Self {
+        Reno {
+            name,
+            mss,
+            cwnd: iw,
+            ssthresh: u64::MAX,
+            bytes_acked: 0,
+        }
+    }
+}
+
+impl CongestionControl for Reno {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn cwnd(&self) -> u64 {
+        self.cwnd
+    }
+
+    fn ssthresh(&self) -> u64 {
+        self.ssthresh
+    }
+
+    fn on_ack(&mut self, ack: &AckSample) {
+        if self.cwnd < self.ssthresh {
+            // RFC 3465 (2.2): cwnd += min(N, L·SMSS), L = 2.
+            self.cwnd += ack.bytes_acked.min(2 * self.mss);
+        } else {
+            // RFC 3465 (2.1) / RFC 5681 (3.1): +1 SMSS per cwnd of bytes acknowledged.
+            self.bytes_acked += ack.bytes_acked;
+            if self.bytes_acked >= self.cwnd {
+                self.bytes_acked -= self.cwnd;
+                self.cwnd += self.mss;
+            }
+        }
+    }
+
+    fn on_congestion_event(&mut self, _now: SimTime, flight_bytes: u64) {
+        self.ssthresh = (flight_bytes / 2).max(2 * self.mss);
+        self.cwnd = self.ssthresh;
+        self.bytes_acked = 0;
+    }
+
+    fn on_retransmission_timeout(&mut self, _now: SimTime, flight_bytes: u64, first: bool) {
+        if first {
+            self.ssthresh = (flight_bytes / 2).max(2 * self.mss);
+        }
+        self.cwnd = self.mss;
+        self.bytes_acked = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ack(bytes: u64) -> AckSample {
+        AckSample {
+            now: SimTime::ZERO,
+            bytes_acked: bytes,
+            rtt: None,
+            min_rtt: None,
+            srtt: None,
+            in_flight: 0,
+            delivery_rate_bps: None,
+            app_limited: false,
+        }
+    }
+
+    #[test]
+    fn slow_start_doubles_per_window_of_acks() {
+        let mut r = Reno::new("reno", 1000, 2000);
+        for _ in 0..2 {
+            r.on_ack(&ack(1000));
+        }
+        assert_eq!(r.cwnd(), 4000);
+    }
+
+    #[test]
+    fn stretch_acks_are_capped_at_two_segments() {
+        let mut r = Reno::new("reno", 1000, 2000);
+        r.on_ack(&ack(5000));
+        assert_eq!(r.cwnd(), 4000);
+    }
+
+    #[test]
+    fn congestion_avoidance_adds_one_segment_per_window() {
+        let mut r = Reno::new("reno", 1000, 10_000);
+        r.on_congestion_event(SimTime::ZERO, 20_000);
+        assert_eq!((r.cwnd(), r.ssthresh()), (10_000, 10_000));
+        for _ in 0..10 {
+            r.on_ack(&ack(1000));
+        }
+        assert_eq!(r.cwnd(), 11_000);
+    }
+
+    #[test]
+    fn timeout_sets_a_one_segment_loss_window_and_halves_only_once() {
+        let mut r = Reno::new("reno", 1000, 10_000);
+        r.on_retransmission_timeout(SimTime::ZERO, 16_000, true);
+        assert_eq!((r.cwnd(), r.ssthresh()), (1000, 8000));
+        r.on_retransmission_timeout(SimTime::ZERO, 1000, false);
+        assert_eq!((r.cwnd(), r.ssthresh()), (1000, 8000));
+        r.on_congestion_event(SimTime::ZERO, 1000);
+        assert_eq!(r.ssthresh(), 2000); // never below 2 SMSS
+    }
+}

@@ -1,0 +1,149 @@
+//! The retransmission timer's value: RFC 6298's RTT estimator with Karn's rule and
+//! exponential backoff, or a fixed RTO.
+
+use crate::config::RtoConfig;
+use crate::time::SimTime;
+
+/// RFC 6298 section 2 state.
+#[derive(Debug, Clone)]
+pub struct RttEstimator {
+    srtt_ns: Option<f64>,
+    rttvar_ns: f64,
+    initial: SimTime,
+    min: SimTime,
+    max: SimTime,
+    fixed: Option<SimTime>,
+    backoff: u32,
+    latest_ns: Option<u64>,
+    min_rtt_ns: Option<u64>,
+}
+
+impl RttEstimator {
+    /// An estimator with no samples yet.
+    pub fn new(config: &RtoConfig) -> Self {
+        RttEstimator {
+            srtt_ns: None,
+            rttvar_ns: 0.0,
+            initial: SimTime(config.initial_ns),
+            min: SimTime(config.min_ns),
+            max: SimTime(config.max_ns),
+            fixed: config.fixed_ns.map(SimTime),
+            backoff: 0,
+            latest_ns: None,
+            min_rtt_ns: None,
+        }
+    }
+
+    /// Feeds one RTT measurement (RFC 6298 (2.2) and (2.3), α = 1/8, β = 1/4).
+    /// Callers apply Karn's rule: no samples from retransmitted segments.
+    pub fn sample(&mut self, rtt: SimTime) {
+        let r = rtt.as_ns() as f64;
+        match self.srtt_ns {
+            None => {
+                self.srtt_ns = Some(r);
+                self.rttvar_ns = r / 2.0;
+            }
+            Some(srtt) => {
+                self.rttvar_ns = 0.75 * self.rttvar_ns + 0.25 * (srtt - r).abs();
+                self.srtt_ns = Some(0.875 * srtt + 0.125 * r);
+            }
+        }
+        self.latest_ns = Some(rtt.as_ns());
+        self.min_rtt_ns = Some(self.min_rtt_ns.map_or(rtt.as_ns(), |m| m.min(rtt.as_ns())));
+        // Karn: a fresh sample from a non-retransmitted segment ends the backoff.
+        self.backoff = 0;
+    }
+
+    /// The current RTO, backoff included: RFC 6298 (2.1)–(2.5) or the fixed value.
+    pub fn rto(&self) -> SimTime {
+        let base = match (self.fixed, self.srtt_ns) {
+            (Some(fixed), _) => fixed,
+            (None, None) => self.initial,
+            (None, Some(srtt)) => {
+                // (2.3): RTO = SRTT + max(G, K·RTTVAR), K = 4; the simulator's clock
+                // granularity G is 1 ns.
+                let rto = srtt + (4.0 * self.rttvar_ns).max(1.0);
+                SimTime(rto.ceil() as u64).max(self.min)
+            }
+        };
+        let backed_off = base.as_ns().saturating_mul(1u64 << self.backoff.min(40));
+        SimTime(backed_off).min(self.max.max(base))
+    }
+
+    /// (5.5): the timer expired: double the RTO (until the maximum).
+    pub fn on_timeout(&mut self) {
+        if self.rto() < self.max {
+            self.backoff += 1;
+        }
+    }
+
+    /// Smoothed RTT, if measured.
+    pub fn srtt(&self) -> Option<SimTime> {
+        self.srtt_ns.map(|s| SimTime(s.round() as u64))
+    }
+
+    /// Smallest RTT seen (Vegas/FAST/BBR's base RTT).
+    pub fn min_rtt(&self) -> Option<SimTime> {
+        self.min_rtt_ns.map(SimTime)
+    }
+
+    /// The most recent sample.
+    pub fn latest(&self) -> Option<SimTime> {
+        self.latest_ns.map(SimTime)
+    }
+
+    /// Number of consecutive backoffs in force.
+    pub fn backoff(&self) -> u32 {
+        self.backoff
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(fixed: Option<u64>) -> RtoConfig {
+        RtoConfig {
+            initial_ns: 1_000_000_000,
+            min_ns: 200_000_000,
+            max_ns: 60_000_000_000,
+            fixed_ns: fixed,
+        }
+    }
+
+    #[test]
+    fn first_sample_sets_srtt_and_half_rttvar() {
+        let mut e = RttEstimator::new(&cfg(None));
+        assert_eq!(e.rto(), SimTime::from_secs(1)); // (2.1)
+        e.sample(SimTime::from_ms(100));
+        // RTO = 100 + 4 * 50 = 300 ms.
+        assert_eq!(e.rto(), SimTime::from_ms(300));
+        e.sample(SimTime::from_ms(100));
+        // RTTVAR = 0.75 * 50 + 0.25 * 0 = 37.5; SRTT = 100; RTO = 250 ms.
+        assert_eq!(e.rto(), SimTime::from_ms(250));
+    }
+
+    #[test]
+    fn minimum_applies_and_backoff_doubles_until_the_maximum() {
+        let mut e = RttEstimator::new(&cfg(None));
+        e.sample(SimTime::from_ms(10)); // 10 + 20 = 30 ms -> 200 ms minimum
+        assert_eq!(e.rto(), SimTime::from_ms(200));
+        e.on_timeout();
+        assert_eq!(e.rto(), SimTime::from_ms(400));
+        for _ in 0..20 {
+            e.on_timeout();
+        }
+        assert_eq!(e.rto(), SimTime::from_secs(60));
+        e.sample(SimTime::from_ms(10));
+        assert_eq!(e.rto(), SimTime::from_ms(200));
+    }
+
+    #[test]
+    fn fixed_rto_ignores_samples_but_still_backs_off() {
+        let mut e = RttEstimator::new(&cfg(Some(75_000_000)));
+        e.sample(SimTime::from_ms(300));
+        assert_eq!(e.rto(), SimTime::from_ms(75));
+        e.on_timeout();
+        assert_eq!(e.rto(), SimTime::from_ms(150));
+    }
+}

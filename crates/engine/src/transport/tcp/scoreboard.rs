@@ -1,0 +1,336 @@
+//! The sender's retransmission queue and SACK scoreboard (RFC 6675 section 2–4).
+//!
+//! One entry per segment sent and not yet cumulatively acknowledged, in sequence
+//! order, each marked SACKed, lost, and/or retransmitted. Byte counters kept in step
+//! with the marks give the bytes in flight in O(1), as Linux does:
+//! `pipe = outstanding − sacked − lost + retransmitted` (RFC 6675's SetPipe without
+//! walking the queue). Lost marking follows RFC 6675's IsLost with DupThresh = 3
+//! segments: a segment is lost once three SACKed segments lie above it.
+
+use crate::time::SimTime;
+use std::collections::VecDeque;
+
+/// RFC 6675 / RFC 5681 DupThresh.
+pub const DUP_THRESH: usize = 3;
+
+/// One segment awaiting acknowledgement.
+#[derive(Debug, Clone, Copy)]
+pub struct SentSegment {
+    /// First sequence number.
+    pub start: u64,
+    /// One past the last sequence number.
+    pub end: u64,
+    /// Application bytes carried.
+    pub payload_bytes: u32,
+    /// Segment flags (SYN, FIN).
+    pub flags: u8,
+    /// When it was last (re)transmitted.
+    pub sent_at: SimTime,
+    /// Ever retransmitted (Karn's rule: no RTT sample).
+    pub ever_retransmitted: bool,
+    sacked: bool,
+    lost: bool,
+    retransmitted: bool,
+}
+
+impl SentSegment {
+    fn len(&self) -> u64 {
+        self.end - self.start
+    }
+}
+
+/// What a cumulative ACK removed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Acked {
+    /// Sequence bytes newly acknowledged.
+    pub bytes: u64,
+    /// Newest segment removed was never retransmitted, and neither was any other
+    /// removed segment: its send time gives an unambiguous RTT sample.
+    pub rtt_sample_from: Option<SimTime>,
+}
+
+/// Segments in flight with their marks.
+#[derive(Debug, Default)]
+pub struct Scoreboard {
+    segs: VecDeque<SentSegment>,
+    outstanding: u64,
+    sacked: u64,
+    sacked_segments: usize,
+    lost: u64,
+    retransmitted: u64,
+    /// No segment below this sequence number awaits retransmission.
+    retransmit_hint: u64,
+    /// Starts of the DupThresh highest SACKed segments, ascending: the lowest of them
+    /// is the IsLost boundary, found without walking the queue.
+    top_sacked: Vec<u64>,
+    /// Segments below this sequence number have been through lost marking.
+    lost_frontier: u64,
+}
+
+impl Scoreboard {
+    /// An empty board.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Bytes in flight: RFC 6675 "pipe".
+    pub fn in_flight(&self) -> u64 {
+        self.outstanding - self.sacked - self.lost + self.retransmitted
+    }
+
+    /// Bytes sent and not cumulatively acknowledged (RFC 5681 FlightSize).
+    pub fn outstanding(&self) -> u64 {
+        self.outstanding
+    }
+
+    /// Bytes selectively acknowledged.
+    pub fn sacked_bytes(&self) -> u64 {
+        self.sacked
+    }
+
+    /// Whether nothing is outstanding.
+    pub fn is_empty(&self) -> bool {
+        self.segs.is_empty()
+    }
+
+    /// The first unacknowledged segment.
+    pub fn first(&self) -> Option<&SentSegment> {
+        self.segs.front()
+    }
+
+    /// Records a new segment sent at `now`.
+    pub fn push(&mut self, start: u64, end: u64, payload_bytes: u32, flags: u8, now: SimTime) {
+        self.segs.push_back(SentSegment {
+            start,
+            end,
+            payload_bytes,
+            flags,
+            sent_at: now,
+            ever_retransmitted: false,
+            sacked: false,
+            lost: false,
+            retransmitted: false,
+        });
+        self.outstanding += end - start;
+    }
+
+    fn unmark(&mut self, s: SentSegment) {
+        let len = s.len();
+        self.outstanding -= len;
+        if s.sacked {
+            self.sacked -= len;
+            self.sacked_segments -= 1;
+        }
+        if s.lost {
+            self.lost -= len;
+        }
+        if s.retransmitted {
+            self.retransmitted -= len;
+        }
+    }
+
+    /// Removes every segment wholly below `ack` (a cumulative ACK).
+    pub fn ack_to(&mut self, ack: u64) -> Acked {
+        let mut acked = Acked::default();
+        let mut ambiguous = false;
+        let mut newest = None;
+        while let Some(&s) = self.segs.front() {
+            if s.end > ack {
+                break;
+            }
+            self.segs.pop_front();
+            self.unmark(s);
+            acked.bytes += s.len();
+            ambiguous |= s.ever_retransmitted;
+            newest = Some(s.sent_at);
+        }
+        if !ambiguous {
+            acked.rtt_sample_from = newest;
+        }
+        self.retransmit_hint = self.retransmit_hint.max(ack);
+        self.top_sacked.retain(|&start| start >= ack);
+        acked
+    }
+
+    /// Marks the segments inside SACK block [left, right); returns bytes newly SACKed.
+    pub fn sack(&mut self, left: u64, right: u64) -> u64 {
+        let mut newly = 0;
+        let mut i = self.segs.partition_point(|s| s.end <= left);
+        while i < self.segs.len() && self.segs[i].start < right {
+            let s = &mut self.segs[i];
+            // Only whole segments inside the block count as received.
+            if s.start >= left && s.end <= right && !s.sacked {
+                let (len, was_lost, was_retx) = (s.len(), s.lost, s.retransmitted);
+                s.sacked = true;
+                s.lost = false;
+                s.retransmitted = false;
+                self.sacked += len;
+                self.sacked_segments += 1;
+                if was_lost {
+                    self.lost -= len;
+                }
+                if was_retx {
+                    self.retransmitted -= len;
+                }
+                newly += len;
+                let start = self.segs[i].start;
+                if self.top_sacked.len() < DUP_THRESH || start > self.top_sacked[0] {
+                    let at = self.top_sacked.partition_point(|&x| x < start);
+                    self.top_sacked.insert(at, start);
+                    if self.top_sacked.len() > DUP_THRESH {
+                        self.top_sacked.remove(0);
+                    }
+                }
+            }
+            i += 1;
+        }
+        newly
+    }
+
+    fn mark_lost_at(&mut self, i: usize) {
+        let s = &mut self.segs[i];
+        if s.sacked || (s.lost && !s.retransmitted) {
+            return;
+        }
+        let len = s.len();
+        if s.retransmitted {
+            // The retransmission is presumed lost too (after a timeout).
+            s.retransmitted = false;
+            self.retransmitted -= len;
+        } else {
+            self.lost += len;
+        }
+        s.lost = true;
+        self.retransmit_hint = self.retransmit_hint.min(s.start);
+    }
+
+    /// Marks the first unacknowledged segment lost (fast retransmit, NewReno partial ACK).
+    pub fn mark_first_lost(&mut self) {
+        if !self.segs.is_empty() && !self.segs[0].lost {
+            self.mark_lost_at(0);
+        }
+    }
+
+    /// RFC 6675 IsLost for the whole queue: every un-SACKed segment with at least
+    /// DupThresh SACKed segments above it is marked lost. Each segment is examined
+    /// once (the frontier only moves up). Returns whether the first segment is lost.
+    pub fn mark_lost_by_sack(&mut self) -> bool {
+        if self.top_sacked.len() < DUP_THRESH {
+            return false;
+        }
+        let boundary = self.top_sacked[0];
+        let from = self.segs.partition_point(|s| s.end <= self.lost_frontier);
+        let to = self.segs.partition_point(|s| s.start < boundary);
+        for i in from..to {
+            let s = self.segs[i];
+            if !s.sacked && !s.lost {
+                self.mark_lost_at(i);
+            }
+        }
+        self.lost_frontier = self.lost_frontier.max(boundary);
+        self.segs.front().is_some_and(|s| s.lost)
+    }
+
+    /// After a retransmission timeout every un-SACKed segment is presumed lost
+    /// (retransmitted ones included).
+    pub fn mark_all_lost(&mut self) {
+        for i in 0..self.segs.len() {
+            self.mark_lost_at(i);
+        }
+    }
+
+    /// RFC 6675 NextSeg rule (1): the first lost segment not yet retransmitted.
+    pub fn next_to_retransmit(&mut self) -> Option<SentSegment> {
+        if self.lost == 0 {
+            return None;
+        }
+        let from = self.segs.partition_point(|s| s.end <= self.retransmit_hint);
+        let found = self
+            .segs
+            .range(from..)
+            .position(|s| s.lost && !s.retransmitted && !s.sacked);
+        match found {
+            Some(k) => Some(self.segs[from + k]),
+            None => {
+                self.retransmit_hint = u64::MAX;
+                None
+            }
+        }
+    }
+
+    /// Records the retransmission at `now` of the segment starting at `start`.
+    pub fn retransmitted(&mut self, start: u64, now: SimTime) {
+        let i = self.segs.partition_point(|s| s.start < start);
+        let s = &mut self.segs[i];
+        debug_assert_eq!(s.start, start);
+        if !s.retransmitted {
+            s.retransmitted = true;
+            self.retransmitted += s.len();
+        }
+        s.ever_retransmitted = true;
+        s.sent_at = now;
+        self.retransmit_hint = s.end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(n: u64) -> Scoreboard {
+        let mut b = Scoreboard::new();
+        for i in 0..n {
+            b.push(1 + i * 100, 1 + (i + 1) * 100, 100, 0, SimTime::ZERO);
+        }
+        b
+    }
+
+    #[test]
+    fn pipe_counts_what_is_neither_sacked_nor_lost_plus_retransmissions() {
+        let mut b = board(10);
+        assert_eq!(b.in_flight(), 1000);
+        b.sack(201, 501); // segments 3..5 received
+        assert_eq!(b.in_flight(), 700);
+        assert!(b.mark_lost_by_sack()); // 3 SACKed above segments 1 and 2
+        assert_eq!(b.in_flight(), 500);
+        let s = b.next_to_retransmit().unwrap();
+        assert_eq!(s.start, 1);
+        b.retransmitted(1, SimTime::from_ms(1));
+        assert_eq!(b.in_flight(), 600);
+        assert_eq!(b.next_to_retransmit().unwrap().start, 101);
+    }
+
+    #[test]
+    fn fewer_than_dupthresh_sacks_mark_nothing() {
+        let mut b = board(10);
+        b.sack(901, 1001);
+        b.sack(701, 801);
+        assert!(!b.mark_lost_by_sack());
+        assert!(b.next_to_retransmit().is_none());
+    }
+
+    #[test]
+    fn cumulative_ack_removes_and_reports_rtt_unless_retransmitted() {
+        let mut b = board(4);
+        let a = b.ack_to(201);
+        assert_eq!(a.bytes, 200);
+        assert_eq!(a.rtt_sample_from, Some(SimTime::ZERO));
+        b.mark_first_lost();
+        b.retransmitted(201, SimTime::from_ms(5));
+        let a = b.ack_to(401);
+        assert_eq!(a.bytes, 200);
+        assert_eq!(a.rtt_sample_from, None); // Karn
+        assert!(b.is_empty());
+        assert_eq!(b.in_flight(), 0);
+    }
+
+    #[test]
+    fn timeout_marks_retransmissions_lost_again() {
+        let mut b = board(3);
+        b.mark_first_lost();
+        b.retransmitted(1, SimTime::ZERO);
+        b.mark_all_lost();
+        assert_eq!(b.in_flight(), 0);
+        assert_eq!(b.next_to_retransmit().unwrap().start, 1);
+    }
+}

@@ -1,0 +1,490 @@
+//! The sending side of a TCP connection: sequence space, loss recovery, timers.
+//!
+//! * Opening: SYN (retransmitted on the RTO, RFC 6298 (5.7) backoff) unless the
+//!   handshake is off, then data.
+//! * Sending (`transmit`): retransmit segments marked lost first (RFC 6675 NextSeg
+//!   rule 1), then new data while bytes in flight + segment ≤ cwnd and the segment fits
+//!   the receiver's window and the send-window cap; a FIN once the application is done.
+//!   Sub-MSS segments wait while data is in flight (Nagle, RFC 896).
+//! * Loss recovery on ACKs (`on_ack`): fast retransmit on DupThresh duplicate ACKs or,
+//!   with SACK, when IsLost(snd_una) (RFC 6675 (5)); then Reno fast recovery
+//!   (RFC 5681 3.2: cwnd = ssthresh + 3·SMSS, +SMSS per duplicate ACK, exit on the
+//!   first new ACK), NewReno (RFC 6582: partial ACKs retransmit the next hole and
+//!   deflate; exit when `recover` is acknowledged), or SACK recovery (RFC 6675: pipe
+//!   against cwnd = ssthresh, no inflation).
+//! * Timeout (`on_timeout`): RFC 6298 (5.4)–(5.6) — back off, collapse cwnd to one
+//!   segment, mark everything un-SACKed lost and resend from snd_una (go-back-N without
+//!   SACK information).
+
+use super::cc::{new_controller, AckSample, CongestionControl};
+use super::rto::RttEstimator;
+use super::scoreboard::{Scoreboard, DUP_THRESH};
+use super::segment::{flags, TcpSegment};
+use crate::app::ByteSource;
+use crate::config::{CongestionControlKind, RtoConfig};
+use crate::net::packet::TransportHeader;
+use crate::rng::Rng;
+use crate::time::SimTime;
+use crate::transport::{Endpoint, Outbox, Probe, TransportStats};
+
+/// Which loss-recovery algorithm the sender runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// RFC 5681 fast recovery; ends on the first new ACK.
+    Reno,
+    /// RFC 6582 NewReno.
+    NewReno,
+    /// RFC 6675 SACK-based recovery.
+    Sack,
+}
+
+/// Fixed parameters of a sender.
+#[derive(Debug, Clone)]
+pub struct SenderParams {
+    /// Payload bytes of a full segment (MSS less option bytes).
+    pub segment_bytes: u32,
+    /// Loss recovery.
+    pub recovery: Recovery,
+    /// Congestion-control algorithm.
+    pub cc: CongestionControlKind,
+    /// Initial window, bytes.
+    pub initial_window: u64,
+    /// Send-window cap in bytes, whatever cwnd and the receiver allow.
+    pub max_window: u64,
+    /// The receiver's advertised window, assumed until its first ACK arrives.
+    pub peer_window: u64,
+    /// Open with a SYN.
+    pub handshake: bool,
+    /// Carry RFC 7323 timestamps.
+    pub timestamps: bool,
+    /// Pace segments instead of sending bursts.
+    pub pacing: bool,
+    /// Largest random delay before a transmission (0: none).
+    pub send_jitter: SimTime,
+    /// Retransmission-timer settings.
+    pub rto: RtoConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Connection {
+    NotStarted,
+    SynSent,
+    Established,
+    Closed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Open,
+    FastRecovery,
+    TimeoutRecovery,
+}
+
+/// A TCP sender endpoint.
+#[derive(Debug)]
+pub struct TcpSender {
+    p: SenderParams,
+    cc: Box<dyn CongestionControl>,
+    app: ByteSource,
+    rng: Rng,
+    conn: Connection,
+    /// Oldest unacknowledged sequence number (RFC 9293 SND.UNA).
+    snd_una: u64,
+    /// Next new sequence number to send (SND.NXT for new data).
+    snd_nxt: u64,
+    fin_sent: bool,
+    /// Peer's advertised window (SND.WND).
+    rwnd: u64,
+    board: Scoreboard,
+    dupacks: u32,
+    phase: Phase,
+    /// RFC 6582 `recover`: one past the highest sequence sent when recovery began.
+    recover: u64,
+    /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4).
+    inflation: i64,
+    rtt: RttEstimator,
+    rto_at: Option<SimTime>,
+    /// snd_una when the last timeout fired: a further timeout there is a repeat.
+    last_timeout_una: Option<u64>,
+    next_send_at: SimTime,
+    pace_wait: bool,
+    app_wait: Option<SimTime>,
+    stats: TransportStats,
+}
+
+/// First data byte's sequence number (the SYN takes sequence number 0).
+const DATA_START: u64 = 1;
+
+impl TcpSender {
+    /// A sender whose application is `app`.
+    pub fn new(p: SenderParams, app: ByteSource, rng: Rng) -> Self {
+        let cc = new_controller(p.cc, p.segment_bytes as u64, p.initial_window);
+        let rtt = RttEstimator::new(&p.rto);
+        TcpSender {
+            cc,
+            app,
+            rng,
+            conn: Connection::NotStarted,
+            snd_una: 0,
+            snd_nxt: 0,
+            fin_sent: false,
+            rwnd: p.peer_window,
+            board: Scoreboard::new(),
+            dupacks: 0,
+            phase: Phase::Open,
+            recover: 0,
+            inflation: 0,
+            rtt,
+            rto_at: None,
+            last_timeout_una: None,
+            next_send_at: SimTime::ZERO,
+            pace_wait: false,
+            app_wait: None,
+            stats: TransportStats::default(),
+            p,
+        }
+    }
+
+    fn mss(&self) -> u64 {
+        self.p.segment_bytes as u64
+    }
+
+    /// Usable congestion window: cwnd plus any fast-recovery inflation.
+    fn cwnd(&self) -> u64 {
+        (self.cc.cwnd() as i64 + self.inflation).max(self.mss() as i64) as u64
+    }
+
+    fn segment(&self, now: SimTime, seq: u64, payload_bytes: u32, seg_flags: u8) -> TcpSegment {
+        TcpSegment {
+            seq,
+            ack: 1,
+            payload_bytes,
+            flags: seg_flags
+                | if seg_flags & flags::SYN == 0 {
+                    flags::ACK
+                } else {
+                    0
+                },
+            window: 0,
+            ts_val: self.p.timestamps.then_some(now.as_ns()),
+            ..Default::default()
+        }
+    }
+
+    fn emit(&mut self, now: SimTime, seg: TcpSegment, out: &mut Outbox) {
+        let size = seg.ip_bytes();
+        out.send(size, TransportHeader::Tcp(seg));
+        if self.rto_at.is_none() {
+            self.rto_at = Some(now + self.rtt.rto()); // RFC 6298 (5.1)
+        }
+        if self.p.pacing {
+            if let Some(rate) = self.pacing_rate_bps() {
+                self.next_send_at = now + SimTime((size as f64 * 8e9 / rate).round() as u64);
+            }
+        }
+        if self.p.send_jitter > SimTime::ZERO {
+            let wait = (self.rng.uniform() * self.p.send_jitter.as_ns() as f64) as u64;
+            self.next_send_at = self.next_send_at.max(now + SimTime(wait));
+        }
+    }
+
+    /// Whether transmissions are gated by `next_send_at` (pacing or send jitter).
+    fn gated(&self) -> bool {
+        self.p.pacing || self.p.send_jitter > SimTime::ZERO
+    }
+
+    fn pacing_rate_bps(&self) -> Option<f64> {
+        if let Some(r) = self.cc.pacing_rate_bps() {
+            return Some(r);
+        }
+        let srtt = self.rtt.srtt()?.as_ns().max(1) as f64;
+        // Linux's defaults: twice the window's rate in slow start, 1.2 times after.
+        let gain = if self.cc.cwnd() < self.cc.ssthresh() {
+            2.0
+        } else {
+            1.2
+        };
+        Some(gain * self.cwnd() as f64 * 8e9 / srtt)
+    }
+
+    fn open(&mut self, now: SimTime, out: &mut Outbox) {
+        if self.p.handshake {
+            self.conn = Connection::SynSent;
+            self.board.push(0, 1, 0, flags::SYN, now);
+            self.snd_nxt = 1;
+            let syn = self.segment(now, 0, 0, flags::SYN);
+            self.emit(now, syn, out);
+        } else {
+            self.conn = Connection::Established;
+            self.snd_una = DATA_START;
+            self.snd_nxt = DATA_START;
+        }
+    }
+
+    /// Sends what the windows allow: retransmissions first, then new data, then FIN.
+    fn transmit(&mut self, now: SimTime, out: &mut Outbox) {
+        self.pace_wait = false;
+        self.app_wait = None;
+        if self.conn != Connection::Established {
+            return;
+        }
+        loop {
+            if self.gated() && now < self.next_send_at {
+                self.pace_wait = true;
+                return;
+            }
+            let cwnd = self.cwnd();
+            let in_flight = self.board.in_flight();
+            if let Some(seg) = self.board.next_to_retransmit() {
+                if in_flight > 0 && in_flight + (seg.end - seg.start) > cwnd {
+                    return;
+                }
+                self.board.retransmitted(seg.start, now);
+                self.stats.retransmits += 1;
+                let s = self.segment(now, seg.start, seg.payload_bytes, seg.flags);
+                self.emit(now, s, out);
+                continue;
+            }
+            let written = if self.app.unlimited() && self.app.finished(now) {
+                self.snd_nxt // a bulk source stopped: no more data
+            } else {
+                DATA_START.saturating_add(self.app.written_by(now))
+            };
+            if self.snd_nxt < written {
+                let len = (written - self.snd_nxt).min(self.mss());
+                let window_edge = self.snd_una + self.rwnd.min(self.p.max_window);
+                if self.snd_nxt + len > window_edge || in_flight + len > cwnd {
+                    return;
+                }
+                if len < self.mss() && in_flight > 0 && !self.app.finished(now) {
+                    // Nagle: a runt waits until what is in flight is acknowledged.
+                    self.app_wait = self
+                        .app
+                        .time_written(written - DATA_START + self.mss() - len);
+                    return;
+                }
+                let seq = self.snd_nxt;
+                // The last segment of a finished application carries the FIN.
+                let fin = self.snd_nxt + len == written && self.app.finished(now);
+                let seg_flags = if fin { flags::FIN } else { 0 };
+                self.board
+                    .push(seq, seq + len + fin as u64, len as u32, seg_flags, now);
+                self.snd_nxt += len + fin as u64;
+                self.fin_sent |= fin;
+                let s = self.segment(now, seq, len as u32, seg_flags);
+                self.emit(now, s, out);
+                continue;
+            }
+            if !self.fin_sent && self.app.finished(now) {
+                if in_flight > 0 && in_flight + 1 > cwnd {
+                    return;
+                }
+                let seq = self.snd_nxt;
+                self.board.push(seq, seq + 1, 0, flags::FIN, now);
+                self.snd_nxt += 1;
+                self.fin_sent = true;
+                let s = self.segment(now, seq, 0, flags::FIN);
+                self.emit(now, s, out);
+                continue;
+            }
+            if !self.fin_sent {
+                // Waiting for the application: the next full segment, or its stop time.
+                let more = self.app.time_written(written - DATA_START + self.mss());
+                self.app_wait = more;
+            }
+            return;
+        }
+    }
+
+    fn on_syn_ack(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) {
+        let acked = self.board.ack_to(seg.ack);
+        if let Some(sent) = acked.rtt_sample_from {
+            self.rtt.sample(now - sent);
+            self.stats.record_rtt(self.rtt.srtt());
+        }
+        self.conn = Connection::Established;
+        self.snd_una = seg.ack;
+        self.rwnd = seg.window;
+        self.rto_at = None;
+        self.transmit(now, out);
+    }
+
+    /// Processes an acknowledgement (RFC 5681, 6582, 6675).
+    fn on_ack(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) {
+        self.rwnd = seg.window;
+        let mss = self.mss();
+        if self.p.recovery == Recovery::Sack {
+            for &(left, right) in seg.sack.as_slice() {
+                self.board.sack(left, right);
+            }
+        }
+        if seg.ack > self.snd_una {
+            let acked = self.board.ack_to(seg.ack);
+            self.snd_una = seg.ack;
+            self.dupacks = 0;
+            let rtt = match (self.p.timestamps, seg.ts_ecr) {
+                (true, Some(ecr)) => Some(now - SimTime(ecr)),
+                _ => acked.rtt_sample_from.map(|sent| now - sent),
+            };
+            if let Some(r) = rtt {
+                self.rtt.sample(r);
+                self.stats.record_rtt(self.rtt.srtt());
+            }
+            match self.phase {
+                Phase::FastRecovery
+                    if seg.ack >= self.recover || self.p.recovery == Recovery::Reno =>
+                {
+                    self.phase = Phase::Open; // full ACK (or any new ACK for Reno)
+                    self.inflation = 0;
+                    self.cc.on_recovery_end(now);
+                }
+                Phase::FastRecovery => {
+                    if self.p.recovery == Recovery::NewReno {
+                        // RFC 6582 3.2 step 3, partial ACK: retransmit the next hole,
+                        // deflate by the amount acknowledged, add back one SMSS.
+                        self.board.mark_first_lost();
+                        self.inflation -= acked.bytes as i64;
+                        if acked.bytes >= mss {
+                            self.inflation += mss as i64;
+                        }
+                    }
+                }
+                Phase::TimeoutRecovery | Phase::Open => {
+                    if self.phase == Phase::TimeoutRecovery && seg.ack >= self.recover {
+                        self.phase = Phase::Open;
+                    }
+                    let sample = AckSample {
+                        now,
+                        bytes_acked: acked.bytes,
+                        rtt,
+                        min_rtt: self.rtt.min_rtt(),
+                        srtt: self.rtt.srtt(),
+                        in_flight: self.board.in_flight(),
+                        delivery_rate_bps: None,
+                        app_limited: self.app_wait.is_some(),
+                    };
+                    self.cc.on_ack(&sample);
+                }
+            }
+            // RFC 6298 (5.2)/(5.3): stop when all is acknowledged, else restart.
+            self.rto_at = (!self.board.is_empty()).then(|| now + self.rtt.rto());
+            if self.board.is_empty() && self.fin_sent {
+                self.conn = Connection::Closed;
+                return;
+            }
+        } else if seg.ack == self.snd_una && !self.board.is_empty() && seg.payload_bytes == 0 {
+            self.dupacks += 1;
+            if self.phase == Phase::FastRecovery && self.p.recovery != Recovery::Sack {
+                self.inflation += mss as i64; // RFC 5681 3.2 step 4
+            }
+        }
+        let sack_says_lost = self.p.recovery == Recovery::Sack && self.board.mark_lost_by_sack();
+        if self.phase == Phase::Open && (self.dupacks as usize >= DUP_THRESH || sack_says_lost) {
+            self.enter_fast_recovery(now);
+        }
+        self.transmit(now, out);
+    }
+
+    /// Fast retransmit: RFC 5681 3.2 steps 2–3, RFC 6582 3.2 step 2, RFC 6675 (4).
+    fn enter_fast_recovery(&mut self, now: SimTime) {
+        if self.p.recovery != Recovery::Reno && self.snd_una < self.recover {
+            return; // these duplicates belong to data sent before the last recovery
+        }
+        self.recover = self.snd_nxt;
+        self.cc.on_congestion_event(now, self.board.outstanding());
+        self.stats.fast_retransmits += 1;
+        self.board.mark_first_lost();
+        self.phase = Phase::FastRecovery;
+        self.inflation = if self.p.recovery == Recovery::Sack {
+            0
+        } else {
+            (DUP_THRESH as u64 * self.mss()) as i64
+        };
+    }
+
+    /// The retransmission timer expired (RFC 6298 (5.4)–(5.6), RFC 5681 3.1).
+    fn on_timeout(&mut self, now: SimTime, out: &mut Outbox) {
+        self.stats.rto_count += 1;
+        let first = self.last_timeout_una != Some(self.snd_una);
+        self.last_timeout_una = Some(self.snd_una);
+        self.cc
+            .on_retransmission_timeout(now, self.board.outstanding(), first);
+        self.rtt.on_timeout();
+        self.board.mark_all_lost();
+        self.phase = Phase::TimeoutRecovery;
+        self.recover = self.snd_nxt;
+        self.inflation = 0;
+        self.dupacks = 0;
+        self.rto_at = Some(now + self.rtt.rto());
+        if self.conn == Connection::SynSent {
+            let s = self.segment(now, 0, 0, flags::SYN);
+            self.board.retransmitted(0, now);
+            self.stats.retransmits += 1;
+            self.emit(now, s, out);
+            return;
+        }
+        self.transmit(now, out);
+    }
+}
+
+impl Endpoint for TcpSender {
+    fn on_packet(&mut self, now: SimTime, header: &TransportHeader, out: &mut Outbox) {
+        let TransportHeader::Tcp(seg) = header else {
+            return;
+        };
+        if !seg.has(flags::ACK) {
+            return;
+        }
+        match self.conn {
+            Connection::SynSent if seg.has(flags::SYN) => self.on_syn_ack(now, seg, out),
+            Connection::Established => self.on_ack(now, seg, out),
+            _ => {}
+        }
+    }
+
+    fn on_wakeup(&mut self, now: SimTime, out: &mut Outbox) {
+        if self.conn == Connection::NotStarted {
+            if now < self.app.start() {
+                return;
+            }
+            self.open(now, out);
+        }
+        if self.rto_at.is_some_and(|t| t <= now) {
+            self.on_timeout(now, out);
+            return;
+        }
+        self.transmit(now, out);
+    }
+
+    fn poll_at(&self) -> Option<SimTime> {
+        let mut t = self.rto_at;
+        let mut consider = |x: Option<SimTime>| {
+            if let Some(x) = x {
+                t = Some(t.map_or(x, |t| t.min(x)));
+            }
+        };
+        match self.conn {
+            Connection::NotStarted => consider(Some(self.app.start())),
+            Connection::Established => {
+                if self.pace_wait {
+                    consider(Some(self.next_send_at));
+                }
+                consider(self.app_wait);
+            }
+            _ => {}
+        }
+        t
+    }
+
+    fn probe(&self) -> Option<Probe> {
+        Some(Probe {
+            cwnd_bytes: self.cwnd(),
+            ssthresh_bytes: self.cc.ssthresh(),
+            srtt: self.rtt.srtt(),
+        })
+    }
+
+    fn stats(&self) -> Option<TransportStats> {
+        Some(self.stats)
+    }
+}
