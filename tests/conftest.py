@@ -45,3 +45,6 @@ to = "right0"
 transport = "udp"
 app = { type = "cbr", rate = "6Mbps", packet_size = "1000B" }
 """
+
+TCP_BASE = BASE.replace('transport = "udp"\napp = { type = "cbr", rate = "6Mbps", packet_size = "1000B" }',
+                        'app = { type = "bulk" }\ntransport = { type = "tcp", cc = "newreno" }')

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import BASE, run_cli
+from conftest import BASE, TCP_BASE, run_cli
 
 # (name, scenario text, substrings the message must contain)
 CASES = [
@@ -41,6 +41,16 @@ CASES = [
     ("wrong_type", BASE.replace("pairs = 2", 'pairs = "two"'), ["topology.dumbbell.pairs", "whole number"]),
     ("link_to_unknown_node", BASE + '\n[[link]]\nfrom = "left0"\nto = "nowhere"\nbandwidth = "1Mbps"\ndelay = "1ms"\n', ["link[0].to", "unknown node \"nowhere\""]),
     ("bin_longer_than_run", BASE.replace("seed = 1", 'seed = 1\nbin = "5s"'), ["simulation.bin", "longer than the simulation"]),
+    # TCP (issue "TCP in the engine", section 7)
+    ("tcp_mss_above_mtu", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", mss = "1461B"'), ["flow[0].transport.mss", "MTU − 40 = 1460"]),
+    ("tcp_zero_receive_buffer", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", receive_buffer = "0 packets"'), ["flow[0].transport.receive_buffer", "at least one segment"]),
+    ("tcp_min_rto_above_max", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { min = "2s", max = "1s" }'), ["flow[0].transport.rto.min", "must not exceed rto.max"]),
+    ("tcp_unknown_cc", TCP_BASE.replace('cc = "newreno"', 'cc = "cubik"'), ["flow[0].transport.cc", "reno, newreno"]),
+    ("tcp_zero_file", TCP_BASE.replace('{ type = "bulk" }', '{ type = "file", size = "0B" }'), ["flow[0].app.size", "greater than 0"]),
+    ("tcp_unconnected", TCP_BASE + '\n[[node]]\nname = "island"\n\n[[flow]]\nfrom = "left0"\nto = "island"\ntransport = "tcp"\napp = { type = "bulk" }\n', ["flow[1].to", "unreachable"]),
+    ("tcp_with_datagram_app", TCP_BASE.replace('{ type = "bulk" }', '{ type = "cbr", rate = "1Mbps", packet_size = "100B" }'), ["flow[0].app.type", "does not run over tcp"]),
+    ("udp_with_stream_app", BASE.replace('{ type = "cbr", rate = "6Mbps", packet_size = "1000B" }', '{ type = "bulk" }'), ["flow[0].app.type", "does not run over udp"]),
+    ("tcp_unknown_option", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", sak = true'), ["flow[0].transport.sak", "did you mean 'sack'"]),
     ("bad_path", BASE.replace('transport = "udp"', 'transport = "udp"\npath = ["left0", "right0"]'), ["flow[0].path", "no link between"]),
 ]
 

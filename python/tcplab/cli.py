@@ -95,6 +95,15 @@ def print_summary(result: "RunResult", console: Console) -> None:
                       f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}", f"{100 * f['loss_rate']:.2f}",
                       _ms(d["mean"]), _ms(d["p99"]), f"{f['jitter_ms']:.3f}")
     console.print(flows)
+    tcp = [f for f in s["flows"] if f.get("retransmits") is not None]
+    if tcp:
+        table = Table(title="Reliable transport", title_justify="left")
+        for col in ["flow", "retransmits", "fast retx", "timeouts", "mean SRTT ms", "completion s"]:
+            table.add_column(col, justify="left" if col == "flow" else "right")
+        for f in tcp:
+            fct = "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"
+            table.add_row(f["id"], f"{f['retransmits']:,}", f"{f['fast_retransmits']:,}", f"{f['rto_count']:,}", _ms(f["srtt_ms"]), fct)
+        console.print(table)
     links = Table(title="Link directions with traffic", title_justify="left")
     for col in ["link", "Mb/s", "util %", "tx pkts", "drops q/red/rand", "queue max pkts", "queue mean pkts"]:
         links.add_column(col, justify="left" if col == "link" else "right")

@@ -1,4 +1,5 @@
-"""PNG plots of a run: goodput over time, queue occupancy, delay CDF, cumulative loss."""
+"""PNG plots of a run: goodput over time, queue occupancy, delay CDF, congestion
+window (TCP), cumulative loss."""
 
 from __future__ import annotations
 
@@ -61,6 +62,15 @@ def write_plots(result: "RunResult", out: Path) -> list[Path]:
     ax.set(xlabel="one-way delay (ms)", ylabel="CDF", title="One-way delay distribution", ylim=(0, 1.02))
     _finish(fig, ax, out / "delay_cdf.png", cdf["flow"].nunique())
     written.append(out / "delay_cdf.png")
+
+    windowed = series.dropna(subset=["cwnd_bytes"])
+    if not windowed.empty:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        for flow, df in windowed.groupby("flow", sort=False):
+            ax.plot(df["time_s"], df["cwnd_bytes"] / 1e3, label=flow, lw=1)
+        ax.set(xlabel="time (s)", ylabel="cwnd (kB, end of bin)", title="Congestion window")
+        _finish(fig, ax, out / "cwnd.png", windowed["flow"].nunique())
+        written.append(out / "cwnd.png")
 
     if series["dropped_packets"].sum() > 0:
         fig, ax = plt.subplots(figsize=(8, 4.5))

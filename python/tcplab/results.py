@@ -34,7 +34,8 @@ class RunResult:
     * ``flows`` — one row per flow (nested fields flattened with ``_``).
     * ``links`` — one row per link direction.
     * ``flow_series`` — per flow and bin: delivered bytes, goodput, sent and dropped
-      packets, cumulative loss rate.
+      packets, cumulative loss rate, and for TCP the cwnd, ssthresh and SRTT at the
+      end of the bin (NaN for UDP).
     * ``link_series`` — per link direction and bin: bytes sent, throughput, drops,
       queue mean/max in packets and bytes.
     * ``delay_cdf`` — per flow, the one-way delay distribution (bucket upper bound, CDF).
@@ -81,6 +82,12 @@ class RunResult:
             cum_sent = np.cumsum(sent)
             with np.errstate(invalid="ignore", divide="ignore"):
                 cum_loss = np.where(cum_sent > 0, np.cumsum(dropped) / np.maximum(cum_sent, 1), np.nan)
+            nan = np.full(len(start), np.nan)
+
+            def series(key: str) -> np.ndarray:
+                values = s.get(key)
+                return nan if values is None else np.array([np.nan if v is None else v for v in values], dtype=float)
+
             frames.append(pd.DataFrame({
                 "flow": s["id"],
                 "time_s": start,
@@ -89,6 +96,9 @@ class RunResult:
                 "sent_packets": sent,
                 "dropped_packets": dropped,
                 "cum_loss_rate": cum_loss,
+                "cwnd_bytes": series("cwnd_bytes"),
+                "ssthresh_bytes": series("ssthresh_bytes"),
+                "srtt_ms": series("srtt_ms"),
             }))
         return pd.concat(frames, ignore_index=True)
 

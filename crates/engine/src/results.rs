@@ -172,8 +172,8 @@ pub struct FlowSeries {
     /// Forward packets dropped per bin.
     pub dropped_packets: Vec<u64>,
     /// Congestion window at the end of each bin, bytes (window-based senders; carried
-    /// forward through bins without a sample).
-    pub cwnd_bytes: Option<Vec<f64>>,
+    /// forward through bins without a sample; `null` before the sender starts).
+    pub cwnd_bytes: Option<Vec<Option<f64>>>,
     /// Slow-start threshold at the end of each bin, bytes (`null` before the first loss).
     pub ssthresh_bytes: Option<Vec<Option<f64>>>,
     /// Smoothed RTT at the end of each bin, ms.
@@ -325,12 +325,7 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             delivered_bytes: m.bin_delivered_bytes.clone(),
             sent_packets: m.bin_sent_packets.clone(),
             dropped_packets: m.bin_dropped_packets.clone(),
-            cwnd_bytes: m.bin_congestion.as_ref().map(|c| {
-                forward_fill(&c.cwnd_bytes)
-                    .into_iter()
-                    .map(|v| v.unwrap_or(0.0))
-                    .collect()
-            }),
+            cwnd_bytes: m.bin_congestion.as_ref().map(|c| forward_fill(&c.cwnd_bytes)),
             ssthresh_bytes: m
                 .bin_congestion
                 .as_ref()

@@ -34,8 +34,15 @@ TOP_LEVEL_KEYS = ["name", "description", "simulation", "topology", "node", "link
 LINK_PROPERTY_KEYS = ["bandwidth", "delay", "mtu", "framing", "cost", "queue", "loss", "forward", "reverse"]
 QUEUE_TYPES = ["droptail", "red"]
 LOSS_TYPES = ["none", "bernoulli", "gilbert_elliott", "every_nth"]
-APP_TYPES = ["cbr", "poisson", "onoff"]
-TRANSPORTS = ["udp"]
+APP_TYPES = ["cbr", "poisson", "onoff", "bulk", "file", "rate_limited"]
+TRANSPORTS = ["udp", "tcp"]
+CONGESTION_CONTROLS = ["reno", "newreno"]
+TCP_KEYS = ["type", "cc", "sack", "mss", "initial_window", "handshake", "delayed_ack", "receive_buffer",
+            "max_window", "timestamps", "window_scaling", "rto", "pacing", "send_jitter"]
+# tcplab's TCP defaults (docs/scenario.md explains each choice).
+TCP_DEFAULTS = {"cc": "newreno", "sack": False, "initial_window": 10, "handshake": True, "ack_every": 2,
+                "delayed_ack_timeout": "40ms", "receive_buffer": "64MiB", "timestamps": False,
+                "window_scaling": True, "rto_initial": "1s", "rto_min": "200ms", "rto_max": "60s", "pacing": False}
 
 # ns-2 RED defaults (ns-2.35 tcl/lib/ns-default.tcl), used where the scenario is silent.
 RED_DEFAULTS = {"min_th": 5, "max_th": 15, "max_p": 0.1, "w_q": 0.002, "mean_packet_size": 500, "gentle": True, "wait": True}
@@ -160,6 +167,15 @@ def parse_app(value: object, path: str) -> dict:
     if kind in ("cbr", "poisson"):
         t = Table(value, path, ["type", "rate", "packet_size"])
         return {"type": kind, "rate_bps": t.get("rate", parse_rate_bps), "payload_bytes": t.get("packet_size", parse_size_bytes)}
+    if kind == "bulk":
+        Table(value, path, ["type"])
+        return {"type": "bulk"}
+    if kind == "file":
+        t = Table(value, path, ["type", "size"])
+        return {"type": "file", "size_bytes": t.get("size", parse_size_bytes)}
+    if kind == "rate_limited":
+        t = Table(value, path, ["type", "rate", "size"])
+        return {"type": "rate_limited", "rate_bps": t.get("rate", parse_rate_bps), "size_bytes": t.get("size", parse_size_bytes, None)}
     t = Table(value, path, ["type", "rate", "packet_size", "on", "off", "distribution"])
     return {
         "type": "on_off",
@@ -171,11 +187,71 @@ def parse_app(value: object, path: str) -> dict:
     }
 
 
+def _amount(value: object, path: str) -> dict:
+    amount = parse_amount(value, path)
+    return {"value": int(amount.value), "unit": amount.unit}
+
+
+def _delayed_ack(value: object, path: str) -> tuple[int, int]:
+    """true (every 2nd segment, 40 ms), false (every segment) or { every, timeout }."""
+    timeout = parse_duration_ns(TCP_DEFAULTS["delayed_ack_timeout"], path)
+    if isinstance(value, bool):
+        return (2 if value else 1), timeout
+    t = Table(value, path, ["every", "timeout"], "true, false or a table { every = 2, timeout = \"40ms\" }")
+    return t.get("every", F.positive_integer, 2), t.get("timeout", parse_duration_ns, timeout)
+
+
+def _rto(value: object, path: str) -> dict:
+    t = Table(value, path, ["initial", "min", "max", "fixed"])
+    return {
+        "initial_ns": t.get("initial", parse_duration_ns, parse_duration_ns(TCP_DEFAULTS["rto_initial"], "")),
+        "min_ns": t.get("min", parse_duration_ns, parse_duration_ns(TCP_DEFAULTS["rto_min"], "")),
+        "max_ns": t.get("max", parse_duration_ns, parse_duration_ns(TCP_DEFAULTS["rto_max"], "")),
+        "fixed_ns": t.get("fixed", parse_duration_ns, None),
+    }
+
+
+def _tcp(t: Table) -> dict:
+    every, timeout = t.get("delayed_ack", _delayed_ack, (TCP_DEFAULTS["ack_every"], parse_duration_ns(TCP_DEFAULTS["delayed_ack_timeout"], "")))
+    return {
+        "type": "tcp",
+        "cc": t.get("cc", F.choice(CONGESTION_CONTROLS), TCP_DEFAULTS["cc"]),
+        "sack": t.get("sack", F.boolean, TCP_DEFAULTS["sack"]),
+        "mss_bytes": t.get("mss", parse_size_bytes, None),
+        "initial_window_segments": t.get("initial_window", _segments, TCP_DEFAULTS["initial_window"]),
+        "handshake": t.get("handshake", F.boolean, TCP_DEFAULTS["handshake"]),
+        "ack_every": every,
+        "delayed_ack_ns": timeout,
+        "receive_buffer": t.get("receive_buffer", _amount, _amount(TCP_DEFAULTS["receive_buffer"], "")),
+        "max_window": t.get("max_window", _amount, None),
+        "timestamps": t.get("timestamps", F.boolean, TCP_DEFAULTS["timestamps"]),
+        "window_scaling": t.get("window_scaling", F.boolean, TCP_DEFAULTS["window_scaling"]),
+        "rto": t.get("rto", _rto, _rto({}, "")),
+        "pacing": t.get("pacing", F.boolean, TCP_DEFAULTS["pacing"]),
+        "send_jitter_ns": t.get("send_jitter", parse_duration_ns, 0),
+    }
+
+
+def _segments(value: object, path: str) -> int:
+    """A whole number of segments: 10 or "10 segments"."""
+    amount = parse_amount(value, path)
+    if amount.unit != "packets":
+        raise ScenarioError(path, f'expected a number of segments, e.g. 10 or "10 segments", got {value!r}')
+    return int(amount.value)
+
+
 def _transport(value: object, path: str) -> dict:
+    """ "udp", "tcp", or a table { type = "tcp", cc = "reno", ... } with TCP options."""
     if isinstance(value, dict):
-        t = Table(value, path, ["type"])
-        return {"type": t.get("type", F.choice(TRANSPORTS))}
-    return {"type": F.choice(TRANSPORTS)(value, path)}
+        if "type" not in value:
+            raise ScenarioError(join(path, "type"), f"missing (required); expected one of: {', '.join(TRANSPORTS)}")
+        kind = F.choice(TRANSPORTS)(value["type"], join(path, "type"))
+        if kind == "udp":
+            Table(value, path, ["type"])
+            return {"type": "udp"}
+        return _tcp(Table(value, path, TCP_KEYS))
+    kind = F.choice(TRANSPORTS)(value, path)
+    return {"type": "udp"} if kind == "udp" else _tcp(Table({}, path, TCP_KEYS))
 
 
 def parse_flow(value: object, path: str, index: int) -> dict:

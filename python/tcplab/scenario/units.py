@@ -31,7 +31,7 @@ SIZE_UNITS = {
     "KB": 1000, "kB": 1000, "MB": 1000**2, "GB": 1000**3,
     "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3,
 }
-PACKET_UNITS = {"packet", "packets", "pkt", "pkts", "p"}
+PACKET_UNITS = {"packet", "packets", "pkt", "pkts", "p", "segment", "segments", "seg", "segs"}
 
 
 def _split(value: object, path: str, what: str, example: str) -> tuple[float, str | None]:
@@ -97,7 +97,7 @@ class Amount:
 
 
 def parse_amount(value: object, path: str, *, integral: bool = True) -> Amount:
-    """ "100 packets", "150KB" or a plain number of packets."""
+    """ "100 packets", "20 segments", "150KB" or a plain number of packets (segments)."""
     number, unit = _split(value, path, "a packet count or size", '"100 packets" or "150KB"')
     if unit is None or unit.lower() in PACKET_UNITS:
         if integral and number != int(number):

@@ -109,6 +109,10 @@ pub struct TcpSender {
     next_send_at: SimTime,
     pace_wait: bool,
     app_wait: Option<SimTime>,
+    /// The last transmit attempt stopped because of cwnd: only then may ACKs grow it
+    /// (Linux's tcp_is_cwnd_limited, RFC 7661's concern), so a sender held back by the
+    /// receiver's window or the application does not inflate cwnd without bound.
+    cwnd_limited: bool,
     stats: TransportStats,
 }
 
@@ -140,6 +144,7 @@ impl TcpSender {
             next_send_at: SimTime::ZERO,
             pace_wait: false,
             app_wait: None,
+            cwnd_limited: false,
             stats: TransportStats::default(),
             p,
         }
@@ -225,6 +230,7 @@ impl TcpSender {
     fn transmit(&mut self, now: SimTime, out: &mut Outbox) {
         self.pace_wait = false;
         self.app_wait = None;
+        self.cwnd_limited = false;
         if self.conn != Connection::Established {
             return;
         }
@@ -237,6 +243,7 @@ impl TcpSender {
             let in_flight = self.board.in_flight();
             if let Some(seg) = self.board.next_to_retransmit() {
                 if in_flight > 0 && in_flight + (seg.end - seg.start) > cwnd {
+                    self.cwnd_limited = true;
                     return;
                 }
                 self.board.retransmitted(seg.start, now);
@@ -253,7 +260,11 @@ impl TcpSender {
             if self.snd_nxt < written {
                 let len = (written - self.snd_nxt).min(self.mss());
                 let window_edge = self.snd_una + self.rwnd.min(self.p.max_window);
-                if self.snd_nxt + len > window_edge || in_flight + len > cwnd {
+                if self.snd_nxt + len > window_edge {
+                    return;
+                }
+                if in_flight + len > cwnd {
+                    self.cwnd_limited = true;
                     return;
                 }
                 if len < self.mss() && in_flight > 0 && !self.app.finished(now) {
@@ -363,7 +374,9 @@ impl TcpSender {
                         delivery_rate_bps: None,
                         app_limited: self.app_wait.is_some(),
                     };
-                    self.cc.on_ack(&sample);
+                    if self.cwnd_limited {
+                        self.cc.on_ack(&sample);
+                    }
                 }
             }
             // RFC 6298 (5.2)/(5.3): stop when all is acknowledged, else restart.

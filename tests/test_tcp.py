@@ -1,0 +1,68 @@
+"""TCP through the Python API and the bundled study base cases."""
+
+from __future__ import annotations
+
+import pytest
+
+import tcplab
+from conftest import SCENARIOS, TCP_BASE
+
+
+def test_tcp_flow_reports_transport_counters_and_series():
+    r = tcplab.run(TCP_BASE)
+    f = r.summary["flows"][0]
+    assert f["transport"] == "tcp"
+    for key in ("retransmits", "fast_retransmits", "rto_count", "srtt_ms"):
+        assert f[key] is not None
+    assert f["fct_s"] is None  # bulk never completes
+    # Goodput can never exceed the bottleneck's payload capacity (10 Mbit/s x 1460/1500).
+    assert f["goodput_bps"] <= 10e6 * 1460 / 1500
+    s = r.flow_series
+    assert s["cwnd_bytes"].notna().any() and s["srtt_ms"].notna().any()
+    # SRTT is at least the 28 ms of round-trip propagation.
+    assert s["srtt_ms"].dropna().min() >= 28.0
+
+
+def test_file_transfer_completion_time_matches_window_over_rtt():
+    # 100 segments, window 20 < BDP (10 Mbit/s x 28 ms = 23 segments), ACK per segment.
+    # Round 0's burst leaves the bottleneck 1.2 ms apart; from then on each ACK releases
+    # one segment, so segment 20r + j is sent at t0 + r·RTT + j·1.2 ms and the last one
+    # (r = 4, j = 19) arrives one way later. t0 is the SYN/SYN-ACK round trip.
+    text = TCP_BASE.replace('{ type = "bulk" }', '{ type = "file", size = "146000B" }').replace(
+        'cc = "newreno"', 'cc = "newreno", max_window = "20 segments", initial_window = 20, delayed_ack = false')
+    f = tcplab.run(text).summary["flows"][0]
+
+    def crossing(ip_bytes: int) -> float:  # serialization on the 100, 10, 100 Mbit/s hops
+        return ip_bytes * 8 * (2 / 100e6 + 1 / 10e6)
+
+    syn = 20 + 20 + 12  # IP + TCP + MSS, window-scale and SACK-permitted options
+    t0 = 0.028 + 2 * crossing(syn)
+    rtt = 0.028 + crossing(1500) + crossing(40)
+    one_way = 0.014 + crossing(1500)
+    expected = t0 + 4 * rtt + 19 * 1500 * 8 / 10e6 + one_way
+    assert f["fct_s"] == pytest.approx(expected, abs=1e-6)
+    assert f["delivered_bytes"] == 146000
+
+
+@pytest.mark.parametrize("name", ["jumbo-base", "lan-base"])
+def test_study_base_cases_run_and_conserve_packets(name):
+    r = tcplab.run(SCENARIOS / f"{name}.toml")
+    for f in r.summary["flows"]:
+        assert f["packets_sent"] == f["packets_delivered"] + f["packets_dropped"] + f["packets_in_flight"]
+        assert f["delivered_bytes"] > 0
+
+
+def test_jumbo_base_case_uses_jumbo_segments_only_on_node7():
+    r = tcplab.run(SCENARIOS / "jumbo-base.toml", overrides=["simulation.duration=2s"])
+    flows = {f["id"]: f for f in r.summary["flows"]}
+    # MSS from path MTU: 9180 - 40 = 9140 B for node 7, 1460 B for the others.
+    assert flows["node7"]["sent_bytes"] % 9140 == 0
+    assert flows["node8"]["sent_bytes"] % 1460 == 0
+    assert flows["node7"]["fragments"] == 0
+
+
+def test_lan_base_case_delivers_the_bottleneck_capacity():
+    r = tcplab.run(SCENARIOS / "lan-base.toml")
+    total = sum(f["goodput_bps"] for f in r.summary["flows"])
+    # 10 Mbit/s of 1040-byte packets carrying 1000 B each, less start-up and recovery.
+    assert 0.9 * 10e6 * 1000 / 1040 < total <= 10e6 * 1000 / 1040
