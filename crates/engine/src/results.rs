@@ -325,7 +325,10 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             delivered_bytes: m.bin_delivered_bytes.clone(),
             sent_packets: m.bin_sent_packets.clone(),
             dropped_packets: m.bin_dropped_packets.clone(),
-            cwnd_bytes: m.bin_congestion.as_ref().map(|c| forward_fill(&c.cwnd_bytes)),
+            cwnd_bytes: m
+                .bin_congestion
+                .as_ref()
+                .map(|c| forward_fill(&c.cwnd_bytes)),
             ssthresh_bytes: m
                 .bin_congestion
                 .as_ref()

@@ -299,3 +299,111 @@ fn every_run_conserves_packets_and_reruns_are_identical() {
     let b = serde_json::to_string(&lossy_goodput(1e-2, 30, 5).1.flows).unwrap();
     assert_eq!(a, b);
 }
+
+/// A 40-segment file sent in one 40-segment window over a 100 ms path, with the listed
+/// data segments lost on the sender's link.
+fn multi_loss(tcp_cfg: TcpConfig, drops: Vec<u64>) -> RunResults {
+    let mut cfg = path(100, 1_000_000_000, droptail(1000));
+    cfg.simulation.duration_ns = 20 * S;
+    cfg.links[0].forward.loss = LossConfig::List { packets: drops };
+    let mut t = tcp_cfg;
+    t.handshake = false;
+    t.initial_window_segments = 40;
+    cfg.flows.push(tcp_flow(
+        "f",
+        "a",
+        "b",
+        t,
+        AppConfig::File {
+            size_bytes: 40 * 1460,
+        },
+    ));
+    run(cfg)
+}
+
+#[test]
+fn three_losses_in_one_window_sack_repairs_in_one_rtt_newreno_in_three_reno_stalls() {
+    let drops = vec![5, 10, 15];
+    let sack = multi_loss(
+        TcpConfig {
+            sack: true,
+            ..tcp()
+        },
+        drops.clone(),
+    );
+    let newreno = multi_loss(tcp(), drops.clone());
+    let reno = multi_loss(
+        TcpConfig {
+            cc: CongestionControlKind::Reno,
+            ..tcp()
+        },
+        drops,
+    );
+    let (s, n, r) = (&sack.flows[0], &newreno.flows[0], &reno.flows[0]);
+    println!(
+        "SACK: fct {:.3} s, {:?} recoveries, {:?} timeouts; NewReno: fct {:.3} s, {:?}, {:?}; Reno: fct {:.3} s, {:?}, {:?}",
+        s.fct_s.unwrap(), s.fast_retransmits, s.rto_count, n.fct_s.unwrap(), n.fast_retransmits, n.rto_count,
+        r.fct_s.unwrap(), r.fast_retransmits, r.rto_count
+    );
+    // RFC 6675: one recovery episode, all three holes resent within its first RTT.
+    assert_eq!(
+        (s.fast_retransmits, s.rto_count, s.retransmits),
+        (Some(1), Some(0), Some(3))
+    );
+    // RFC 6582: one episode too, but one hole per partial ACK, i.e. per RTT: two RTTs more.
+    assert_eq!(
+        (n.fast_retransmits, n.rto_count, n.retransmits),
+        (Some(1), Some(0), Some(3))
+    );
+    let extra = n.fct_s.unwrap() - s.fct_s.unwrap();
+    assert!((extra - 0.2).abs() < 0.01, "NewReno needs {extra} s more");
+    // RFC 5681 Reno leaves recovery on the first partial ACK: the other holes cost a
+    // second fast retransmit or a timeout, and more time than NewReno.
+    assert!(r.fast_retransmits.unwrap() + r.rto_count.unwrap() >= 2);
+    assert!(r.fct_s.unwrap() > n.fct_s.unwrap());
+}
+
+#[test]
+fn timestamps_take_12_bytes_of_every_segment() {
+    let mut cfg = path(100, 1_000_000_000, droptail(1000));
+    cfg.simulation.duration_ns = 2 * S;
+    let t = TcpConfig {
+        timestamps: true,
+        ..tcp()
+    };
+    cfg.flows.push(tcp_flow(
+        "f",
+        "a",
+        "b",
+        t,
+        AppConfig::File {
+            size_bytes: 100 * 1448,
+        },
+    ));
+    let res = run(cfg);
+    let f = &res.flows[0];
+    // MSS 1460 less 12 option bytes = 1448 payload bytes in 1500-byte packets.
+    assert_eq!(f.sent_bytes, 100 * 1448);
+    let first_hop = &res.links[0];
+    // 100 full segments (the FIN rides on the last) and the SYN: 20 IP + 20 TCP + 12 SYN
+    // options + 12 timestamps = 64 B. The sender never sends a bare ACK.
+    assert_eq!(first_hop.tx_bytes, 1500 * 100 + 64);
+}
+
+#[test]
+fn pacing_spreads_the_initial_window_instead_of_bursting_it() {
+    // Sender's link 1 Gbps, bottleneck 10 Mbps: an unpaced IW of 10 lands in the
+    // bottleneck queue at once; paced at 2·cwnd/SRTT it arrives no faster than the
+    // bottleneck drains it (10 segments per 100 ms RTT x 2 = 2.3 Mbit/s < 10 Mbit/s).
+    let build = |pacing: bool| {
+        let mut cfg = path(100, 10_000_000, droptail(1000));
+        cfg.simulation.duration_ns = S / 2;
+        let t = TcpConfig { pacing, ..tcp() };
+        cfg.flows.push(tcp_flow("f", "a", "b", t, AppConfig::Bulk));
+        run(cfg).links[2].queue_max_packets
+    };
+    let (unpaced, paced) = (build(false), build(true));
+    println!("bottleneck queue max: unpaced {unpaced}, paced {paced}");
+    assert!(unpaced >= 9); // at least the initial window queued at once
+    assert!(paced <= 1);
+}
