@@ -14,6 +14,9 @@
 //! * **Packets are conserved.** Every run ends by checking, for each flow and
 //!   direction, sent = delivered + dropped + in flight, counting in-flight packets
 //!   from the channels themselves ([`sim::InternalError`] otherwise).
+//! * **Few events.** One event per packet per hop (its arrival at the far end): a link
+//!   computes serialization start and end when it admits a packet (FIFO at a constant
+//!   rate), so the queue and serializer need no events of their own.
 //! * **Bounded memory.** Meters are sized flows × bins; packets are recycled.
 //!
 //! ## Layers

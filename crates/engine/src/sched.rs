@@ -2,10 +2,9 @@
 //!
 //! Ties at equal times are broken by insertion order, so the run is deterministic
 //! without depending on how events compare. Following htsim, components keep at most
-//! one pending event each (a link direction schedules only the end of its current
-//! transmission and the arrival of the *head* of its propagation pipe; an endpoint
-//! schedules only its next wake-up), so the heap stays small: its size is bounded by
-//! the number of components, not by the number of packets in flight.
+//! one pending event each (a link direction schedules only the arrival of the *head*
+//! of its pipe; an endpoint only its next wake-up), so the heap stays small: its size
+//! is bounded by the number of components, not by the number of packets in flight.
 
 use crate::time::SimTime;
 use std::cmp::Ordering;
@@ -14,8 +13,6 @@ use std::collections::BinaryHeap;
 /// Something that happens at one instant. Kept small (8 bytes) and `Copy`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The link direction with this index finished serializing its current packet.
-    TxDone(u32),
     /// The head packet of this link direction's propagation pipe reaches the far end.
     PipeArrival(u32),
     /// The endpoint with this index asked to be woken now (see `Endpoint::poll_at`).
@@ -136,7 +133,7 @@ mod tests {
     #[test]
     fn pop_until_leaves_later_events() {
         let mut s = Scheduler::new();
-        s.schedule(SimTime(11), Event::TxDone(0));
+        s.schedule(SimTime(11), Event::PipeArrival(0));
         assert_eq!(s.pop_until(SimTime(10)), None);
         assert_eq!(s.len(), 1);
     }

@@ -165,7 +165,6 @@ impl Simulation {
         while let Some((t, event)) = self.sched.pop_until(until) {
             self.now = t;
             match event {
-                Event::TxDone(c) => self.on_tx_done(c as usize),
                 Event::PipeArrival(c) => self.on_pipe_arrival(c as usize),
                 Event::Wakeup(ep) => self.on_wakeup(ep as usize, t),
             }
@@ -182,21 +181,11 @@ impl Simulation {
     /// Closes the meters, checks packet conservation, and reports.
     pub fn finish(mut self) -> Result<RunResults, InternalError> {
         self.run_until(self.duration);
+        for ch in &mut self.channels {
+            ch.finish();
+        }
         self.check_conservation()?;
         Ok(results::collect(&mut self))
-    }
-
-    fn on_tx_done(&mut self, c: usize) {
-        let out = self.channels[c].finish_tx(self.now);
-        if out.lost {
-            self.drop_packet(out.packet, DropCause::Random);
-        }
-        if let Some(t) = out.schedule_arrival {
-            self.sched.schedule(t, Event::PipeArrival(c as u32));
-        }
-        if let Some(t) = out.schedule_tx_done {
-            self.sched.schedule(t, Event::TxDone(c as u32));
-        }
     }
 
     fn on_pipe_arrival(&mut self, c: usize) {
@@ -292,9 +281,12 @@ impl Simulation {
 
     fn offer(&mut self, id: PacketId, c: usize, size: u32) {
         match self.channels[c].offer(self.now, id, size) {
-            Offered::Transmitting(done) => self.sched.schedule(done, Event::TxDone(c as u32)),
-            Offered::Queued => {}
-            Offered::Dropped(cause) => self.drop_packet(id, cause),
+            Offered::Sent(Some(arrival)) => {
+                self.sched.schedule(arrival, Event::PipeArrival(c as u32))
+            }
+            Offered::Sent(None) => {}
+            Offered::Dropped(cause) => self.drop_packet(id, cause, self.now),
+            Offered::Lost(at) => self.drop_packet(id, DropCause::Random, at),
         }
     }
 
@@ -327,13 +319,14 @@ impl Simulation {
         }
     }
 
-    fn drop_packet(&mut self, id: PacketId, cause: DropCause) {
+    /// Disposes of a dropped packet, counting the drop (once per datagram) at time `at`.
+    fn drop_packet(&mut self, id: PacketId, cause: DropCause, at: SimTime) {
         let p = *self.pool.get(id);
         self.pool.release(id);
         let counts = p.datagram == NOT_A_FRAGMENT
             || self.datagrams.dropped(p.datagram) == FragmentFate::DatagramLost;
         if counts {
-            self.meters[p.flow as usize].on_dropped(self.now, p.direction, cause);
+            self.meters[p.flow as usize].on_dropped(at, p.direction, cause);
         }
     }
 

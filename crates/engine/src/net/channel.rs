@@ -1,11 +1,13 @@
 //! One direction of a point-to-point link: output queue → serializer → loss → pipe.
 //!
-//! A channel holds at most one packet on the serializer and a FIFO "pipe" of packets
-//! propagating towards the far end. Because every packet on a channel has the same
-//! propagation delay, the pipe is ordered by arrival time and only its head needs an
-//! event (htsim's pipe): the event queue holds ≤ 2 entries per channel whatever the
-//! bandwidth-delay product. Methods take `now` and return the times the caller must
-//! schedule; the channel never touches the event loop itself.
+//! The serializer sends in FIFO order at a constant rate, so when a packet is admitted
+//! its whole future is known: it starts when the link is free (`busy_until`), ends one
+//! serialization time later, and reaches the far end one propagation delay after
+//! that. The channel therefore schedules no per-packet transmission events: admitted
+//! packets go straight into the "pipe" (ordered by arrival time) and only the pipe's
+//! head has an event in the scheduler (htsim's pipe). The queue is what lies between
+//! now and each packet's start time, drained lazily. Methods take `now` and return the
+//! times the caller must schedule; the channel never touches the event loop itself.
 
 use crate::config::ChannelConfig;
 use crate::metrics::{Binning, QueueMeter};
@@ -36,7 +38,7 @@ pub struct ChannelSpec {
 /// Traffic counters of a channel.
 #[derive(Debug, Clone, Default)]
 pub struct ChannelCounters {
-    /// Packets fully serialized onto the link (lost ones included).
+    /// Packets fully serialized onto the link by the end of the run (lost ones included).
     pub tx_packets: u64,
     /// IP bytes of those packets.
     pub tx_bytes: u64,
@@ -46,7 +48,7 @@ pub struct ChannelCounters {
     pub drops: [u64; 3],
     /// Packets split into fragments on entering this channel.
     pub fragmented_packets: u64,
-    /// Per bin: IP bytes serialized.
+    /// Per bin: IP bytes whose serialization ended in the bin.
     pub bin_tx_bytes: Vec<u64>,
     /// Per bin: drops of any cause.
     pub bin_drops: Vec<u64>,
@@ -55,25 +57,12 @@ pub struct ChannelCounters {
 /// What happened to a packet offered to the channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Offered {
-    /// Queued behind others; nothing to schedule.
-    Queued,
-    /// The link was idle: serialization started and ends at this time.
-    Transmitting(SimTime),
+    /// On its way; if the pipe was empty, the caller must schedule its arrival then.
+    Sent(Option<SimTime>),
     /// Refused by the queue.
     Dropped(DropCause),
-}
-
-/// The outcome of a finished serialization.
-#[derive(Debug, Clone, Copy)]
-pub struct TxOutcome {
-    /// The packet that finished.
-    pub packet: PacketId,
-    /// `true` if the loss model destroyed it.
-    pub lost: bool,
-    /// If the pipe was empty, the time the caller must schedule its head arrival.
-    pub schedule_arrival: Option<SimTime>,
-    /// If another packet started serializing, when it will finish.
-    pub schedule_tx_done: Option<SimTime>,
+    /// Serialized but destroyed by the loss model when its transmission ends (at this time).
+    Lost(SimTime),
 }
 
 /// One link direction.
@@ -83,8 +72,12 @@ pub struct Channel {
     pub spec: ChannelSpec,
     queue: OutputQueue,
     loss: LossModel,
-    on_wire: Option<(PacketId, u32)>,
+    /// When the serializer finishes everything admitted so far.
+    busy_until: SimTime,
+    /// Admitted packets in arrival order, with their arrival time at the far end.
     pipe: VecDeque<(SimTime, PacketId)>,
+    /// The last packet size and its serialization time (most packets repeat it).
+    last_serialization: (u32, SimTime),
     bins: Binning,
     /// Traffic counters.
     pub counters: ChannelCounters,
@@ -112,8 +105,9 @@ impl Channel {
                 &config.loss,
                 Rng::for_component(seed, &format!("loss:{name}")),
             ),
-            on_wire: None,
+            busy_until: SimTime::ZERO,
             pipe: VecDeque::new(),
+            last_serialization: (0, SimTime::ZERO),
             bins,
             counters: ChannelCounters {
                 bin_tx_bytes: vec![0; bins.count],
@@ -124,78 +118,65 @@ impl Channel {
         }
     }
 
-    fn start_tx(&mut self, now: SimTime, id: PacketId, size: u32) -> SimTime {
-        self.on_wire = Some((id, size));
-        now + serialization_time((size + self.spec.framing_bytes) as u64, self.spec.rate_bps)
+    fn serialization(&mut self, ip_bytes: u32) -> SimTime {
+        if self.last_serialization.0 != ip_bytes {
+            let wire = (ip_bytes + self.spec.framing_bytes) as u64;
+            self.last_serialization = (ip_bytes, serialization_time(wire, self.spec.rate_bps));
+        }
+        self.last_serialization.1
     }
 
-    fn meter_queue(&mut self, now: SimTime) {
-        self.meter
-            .set(now, self.queue.len_packets(), self.queue.len_bytes());
-    }
-
-    /// Counts a drop at this channel (the caller disposes of the packet).
-    pub fn count_drop(&mut self, now: SimTime, cause: DropCause) {
+    /// Counts a drop at this channel at time `at` (the caller disposes of the packet).
+    fn count_drop(&mut self, at: SimTime, cause: DropCause) {
         self.counters.drops[cause.index()] += 1;
-        self.counters.bin_drops[self.bins.index(now)] += 1;
+        self.counters.bin_drops[self.bins.index(at)] += 1;
     }
 
-    /// Offers an IP packet of `size` bytes (≤ MTU) to the output queue.
+    /// Brings the queue up to `now`: packets whose serialization has begun leave it.
+    fn drain(&mut self, now: SimTime) {
+        let meter = &mut self.meter;
+        self.queue
+            .drain_started(now, |t, packets, bytes| meter.set(t, packets, bytes));
+    }
+
+    /// Offers an IP packet of `size` bytes (≤ MTU) at `now`.
     pub fn offer(&mut self, now: SimTime, id: PacketId, size: u32) -> Offered {
-        if let Err(cause) = self.queue.enqueue(now, id, size) {
+        self.drain(now);
+        let idle_since = (self.busy_until <= now).then_some(self.busy_until);
+        if let Err(cause) = self.queue.admit(now, size, idle_since) {
             self.count_drop(now, cause);
             return Offered::Dropped(cause);
         }
-        if self.on_wire.is_some() {
-            self.meter_queue(now);
-            return Offered::Queued;
+        let start = self.busy_until.max(now);
+        let serialization = self.serialization(size);
+        let end = start + serialization;
+        self.busy_until = end;
+        if start > now {
+            self.queue.push_waiting(start, size);
+            self.meter
+                .set(now, self.queue.len_packets(), self.queue.len_bytes());
         }
-        let (id, size) = self.queue.dequeue().expect("just enqueued");
-        Offered::Transmitting(self.start_tx(now, id, size))
-    }
-
-    /// The serializer finished its packet at `now`.
-    pub fn finish_tx(&mut self, now: SimTime) -> TxOutcome {
-        let (id, size) = self
-            .on_wire
-            .take()
-            .expect("TxDone without a packet on the wire");
-        self.counters.tx_packets += 1;
-        self.counters.tx_bytes += size as u64;
-        self.counters.busy_ns +=
-            serialization_time((size + self.spec.framing_bytes) as u64, self.spec.rate_bps).as_ns();
-        self.counters.bin_tx_bytes[self.bins.index(now)] += size as u64;
-        let lost = self.loss.lose();
-        let mut schedule_arrival = None;
-        if lost {
-            self.count_drop(now, DropCause::Random);
-        } else {
-            let at = now + self.spec.delay;
-            if self.pipe.is_empty() {
-                schedule_arrival = Some(at);
-            }
-            self.pipe.push_back((at, id));
+        if end <= self.bins.duration {
+            let c = &mut self.counters;
+            c.tx_packets += 1;
+            c.tx_bytes += size as u64;
+            c.busy_ns += serialization.as_ns();
+            c.bin_tx_bytes[self.bins.index(end)] += size as u64;
         }
-        let schedule_tx_done = match self.queue.dequeue() {
-            Some((next, next_size)) => {
-                self.meter_queue(now);
-                Some(self.start_tx(now, next, next_size))
-            }
-            None => {
-                self.queue.on_link_idle(now);
-                None
-            }
-        };
-        TxOutcome {
-            packet: id,
-            lost,
-            schedule_arrival,
-            schedule_tx_done,
+        // Loss models decide per packet in FIFO order, exactly as if at the end of
+        // serialization: the packet still used the link.
+        if self.loss.lose() {
+            self.count_drop(end, DropCause::Random);
+            return Offered::Lost(end);
         }
+        let arrival = end + self.spec.delay;
+        let schedule = self.pipe.is_empty().then_some(arrival);
+        self.pipe.push_back((arrival, id));
+        Offered::Sent(schedule)
     }
 
     /// Removes the pipe's head, which arrives now; returns it and, if another packet
-    /// is propagating, the time its arrival must be scheduled.
+    /// is on its way, the time its arrival must be scheduled.
     pub fn pop_arrival(&mut self) -> (PacketId, Option<SimTime>) {
         let (_, id) = self
             .pipe
@@ -206,10 +187,12 @@ impl Channel {
 
     /// Every packet the channel holds (queued, on the wire, propagating).
     pub fn held_packets(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.queue
-            .ids()
-            .chain(self.on_wire.map(|(id, _)| id))
-            .chain(self.pipe.iter().map(|&(_, id)| id))
+        self.pipe.iter().map(|&(_, id)| id)
+    }
+
+    /// Brings the queue meter to the end of the run.
+    pub fn finish(&mut self) {
+        self.drain(self.bins.duration);
     }
 
     /// RED's average queue, if the queue is RED.

@@ -1,4 +1,5 @@
-//! Output queues of link directions: a FIFO of packet ids plus an admission policy.
+//! Output queues of link directions: the packets waiting for the link plus an
+//! admission policy (DropTail, RED).
 //!
 //! The queue holds the packets *waiting* for the link; the packet being serialized has
 //! already left it (ns-2's convention, so limits mean the same in both tools). Queues
@@ -12,7 +13,6 @@ pub use droptail::DropTail;
 pub use red::Red;
 
 use crate::config::{Amount, QueueConfig, SizeUnit};
-use crate::net::packet::PacketId;
 use crate::rng::Rng;
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -56,10 +56,15 @@ pub enum Discipline {
     Red(Box<Red>),
 }
 
-/// A FIFO output queue with its discipline.
+/// The packets waiting for a link direction, each with the time its serialization
+/// will start, plus the admission policy.
+///
+/// The serializer works at a constant rate in FIFO order, so a packet's start time is
+/// known when it is admitted; the queue therefore needs no events: packets whose start
+/// time has come are removed lazily (`drain_started`) before anything looks at it.
 #[derive(Debug)]
 pub struct OutputQueue {
-    fifo: VecDeque<(PacketId, u32)>,
+    waiting: VecDeque<(SimTime, u32)>,
     bytes: u64,
     discipline: Discipline,
 }
@@ -72,66 +77,69 @@ impl OutputQueue {
             QueueConfig::Droptail { limit } => Discipline::DropTail(DropTail::new(*limit)),
             QueueConfig::Red(red) => Discipline::Red(Box::new(Red::new(red, link_rate_bps, rng))),
         };
-        let capacity_hint = match config {
-            QueueConfig::Droptail { limit }
-            | QueueConfig::Red(crate::config::RedConfig { limit, .. }) => match limit.unit {
-                SizeUnit::Packets => limit.value.min(4096) as usize,
-                SizeUnit::Bytes => (limit.value / 1500).min(4096) as usize,
-            },
+        let limit = match config {
+            QueueConfig::Droptail { limit } => limit,
+            QueueConfig::Red(red) => &red.limit,
+        };
+        let capacity_hint = match limit.unit {
+            SizeUnit::Packets => limit.value.min(4096) as usize,
+            SizeUnit::Bytes => (limit.value / 1500).min(4096) as usize,
         };
         OutputQueue {
-            fifo: VecDeque::with_capacity(capacity_hint + 1),
+            waiting: VecDeque::with_capacity(capacity_hint + 1),
             bytes: 0,
             discipline,
         }
     }
 
-    /// Offers a packet; on success it joins the tail, otherwise the cause is returned
-    /// and the caller disposes of the packet.
-    pub fn enqueue(
+    /// Removes the packets whose serialization has started by `now`, reporting each
+    /// removal (start time, packets and bytes left) to `on_change`, in time order.
+    pub fn drain_started(&mut self, now: SimTime, mut on_change: impl FnMut(SimTime, u64, u64)) {
+        while let Some(&(start, size)) = self.waiting.front() {
+            if start > now {
+                break;
+            }
+            self.waiting.pop_front();
+            self.bytes -= size as u64;
+            on_change(start, self.waiting.len() as u64, self.bytes);
+        }
+    }
+
+    /// Decides on a packet of `size_bytes` arriving now. `idle_since` is when the link
+    /// went idle, if it is idle (RED ages its average over that time). Call after
+    /// `drain_started(now)`.
+    pub fn admit(
         &mut self,
         now: SimTime,
-        id: PacketId,
         size_bytes: u32,
+        idle_since: Option<SimTime>,
     ) -> Result<(), DropCause> {
-        let len = self.fifo.len() as u64;
-        let admitted = match &mut self.discipline {
+        let len = self.waiting.len() as u64;
+        match &mut self.discipline {
             Discipline::DropTail(dt) => dt.admit(len, self.bytes, size_bytes),
-            Discipline::Red(red) => red.admit(now, len, self.bytes, size_bytes),
-        };
-        admitted?;
-        self.fifo.push_back((id, size_bytes));
-        self.bytes += size_bytes as u64;
-        Ok(())
-    }
-
-    /// Takes the head packet for transmission.
-    pub fn dequeue(&mut self) -> Option<(PacketId, u32)> {
-        let (id, size) = self.fifo.pop_front()?;
-        self.bytes -= size as u64;
-        Some((id, size))
-    }
-
-    /// Tells the queue its link went idle with nothing to send (RED starts ageing).
-    pub fn on_link_idle(&mut self, now: SimTime) {
-        if let Discipline::Red(red) = &mut self.discipline {
-            red.on_idle(now);
+            Discipline::Red(red) => {
+                if let Some(t) = idle_since {
+                    red.on_idle(t);
+                }
+                red.admit(now, len, self.bytes, size_bytes)
+            }
         }
+    }
+
+    /// Adds an admitted packet that must wait until `start` for the link.
+    pub fn push_waiting(&mut self, start: SimTime, size_bytes: u32) {
+        self.waiting.push_back((start, size_bytes));
+        self.bytes += size_bytes as u64;
     }
 
     /// Packets waiting.
     pub fn len_packets(&self) -> u64 {
-        self.fifo.len() as u64
+        self.waiting.len() as u64
     }
 
     /// Bytes waiting.
     pub fn len_bytes(&self) -> u64 {
         self.bytes
-    }
-
-    /// The packets waiting, head first (for end-of-run accounting).
-    pub fn ids(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.fifo.iter().map(|&(id, _)| id)
     }
 
     /// RED's current average queue, if this is a RED queue.

@@ -64,9 +64,9 @@ impl Red {
         self.avg
     }
 
-    /// The link emptied the queue and went idle at `now`.
-    pub fn on_idle(&mut self, now: SimTime) {
-        self.idle_since = Some(now);
+    /// The link has been idle, with nothing queued, since `since`.
+    pub fn on_idle(&mut self, since: SimTime) {
+        self.idle_since = Some(since);
     }
 
     /// Step 1: update the average on an arrival seeing `queued` ahead of it.
