@@ -11,7 +11,7 @@
 //! * Timestamps (RFC 7323 section 4.3): echo the TSval of the earliest segment not yet
 //!   acknowledged.
 
-use super::segment::{flags, SackBlocks, TcpSegment, MAX_SACK_BLOCKS};
+use super::segment::{flags, TcpSegment, MAX_SACK_BLOCKS};
 use crate::net::packet::TransportHeader;
 use crate::time::SimTime;
 use crate::transport::{Endpoint, Outbox, TransportStats};
@@ -69,10 +69,11 @@ impl TcpReceiver {
         }
     }
 
-    fn sack_blocks(&self) -> SackBlocks {
-        let mut blocks = SackBlocks::default();
+    /// Fills in SACK blocks (RFC 2018 section 4: the block holding the latest
+    /// out-of-order segment first, then the others from the highest down).
+    fn add_sack_blocks(&self, seg: &mut TcpSegment) {
         if !self.p.sack {
-            return blocks;
+            return;
         }
         // With timestamps only three blocks fit in the 40 option bytes.
         let room = if self.p.timestamps {
@@ -86,30 +87,32 @@ impl TcpReceiver {
                 .find(|b| b.0 <= start && start < b.1)
         });
         if let Some(&b) = latest {
-            blocks.push(b);
+            seg.push_sack(b);
         }
         for &b in self.out_of_order.iter().rev() {
-            if blocks.len as usize >= room {
+            if seg.sack_count() >= room {
                 break;
             }
             if Some(&b) != latest {
-                blocks.push(b);
+                seg.push_sack(b);
             }
         }
-        blocks
     }
 
     fn send_ack(&mut self, now: SimTime, extra_flags: u8, out: &mut Outbox) {
-        let seg = TcpSegment {
-            seq: if extra_flags & flags::SYN != 0 { 0 } else { 1 },
-            ack: self.rcv_nxt,
-            payload_bytes: 0,
-            flags: flags::ACK | extra_flags,
-            window: self.p.window,
-            sack: self.sack_blocks(),
-            ts_val: self.p.timestamps.then_some(now.as_ns()),
-            ts_ecr: self.ts_to_echo.take(),
-        };
+        let seq = if extra_flags & flags::SYN != 0 { 0 } else { 1 };
+        let mut seg = TcpSegment::new(
+            seq,
+            self.rcv_nxt,
+            0,
+            flags::ACK | extra_flags,
+            self.p.window,
+        );
+        self.add_sack_blocks(&mut seg);
+        seg.set_timestamps(
+            self.p.timestamps.then_some(now.as_ns()),
+            self.ts_to_echo.take(),
+        );
         out.send(seg.ip_bytes(), TransportHeader::Tcp(seg));
         self.unacked_segments = 0;
         self.delayed_ack_at = None;
@@ -176,7 +179,7 @@ impl Endpoint for TcpReceiver {
         if seg.has(flags::SYN) {
             self.established = true;
             self.rcv_nxt = seg.seq + 1;
-            self.ts_to_echo = seg.ts_val;
+            self.ts_to_echo = seg.ts_val();
             self.send_ack(now, flags::SYN, out); // SYN-ACK (again, if ours was lost)
             return;
         }
@@ -184,7 +187,7 @@ impl Endpoint for TcpReceiver {
             return;
         }
         if self.ts_to_echo.is_none() {
-            self.ts_to_echo = seg.ts_val;
+            self.ts_to_echo = seg.ts_val();
         }
         if self.accept(now, seg, out) {
             self.send_ack(now, 0, out);

@@ -58,6 +58,9 @@ pub struct Scoreboard {
     sacked_segments: usize,
     lost: u64,
     retransmitted: u64,
+    /// Segments marked lost and not yet retransmitted: NextSeg rule 1 has work only
+    /// when this is non-zero, so ACKs outside loss repair never scan the queue.
+    pending_retransmit: usize,
     /// No segment below this sequence number awaits retransmission.
     retransmit_hint: u64,
     /// Starts of the DupThresh highest SACKed segments, ascending: the lowest of them
@@ -123,6 +126,9 @@ impl Scoreboard {
         }
         if s.lost {
             self.lost -= len;
+            if !s.retransmitted {
+                self.pending_retransmit -= 1;
+            }
         }
         if s.retransmitted {
             self.retransmitted -= len;
@@ -168,6 +174,9 @@ impl Scoreboard {
                 self.sacked_segments += 1;
                 if was_lost {
                     self.lost -= len;
+                    if !was_retx {
+                        self.pending_retransmit -= 1;
+                    }
                 }
                 if was_retx {
                     self.retransmitted -= len;
@@ -201,6 +210,7 @@ impl Scoreboard {
             self.lost += len;
         }
         s.lost = true;
+        self.pending_retransmit += 1;
         self.retransmit_hint = self.retransmit_hint.min(s.start);
     }
 
@@ -241,7 +251,7 @@ impl Scoreboard {
 
     /// RFC 6675 NextSeg rule (1): the first lost segment not yet retransmitted.
     pub fn next_to_retransmit(&mut self) -> Option<SentSegment> {
-        if self.lost == 0 {
+        if self.pending_retransmit == 0 {
             return None;
         }
         let from = self.segs.partition_point(|s| s.end <= self.retransmit_hint);
@@ -266,6 +276,9 @@ impl Scoreboard {
         if !s.retransmitted {
             s.retransmitted = true;
             self.retransmitted += s.len();
+            if s.lost {
+                self.pending_retransmit -= 1;
+            }
         }
         s.ever_retransmitted = true;
         s.sent_at = now;

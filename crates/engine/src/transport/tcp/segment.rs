@@ -28,52 +28,60 @@ pub mod flags {
     pub const ACK: u8 = 4;
 }
 
-/// Selective acknowledgement blocks, most recently changed first (RFC 2018 section 4).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct SackBlocks {
-    /// Number of valid blocks.
-    pub len: u8,
-    /// [left edge, right edge) byte ranges.
-    pub blocks: [(u64, u64); MAX_SACK_BLOCKS],
-}
+/// "No timestamp" in the compact timestamp fields.
+const NO_TIMESTAMP: u64 = u64::MAX;
 
-impl SackBlocks {
-    /// The valid blocks.
-    pub fn as_slice(&self) -> &[(u64, u64)] {
-        &self.blocks[..self.len as usize]
-    }
-
-    /// Appends a block if there is room.
-    pub fn push(&mut self, block: (u64, u64)) {
-        if (self.len as usize) < MAX_SACK_BLOCKS {
-            self.blocks[self.len as usize] = block;
-            self.len += 1;
-        }
-    }
-}
-
-/// One TCP segment's header fields.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// One TCP segment's header fields, packed small (80 bytes) because every packet in
+/// flight carries one and the engine copies them: SACK edges are stored as 32-bit
+/// offsets above the acknowledgement number (a window never spans 4 GB), timestamps
+/// without an `Option` tag.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TcpSegment {
     /// First sequence number (SEG.SEQ).
     pub seq: u64,
     /// Acknowledgement number (SEG.ACK), valid with [`flags::ACK`].
     pub ack: u64,
+    /// Advertised receive window, bytes (SEG.WND after scaling).
+    pub window: u64,
+    ts_val: u64,
+    ts_ecr: u64,
     /// Application bytes carried.
     pub payload_bytes: u32,
     /// SYN / FIN / ACK bits.
     pub flags: u8,
-    /// Advertised receive window, bytes (SEG.WND after scaling).
-    pub window: u64,
-    /// SACK blocks (empty unless SACK is in use).
-    pub sack: SackBlocks,
-    /// TSval (ns), when timestamps are on.
-    pub ts_val: Option<u64>,
-    /// TSecr (ns), when timestamps are on and there is something to echo.
-    pub ts_ecr: Option<u64>,
+    sack_len: u8,
+    sack: [(u32, u32); MAX_SACK_BLOCKS],
+}
+
+impl Default for TcpSegment {
+    fn default() -> Self {
+        TcpSegment {
+            seq: 0,
+            ack: 0,
+            window: 0,
+            ts_val: NO_TIMESTAMP,
+            ts_ecr: NO_TIMESTAMP,
+            payload_bytes: 0,
+            flags: 0,
+            sack_len: 0,
+            sack: [(0, 0); MAX_SACK_BLOCKS],
+        }
+    }
 }
 
 impl TcpSegment {
+    /// A segment without options.
+    pub fn new(seq: u64, ack: u64, payload_bytes: u32, flags: u8, window: u64) -> Self {
+        TcpSegment {
+            seq,
+            ack,
+            payload_bytes,
+            flags,
+            window,
+            ..Default::default()
+        }
+    }
+
     /// Whether `flag` is set.
     pub fn has(&self, flag: u8) -> bool {
         self.flags & flag != 0
@@ -84,14 +92,56 @@ impl TcpSegment {
         self.payload_bytes as u64 + self.has(flags::SYN) as u64 + self.has(flags::FIN) as u64
     }
 
+    /// TSval (ns), when timestamps are on.
+    pub fn ts_val(&self) -> Option<u64> {
+        (self.ts_val != NO_TIMESTAMP).then_some(self.ts_val)
+    }
+
+    /// TSecr (ns), when timestamps are on and there is something to echo.
+    pub fn ts_ecr(&self) -> Option<u64> {
+        (self.ts_ecr != NO_TIMESTAMP).then_some(self.ts_ecr)
+    }
+
+    /// Sets the timestamps option (RFC 7323): `None` leaves a field absent.
+    pub fn set_timestamps(&mut self, val: Option<u64>, ecr: Option<u64>) {
+        self.ts_val = val.unwrap_or(NO_TIMESTAMP);
+        self.ts_ecr = ecr.unwrap_or(NO_TIMESTAMP);
+    }
+
+    /// The SACK blocks, [left, right) byte ranges, in the order sent.
+    pub fn sack_blocks(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let ack = self.ack;
+        self.sack[..self.sack_len as usize]
+            .iter()
+            .map(move |&(l, r)| (ack + l as u64, ack + r as u64))
+    }
+
+    /// Number of SACK blocks.
+    pub fn sack_count(&self) -> usize {
+        self.sack_len as usize
+    }
+
+    /// Appends a SACK block above the acknowledgement number, if there is room.
+    /// Set `ack` first: blocks are stored relative to it.
+    pub fn push_sack(&mut self, block: (u64, u64)) {
+        let (Some(l), Some(r)) = (block.0.checked_sub(self.ack), block.1.checked_sub(self.ack))
+        else {
+            return;
+        };
+        if (self.sack_len as usize) < MAX_SACK_BLOCKS && r <= u32::MAX as u64 {
+            self.sack[self.sack_len as usize] = (l as u32, r as u32);
+            self.sack_len += 1;
+        }
+    }
+
     /// Bytes of TCP options on the wire.
     pub fn option_bytes(&self) -> u32 {
-        let ts = if self.ts_val.is_some() {
+        let ts = if self.ts_val().is_some() {
             TIMESTAMPS_OPTION_BYTES
         } else {
             0
         };
-        let sack = match self.sack.len {
+        let sack = match self.sack_len {
             0 => 0,
             n => 4 + 8 * n as u32, // two NOPs, kind, length, 8 bytes per block
         };
@@ -116,28 +166,26 @@ mod tests {
 
     #[test]
     fn full_segment_of_1460_bytes_makes_a_1500_byte_packet() {
-        let s = TcpSegment {
-            payload_bytes: 1460,
-            ..Default::default()
-        };
-        assert_eq!(s.ip_bytes(), 1500);
+        assert_eq!(TcpSegment::new(0, 0, 1460, 0, 0).ip_bytes(), 1500);
     }
 
     #[test]
     fn options_add_their_rfc_sizes() {
-        let mut ack = TcpSegment {
-            flags: flags::ACK,
-            ts_val: Some(1),
-            ..Default::default()
-        };
+        let mut ack = TcpSegment::new(0, 5, 0, flags::ACK, 0);
+        ack.set_timestamps(Some(1), None);
         assert_eq!(ack.ip_bytes(), 52);
-        ack.sack.push((10, 20));
-        ack.sack.push((30, 40));
+        ack.push_sack((10, 20));
+        ack.push_sack((30, 40));
         assert_eq!(ack.ip_bytes(), 52 + 20);
-        let syn = TcpSegment {
-            flags: flags::SYN,
-            ..Default::default()
-        };
-        assert_eq!(syn.seq_len(), 1);
+        assert_eq!(
+            ack.sack_blocks().collect::<Vec<_>>(),
+            vec![(10, 20), (30, 40)]
+        );
+        assert_eq!(TcpSegment::new(0, 0, 0, flags::SYN, 0).seq_len(), 1);
+    }
+
+    #[test]
+    fn segments_stay_small() {
+        assert!(std::mem::size_of::<TcpSegment>() <= 80);
     }
 }

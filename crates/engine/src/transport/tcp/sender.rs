@@ -160,20 +160,14 @@ impl TcpSender {
     }
 
     fn segment(&self, now: SimTime, seq: u64, payload_bytes: u32, seg_flags: u8) -> TcpSegment {
-        TcpSegment {
-            seq,
-            ack: 1,
-            payload_bytes,
-            flags: seg_flags
-                | if seg_flags & flags::SYN == 0 {
-                    flags::ACK
-                } else {
-                    0
-                },
-            window: 0,
-            ts_val: self.p.timestamps.then_some(now.as_ns()),
-            ..Default::default()
-        }
+        let ack_flag = if seg_flags & flags::SYN == 0 {
+            flags::ACK
+        } else {
+            0
+        };
+        let mut seg = TcpSegment::new(seq, 1, payload_bytes, seg_flags | ack_flag, 0);
+        seg.set_timestamps(self.p.timestamps.then_some(now.as_ns()), None);
+        seg
     }
 
     fn emit(&mut self, now: SimTime, seg: TcpSegment, out: &mut Outbox) {
@@ -325,7 +319,7 @@ impl TcpSender {
         self.rwnd = seg.window;
         let mss = self.mss();
         if self.p.recovery == Recovery::Sack {
-            for &(left, right) in seg.sack.as_slice() {
+            for (left, right) in seg.sack_blocks() {
                 self.board.sack(left, right);
             }
         }
@@ -333,7 +327,7 @@ impl TcpSender {
             let acked = self.board.ack_to(seg.ack);
             self.snd_una = seg.ack;
             self.dupacks = 0;
-            let rtt = match (self.p.timestamps, seg.ts_ecr) {
+            let rtt = match (self.p.timestamps, seg.ts_ecr()) {
                 (true, Some(ecr)) => Some(now - SimTime(ecr)),
                 _ => acked.rtt_sample_from.map(|sent| now - sent),
             };
