@@ -14,7 +14,7 @@ use crate::config::{ScenarioConfig, TransportConfig};
 use crate::metrics::{Binning, FlowMeter};
 use crate::net::channel::{Channel, ChannelSpec, Offered};
 use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
-use crate::net::packet::{Direction, Packet, PacketId, PacketPool, NOT_A_FRAGMENT};
+use crate::net::packet::{Direction, InFlight, Packet, PacketPool, NOT_A_FRAGMENT};
 use crate::net::queue::DropCause;
 use crate::results::{self, RunResults};
 use crate::rng::Rng;
@@ -189,11 +189,11 @@ impl Simulation {
     }
 
     fn on_pipe_arrival(&mut self, c: usize) {
-        let (id, next) = self.channels[c].pop_arrival();
+        let (packet, next) = self.channels[c].pop_arrival();
         if let Some(t) = next {
             self.sched.schedule(t, Event::PipeArrival(c as u32));
         }
-        self.forward(id);
+        self.forward(packet);
     }
 
     fn on_wakeup(&mut self, ep: usize, t: SimTime) {
@@ -250,50 +250,57 @@ impl Simulation {
         let id = self.pool.insert(Packet {
             flow: flow as u32,
             direction,
-            hop: 0,
             size_bytes: out.size_bytes,
             sent_at: self.now,
             datagram: NOT_A_FRAGMENT,
             header: out.header,
         });
-        self.forward(id);
+        let packet = InFlight {
+            id,
+            flow: flow as u32,
+            size_bytes: out.size_bytes,
+            hop: 0,
+            direction,
+            fragment: false,
+        };
+        self.forward(packet);
     }
 
     /// Moves a packet that is at a node onto the next channel of its route, or hands
-    /// it to its endpoint if the route is complete.
-    fn forward(&mut self, id: PacketId) {
-        let p = self.pool.get_mut(id);
-        let route = &self.plan.routes[p.flow as usize][p.direction.index()];
-        let hop = p.hop as usize;
+    /// it to its endpoint if the route is complete. Reads only the in-flight record,
+    /// never the pooled packet.
+    fn forward(&mut self, mut packet: InFlight) {
+        let route = &self.plan.routes[packet.flow as usize][packet.direction.index()];
+        let hop = packet.hop as usize;
         if hop == route.len() {
-            self.arrive(id);
+            self.arrive(packet);
             return;
         }
         let c = route[hop] as usize;
-        p.hop += 1;
-        let size = p.size_bytes;
-        if size > self.channels[c].spec.mtu_bytes {
-            self.fragment_onto(id, c);
+        packet.hop += 1;
+        if packet.size_bytes > self.channels[c].spec.mtu_bytes {
+            self.fragment_onto(packet, c);
         } else {
-            self.offer(id, c, size);
+            self.offer(packet, c);
         }
     }
 
-    fn offer(&mut self, id: PacketId, c: usize, size: u32) {
-        match self.channels[c].offer(self.now, id, size) {
+    fn offer(&mut self, packet: InFlight, c: usize) {
+        match self.channels[c].offer(self.now, packet) {
             Offered::Sent(Some(arrival)) => {
                 self.sched.schedule(arrival, Event::PipeArrival(c as u32))
             }
             Offered::Sent(None) => {}
-            Offered::Dropped(cause) => self.drop_packet(id, cause, self.now),
-            Offered::Lost(at) => self.drop_packet(id, DropCause::Random, at),
+            Offered::Dropped(cause) => self.drop_packet(packet, cause, self.now),
+            Offered::Lost(at) => self.drop_packet(packet, DropCause::Random, at),
         }
     }
 
-    /// RFC 791 fragmentation of packet `id` for channel `c`'s MTU.
-    fn fragment_onto(&mut self, id: PacketId, c: usize) {
-        let p = *self.pool.get(id);
-        let (count, full, last) = fragment_sizes(p.size_bytes, self.channels[c].spec.mtu_bytes);
+    /// RFC 791 fragmentation of `packet` for channel `c`'s MTU.
+    fn fragment_onto(&mut self, packet: InFlight, c: usize) {
+        let p = *self.pool.get(packet.id);
+        let (count, full, last) =
+            fragment_sizes(packet.size_bytes, self.channels[c].spec.mtu_bytes);
         let d = if p.datagram == NOT_A_FRAGMENT {
             self.datagrams.open(p, count)
         } else {
@@ -309,31 +316,40 @@ impl Simulation {
                 datagram: d,
                 ..p
             };
-            let fid = if k == 0 {
-                *self.pool.get_mut(id) = fragment;
-                id
+            let id = if k == 0 {
+                *self.pool.get_mut(packet.id) = fragment;
+                packet.id
             } else {
                 self.pool.insert(fragment)
             };
-            self.offer(fid, c, size);
+            self.offer(
+                InFlight {
+                    id,
+                    size_bytes: size,
+                    fragment: true,
+                    ..packet
+                },
+                c,
+            );
         }
     }
 
     /// Disposes of a dropped packet, counting the drop (once per datagram) at time `at`.
-    fn drop_packet(&mut self, id: PacketId, cause: DropCause, at: SimTime) {
-        let p = *self.pool.get(id);
-        self.pool.release(id);
-        let counts = p.datagram == NOT_A_FRAGMENT
-            || self.datagrams.dropped(p.datagram) == FragmentFate::DatagramLost;
+    fn drop_packet(&mut self, packet: InFlight, cause: DropCause, at: SimTime) {
+        let counts = !packet.fragment || {
+            let d = self.pool.get(packet.id).datagram;
+            self.datagrams.dropped(d) == FragmentFate::DatagramLost
+        };
+        self.pool.release(packet.id);
         if counts {
-            self.meters[p.flow as usize].on_dropped(at, p.direction, cause);
+            self.meters[packet.flow as usize].on_dropped(at, packet.direction, cause);
         }
     }
 
-    fn arrive(&mut self, id: PacketId) {
-        let mut p = *self.pool.get(id);
-        self.pool.release(id);
-        if p.datagram != NOT_A_FRAGMENT {
+    fn arrive(&mut self, packet: InFlight) {
+        let mut p = *self.pool.get(packet.id);
+        self.pool.release(packet.id);
+        if packet.fragment {
             let original = self.datagrams.get(p.datagram).original;
             if self.datagrams.arrived(p.datagram) != FragmentFate::Reassembled {
                 return;

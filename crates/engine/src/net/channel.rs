@@ -12,7 +12,7 @@
 use crate::config::ChannelConfig;
 use crate::metrics::{Binning, QueueMeter};
 use crate::net::loss::LossModel;
-use crate::net::packet::PacketId;
+use crate::net::packet::{InFlight, PacketId};
 use crate::net::queue::{DropCause, OutputQueue};
 use crate::rng::Rng;
 use crate::time::{serialization_time, SimTime};
@@ -75,7 +75,7 @@ pub struct Channel {
     /// When the serializer finishes everything admitted so far.
     busy_until: SimTime,
     /// Admitted packets in arrival order, with their arrival time at the far end.
-    pipe: VecDeque<(SimTime, PacketId)>,
+    pipe: VecDeque<(SimTime, InFlight)>,
     /// The last packet size and its serialization time (most packets repeat it).
     last_serialization: (u32, SimTime),
     bins: Binning,
@@ -139,8 +139,9 @@ impl Channel {
             .drain_started(now, |t, packets, bytes| meter.set(t, packets, bytes));
     }
 
-    /// Offers an IP packet of `size` bytes (≤ MTU) at `now`.
-    pub fn offer(&mut self, now: SimTime, id: PacketId, size: u32) -> Offered {
+    /// Offers an IP packet (≤ MTU) at `now`.
+    pub fn offer(&mut self, now: SimTime, packet: InFlight) -> Offered {
+        let size = packet.size_bytes;
         self.drain(now);
         let idle_since = (self.busy_until <= now).then_some(self.busy_until);
         if let Err(cause) = self.queue.admit(now, size, idle_since) {
@@ -171,23 +172,23 @@ impl Channel {
         }
         let arrival = end + self.spec.delay;
         let schedule = self.pipe.is_empty().then_some(arrival);
-        self.pipe.push_back((arrival, id));
+        self.pipe.push_back((arrival, packet));
         Offered::Sent(schedule)
     }
 
     /// Removes the pipe's head, which arrives now; returns it and, if another packet
     /// is on its way, the time its arrival must be scheduled.
-    pub fn pop_arrival(&mut self) -> (PacketId, Option<SimTime>) {
-        let (_, id) = self
+    pub fn pop_arrival(&mut self) -> (InFlight, Option<SimTime>) {
+        let (_, packet) = self
             .pipe
             .pop_front()
             .expect("PipeArrival with an empty pipe");
-        (id, self.pipe.front().map(|&(t, _)| t))
+        (packet, self.pipe.front().map(|&(t, _)| t))
     }
 
     /// Every packet the channel holds (queued, on the wire, propagating).
     pub fn held_packets(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.pipe.iter().map(|&(_, id)| id)
+        self.pipe.iter().map(|&(_, p)| p.id)
     }
 
     /// Brings the queue meter to the end of the run.

@@ -67,6 +67,25 @@ impl TransportHeader {
     }
 }
 
+/// What forwarding needs to know about a packet, carried beside its id through queues
+/// and pipes so that moving a packet along its route never touches the packet itself
+/// (which sits in the pool, mostly out of cache): 16 bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct InFlight {
+    /// The packet in the pool.
+    pub id: PacketId,
+    /// Index of its flow.
+    pub flow: u32,
+    /// IP packet size in bytes.
+    pub size_bytes: u32,
+    /// Number of links traversed so far (index into the flow's route).
+    pub hop: u16,
+    /// Which way along its flow it travels.
+    pub direction: Direction,
+    /// Whether it is an IP fragment (its datagram record must be consulted on loss or arrival).
+    pub fragment: bool,
+}
+
 /// One IP packet (or IP fragment) in the network.
 #[derive(Copy, Clone, Debug)]
 pub struct Packet {
@@ -74,8 +93,6 @@ pub struct Packet {
     pub flow: u32,
     /// Which way along the flow it travels.
     pub direction: Direction,
-    /// Number of links traversed so far (index into the flow's route).
-    pub hop: u16,
     /// IP packet size in bytes: IP header + transport header + payload.
     pub size_bytes: u32,
     /// When the transport handed it to the network.
@@ -151,7 +168,6 @@ mod tests {
         Packet {
             flow: 0,
             direction: Direction::Forward,
-            hop: 0,
             size_bytes: 100,
             sent_at: SimTime::ZERO,
             datagram: NOT_A_FRAGMENT,
