@@ -7,7 +7,7 @@
 //! is bounded by the number of components, not by the number of packets in flight.
 
 use crate::time::SimTime;
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Something that happens at one instant. Kept small (8 bytes) and `Copy`.
@@ -19,35 +19,36 @@ pub enum Event {
     Wakeup(u32),
 }
 
-#[derive(Debug)]
-struct Entry {
-    time: SimTime,
-    seq: u64,
-    event: Event,
+/// Bits of a key holding the event (kind + component index) below the sequence number.
+const EVENT_BITS: u32 = 24;
+/// Largest component index an event can name (channels and endpoints): 2^23 − 1.
+pub const MAX_COMPONENT_INDEX: u32 = (1 << (EVENT_BITS - 1)) - 1;
+
+/// Packs an entry into one integer whose order is (time, insertion sequence): time in
+/// the high 64 bits, then a 40-bit sequence number, then the event. Comparing 16-byte
+/// integers keeps the heap small and its sift loops tight.
+fn key(time: SimTime, seq: u64, event: Event) -> u128 {
+    let (kind, index) = match event {
+        Event::PipeArrival(i) => (0u64, i),
+        Event::Wakeup(i) => (1u64, i),
+    };
+    debug_assert!(index <= MAX_COMPONENT_INDEX);
+    let low = (seq << EVENT_BITS) | (kind << (EVENT_BITS - 1)) | index as u64;
+    ((time.as_ns() as u128) << 64) | low as u128
 }
 
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: BinaryHeap is a max-heap and we want the earliest first.
-        (other.time, other.seq).cmp(&(self.time, self.seq))
-    }
+fn unkey(k: u128) -> (SimTime, Event) {
+    let time = SimTime((k >> 64) as u64);
+    let low = k as u64;
+    let index = (low & MAX_COMPONENT_INDEX as u64) as u32;
+    let event = if low >> (EVENT_BITS - 1) & 1 == 0 { Event::PipeArrival(index) } else { Event::Wakeup(index) };
+    (time, event)
 }
 
 /// The pending events of one simulation.
 #[derive(Debug, Default)]
 pub struct Scheduler {
-    heap: BinaryHeap<Entry>,
+    heap: BinaryHeap<Reverse<u128>>,
     next_seq: u64,
     processed: u64,
 }
@@ -62,22 +63,23 @@ impl Scheduler {
     pub fn schedule(&mut self, time: SimTime, event: Event) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time, seq, event });
+        self.heap.push(Reverse(key(time, seq, event)));
     }
 
     /// Time of the earliest pending event, if any.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(|Reverse(k)| unkey(*k).0)
     }
 
     /// Removes and returns the earliest event if it is due at or before `until`.
     pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, Event)> {
-        if self.heap.peek()?.time > until {
+        let Reverse(k) = *self.heap.peek()?;
+        if (k >> 64) as u64 > until.as_ns() {
             return None;
         }
-        let e = self.heap.pop()?;
+        self.heap.pop();
         self.processed += 1;
-        Some((e.time, e.event))
+        Some(unkey(k))
     }
 
     /// Number of events handed out so far.
@@ -127,6 +129,14 @@ mod tests {
                 s.pop_until(SimTime(5)),
                 Some((SimTime(5), Event::Wakeup(i)))
             );
+        }
+    }
+
+    #[test]
+    fn keys_round_trip_every_field() {
+        for event in [Event::PipeArrival(0), Event::Wakeup(MAX_COMPONENT_INDEX), Event::PipeArrival(12345)] {
+            let k = key(SimTime(987_654_321), (1 << 39) + 5, event);
+            assert_eq!(unkey(k), (SimTime(987_654_321), event));
         }
     }
 

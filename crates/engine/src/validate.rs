@@ -451,6 +451,10 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
     if config.flows.is_empty() {
         return err("flow", "", "a scenario needs at least one flow");
     }
+    let components = (2 * config.links.len()).max(2 * config.flows.len()) as u64;
+    if components > crate::sched::MAX_COMPONENT_INDEX as u64 {
+        return err("link", "", format!("at most {} links and {} flows", crate::sched::MAX_COMPONENT_INDEX / 2, crate::sched::MAX_COMPONENT_INDEX / 2));
+    }
     let sim = &config.simulation;
     let cells = (config.flows.len() as u64 + 2 * config.links.len() as u64)
         .saturating_mul(sim.duration_ns.div_ceil(sim.bin_ns));
