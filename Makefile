@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test test-rust test-python bench fmt clean
+.PHONY: install demo test test-rust test-python bench bench-engine fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -37,8 +37,13 @@ test-rust:
 test-python: install
 	$(BIN)/python -m pytest
 
-## Engine throughput benchmark (events/s and packets/s on a saturated dumbbell).
-bench:
+## tcplab vs ns-2 vs ns-3 on benchmarks B1-B3 plus tcplab's scaling sweep; installs the
+## peers if missing (ns2 from Debian, ns3 from PyPI) and writes benchmarks/RESULTS.md.
+bench: install
+	$(BIN)/python benchmarks/run.py --scaling $(BENCH_ARGS)
+
+## Engine-only throughput (events/s and packets/s on a saturated UDP dumbbell).
+bench-engine:
 	cargo bench --locked -p tcplab-engine
 
 fmt:

@@ -1,0 +1,370 @@
+"""`make bench`: tcplab, ns-2 and ns-3 on the same dumbbell benchmarks, in one run.
+
+For every scenario of ../shared/DESIGN.md (B1 dumbbell-10, B2 lfn, B3 scale-100) and
+every tool, REPEATS runs are made with the tools interleaved (so drift on this noisy
+machine hits all alike), each bounded by a time limit (a run that hits it is reported
+as "> limit", never dropped). Per tool and scenario the median wall time, peak RSS,
+bottleneck packets per wall second, aggregate goodput, Jain's index and bottleneck drops
+are written to benchmarks/results.csv and benchmarks/RESULTS.md with the speed ratios
+ns-2/tcplab and ns-3/tcplab. RESULTS.md is generated here, never edited by hand.
+
+`--scaling` adds tcplab's cost per bottleneck packet across bandwidths (10 Mbps to
+10 Gbps) and flow counts (1 to 1,000).
+
+usage: python benchmarks/run.py [--repeats N] [--limit SECONDS] [--only b1,b2,b3]
+                                [--tools tcplab,ns2,ns3] [--scaling] [--no-install]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+PYTHON = sys.executable
+
+
+@dataclass(frozen=True)
+class Bench:
+    """One benchmark scenario, as parameters every tool understands."""
+
+    name: str
+    toml: str
+    flows: int
+    access_bw: str
+    access_delay: str
+    neck_bw: str
+    neck_delay: str
+    neck_queue: int
+    duration: float
+    spacing: float
+    iw: int = 2
+    delay_mod: int = 0
+
+    def ns2_args(self) -> list[str]:
+        bw = lambda s: s.replace("bps", "").replace("G", "Gb").replace("M", "Mb")
+        return [self.flows, bw(self.access_bw), self.access_delay, bw(self.neck_bw), self.neck_delay,
+                self.neck_queue, self.duration, self.spacing, self.iw, self.delay_mod]
+
+    def ns3_args(self) -> list[str]:
+        return [f"--flows={self.flows}", f"--accessBw={self.access_bw}", f"--accessDelay={self.access_delay}",
+                f"--neckBw={self.neck_bw}", f"--neckDelay={self.neck_delay}", f"--neckQueue={self.neck_queue}",
+                f"--duration={self.duration}", f"--spacing={self.spacing}", f"--iw={self.iw}", f"--delayMod={self.delay_mod}"]
+
+
+BENCHES = [
+    Bench("B1 dumbbell-10", "b1-dumbbell-10.toml", 10, "1Gbps", "1ms", "100Mbps", "20ms", 100, 60, 0.1),
+    Bench("B2 lfn", "b2-lfn.toml", 1, "10Gbps", "1ms", "1Gbps", "50ms", 8333, 60, 0),
+    Bench("B3 scale-100", "b3-scale-100.toml", 100, "10Gbps", "1ms", "10Gbps", "10ms", 5000, 10, 0.01, delay_mod=50),
+]
+
+
+@dataclass
+class Run:
+    """One process run: wall time, peak memory, and what it reported."""
+
+    wall_s: float
+    rss_mb: float
+    timed_out: bool
+    goodputs_bps: list[float] = field(default_factory=list)
+    drops: int | None = None
+    bottleneck_packets: int | None = None
+    error: str | None = None
+
+
+def measure(cmd: list[str], limit: float, cwd: Path = REPO) -> tuple[Run, str]:
+    """Runs `cmd`, killing it at `limit` seconds; wall time and the child's own peak RSS."""
+    started = time.perf_counter()
+    with open(os.devnull, "rb") as devnull:
+        proc = subprocess.Popen([str(c) for c in cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=devnull, cwd=cwd, text=True)
+    timed_out = False
+    try:
+        out, err = proc.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        timed_out = True
+    wall = time.perf_counter() - started
+    # ru_maxrss of the finished child, read from /proc's record of it is gone; use wait4
+    # data that communicate() cannot give: fall back to the process accounting below.
+    rss = _peak_rss_mb(proc)
+    run = Run(wall, rss, timed_out)
+    if proc.returncode not in (0, None) and not timed_out:
+        run.error = (err or out).strip()[-300:]
+    return run, out
+
+
+_RSS: dict[int, float] = {}
+
+
+def _peak_rss_mb(proc: subprocess.Popen) -> float:
+    return _RSS.pop(proc.pid, float("nan"))
+
+
+def _install_rss_hook() -> None:
+    """Makes subprocess reap children with os.wait4 so each child's peak RSS is known."""
+    original = subprocess.Popen._try_wait
+
+    def try_wait(self, wait_flags):
+        try:
+            pid, sts, usage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:
+            return original(self, wait_flags)
+        if pid == self.pid:
+            _RSS[pid] = usage.ru_maxrss / 1024.0  # KiB on Linux
+        return pid, sts
+
+    subprocess.Popen._try_wait = try_wait
+
+
+def run_tcplab(b: Bench, limit: float) -> Run:
+    run, out = measure([PYTHON, HERE / "tcplab_run.py", HERE / "scenarios" / b.toml], limit)
+    if out.strip() and not run.timed_out:
+        r = json.loads(out.strip().splitlines()[-1])
+        run.goodputs_bps, run.drops, run.bottleneck_packets = r["goodputs_bps"], r["drops"], r["bottleneck_packets"]
+    return run
+
+
+def _parse_flows(out: str, b: Bench, bytes_of) -> tuple[list[float], int | None, int | None]:
+    goodputs, drops, departures = [], None, None
+    for line in out.splitlines():
+        parts = line.split()
+        if parts[:1] == ["flow"]:
+            start, value = float(parts[2]), int(parts[3])
+            goodputs.append(bytes_of(value) * 8 / (b.duration - start))
+        elif parts[:1] == ["drops"]:
+            drops = int(parts[1])
+        elif parts[:1] == ["departures"]:
+            departures = int(parts[1])
+    return goodputs, drops, departures
+
+
+def run_ns2(b: Bench, limit: float, ns: str) -> Run:
+    run, out = measure([ns, HERE / "ns2" / "dumbbell.tcl", *b.ns2_args()], limit)
+    if not run.timed_out:
+        # ns-2 reports the highest cumulatively acknowledged segment number (from 0).
+        run.goodputs_bps, run.drops, run.bottleneck_packets = _parse_flows(out, b, lambda acked: (acked + 1) * 1460)
+    return run
+
+
+def run_ns3(b: Bench, limit: float, binary: Path) -> Run:
+    run, out = measure([binary, *b.ns3_args()], limit)
+    if not run.timed_out:
+        run.goodputs_bps, run.drops, run.bottleneck_packets = _parse_flows(out, b, lambda rx: rx)
+    return run
+
+
+def ensure_ns2(install: bool) -> str | None:
+    found = shutil.which("ns")
+    if found or not install:
+        return found
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "ns2"], env=env, check=False)
+    return shutil.which("ns")
+
+
+def ensure_ns3(install: bool) -> Path | None:
+    binary = HERE / "build" / "ns3-dumbbell"
+    source = HERE / "ns3" / "dumbbell.cc"
+    if binary.exists() and binary.stat().st_mtime >= source.stat().st_mtime:
+        return binary
+    if install:
+        subprocess.run([PYTHON, "-m", "pip", "install", "--quiet", "-r", REPO / "requirements" / "bench.txt"], check=False)
+    proc = subprocess.run(["bash", HERE / "ns3" / "build.sh"], env={**os.environ, "PYTHON": PYTHON},
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"ns-3 build failed:\n{proc.stderr[-2000:]}", file=sys.stderr)
+        return None
+    return binary
+
+
+def jain(xs: list[float]) -> float | None:
+    s2 = sum(x * x for x in xs)
+    return sum(xs) ** 2 / (len(xs) * s2) if xs and s2 > 0 else None
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f", {kib / 2**20:.0f} GiB RAM"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{platform.node()}: {cpu}, {os.cpu_count()} cores{mem}, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+
+
+def fmt_time(runs: list[Run], limit: float) -> tuple[str, float | None]:
+    if not runs:
+        return "n/a", None
+    if any(r.timed_out for r in runs):
+        return f"> {limit:g} s", None
+    med = statistics.median(r.wall_s for r in runs)
+    return f"{med:.2f} s", med
+
+
+def summarise(results: dict, benches: list[Bench], tools: list[str], limit: float, repeats: int, notes: list[str]) -> None:
+    rows = []
+    for b in benches:
+        base_runs = results[b.name].get("tcplab", [])
+        _, base = fmt_time(base_runs, limit)
+        base_goodput = sum(base_runs[0].goodputs_bps) if base_runs and base_runs[0].goodputs_bps else None
+        base_jain = jain(base_runs[0].goodputs_bps) if base_runs and base_runs[0].goodputs_bps else None
+        for tool in tools:
+            runs = results[b.name].get(tool, [])
+            shown, med = fmt_time(runs, limit)
+            ok = [r for r in runs if not r.timed_out and r.goodputs_bps]
+            agg = sum(ok[0].goodputs_bps) if ok else None
+            j = jain(ok[0].goodputs_bps) if ok else None
+            drops = ok[0].drops if ok else None
+            pkts = ok[0].bottleneck_packets if ok else None
+            rss = max((r.rss_mb for r in runs), default=float("nan"))
+            if tool == "tcplab" or base is None:
+                ratio = ""
+            elif med is not None:
+                ratio = f"{med / base:.1f}x"
+            elif runs:
+                ratio = f"> {limit / base:.0f}x"
+            else:
+                ratio = "n/a"
+            flag = ""
+            if tool != "tcplab" and agg and base_goodput:
+                if abs(agg / base_goodput - 1) > 0.05 or (j is not None and base_jain is not None and abs(j - base_jain) > 0.05):
+                    flag = "DIFFERS"
+            errors = "; ".join(sorted({r.error for r in runs if r.error}))
+            rows.append({
+                "scenario": b.name, "tool": tool, "median_wall": shown, "runs": len(runs),
+                "peak_rss_mb": f"{rss:.0f}", "bottleneck_pkts_per_wall_s": f"{pkts / med / 1e6:.2f} M" if pkts and med else "",
+                "aggregate_goodput_mbps": f"{agg / 1e6:.2f}" if agg else "", "jain": f"{j:.4f}" if j is not None else "",
+                "bottleneck_drops": drops if drops is not None else "", "slowdown_vs_tcplab": ratio, "agreement": flag,
+                "error": errors,
+            })
+    with open(HERE / "results.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    cols = ["scenario", "tool", "median_wall", "peak_rss_mb", "bottleneck_pkts_per_wall_s", "aggregate_goodput_mbps",
+            "jain", "bottleneck_drops", "slowdown_vs_tcplab", "agreement"]
+    head = ["scenario", "tool", "median wall", "peak RSS MB", "bottleneck pkts / wall s", "goodput Mbit/s",
+            "Jain", "drops", "tool / tcplab", "agreement"]
+    lines = [
+        "# Benchmark results",
+        "",
+        "Generated by `make bench` (benchmarks/run.py); do not edit by hand.",
+        "",
+        f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- Machine: {machine()}",
+        f"- Runs: {repeats} per tool and scenario, tools interleaved; time limit {limit:g} s per run",
+        "- tool / tcplab: the tool's median wall time divided by tcplab's (the speed ratio);",
+        "  \"> N x\" when the tool hit the time limit. Wall times are whole processes: tcplab",
+        "  includes Python start-up and scenario parsing (benchmarks/tcplab_run.py).",
+        "- agreement: DIFFERS when aggregate goodput is more than 5% or Jain's index more than",
+        "  0.05 away from tcplab's (benchmarks/README.md explains each such row).",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
+    for r in rows:
+        lines.append("| " + " | ".join(str(r[c]) for c in cols) + " |")
+    if any(r["error"] for r in rows):
+        lines += ["", "Errors:"] + [f"- {r['scenario']} {r['tool']}: {r['error']}" for r in rows if r["error"]]
+    if notes:
+        lines += [""] + notes
+    (HERE / "RESULTS.md").write_text("\n".join(lines) + "\n")
+
+
+def scaling(limit: float) -> list[str]:
+    """tcplab's wall time per bottleneck packet across bandwidths and flow counts."""
+    points = [(bw, 10) for bw in ("10Mbps", "100Mbps", "1Gbps", "10Gbps")] + [("1Gbps", n) for n in (1, 100, 1000)]
+    rows = ["## Scaling (tcplab)", "",
+            "Each point simulates about 10^6 bottleneck packets of 1,500 bytes on a dumbbell with",
+            "NewReno flows (access 10x the bottleneck, 1 ms; bottleneck 10 ms, 1 BDP of queue).",
+            "",
+            "| bottleneck | flows | simulated s | bottleneck packets | wall s | ns per bottleneck packet | peak RSS MB |",
+            "|---|---|---|---|---|---|---|"]
+    costs = []
+    for bw, flows in points:
+        bps = {"10Mbps": 1e7, "100Mbps": 1e8, "1Gbps": 1e9, "10Gbps": 1e10}[bw]
+        duration = max(round(1e6 * 12000 / bps, 3), 0.5)
+        queue = max(int(bps * 0.024 / 12000), 10)
+        access = {"10Mbps": "100Mbps", "100Mbps": "1Gbps", "1Gbps": "10Gbps", "10Gbps": "100Gbps"}[bw]
+        overrides = [f"topology.dumbbell.pairs={flows}", f"topology.dumbbell.bottleneck.bandwidth={bw}",
+                     f"topology.dumbbell.access.bandwidth={access}", f"simulation.duration={duration}s",
+                     f"topology.dumbbell.bottleneck.queue.limit=\"{queue} packets\"", "simulation.bin=1s"]
+        run, out = measure([PYTHON, HERE / "scaling_run.py", str(flows), *overrides], limit)
+        if run.timed_out or not out.strip():
+            rows.append(f"| {bw} | {flows} | {duration:g} | | > {limit:g} | | |")
+            continue
+        r = json.loads(out.strip().splitlines()[-1])
+        ns = r["engine_wall_s"] / max(r["bottleneck_packets"], 1) * 1e9
+        costs.append(ns)
+        rows.append(f"| {bw} | {flows} | {duration:g} | {r['bottleneck_packets']:,} | {r['engine_wall_s']:.2f} | {ns:.0f} | {run.rss_mb:.0f} |")
+    if costs:
+        rows += ["", f"Cost per packet ranges from {min(costs):.0f} to {max(costs):.0f} ns: a factor of {max(costs) / min(costs):.2f} across the sweep."]
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--limit", type=float, default=600.0, help="seconds per run before it is killed")
+    ap.add_argument("--only", default="b1,b2,b3")
+    ap.add_argument("--tools", default="tcplab,ns2,ns3")
+    ap.add_argument("--scaling", action="store_true", help="also sweep bandwidth and flow count (tcplab)")
+    ap.add_argument("--no-install", action="store_true", help="do not install missing peers")
+    args = ap.parse_args()
+    _install_rss_hook()
+    wanted = [b for b in BENCHES if b.toml.split("-")[0] in args.only.split(",")]
+    tools = args.tools.split(",")
+    notes = []
+    ns = ensure_ns2(not args.no_install) if "ns2" in tools else None
+    if "ns2" in tools and not ns:
+        notes.append("- ns-2 is not installed and could not be installed: its rows are n/a.")
+    ns3 = ensure_ns3(not args.no_install) if "ns3" in tools else None
+    if "ns3" in tools and not ns3:
+        notes.append("- ns-3 could not be built: its rows are n/a.")
+    results: dict = {b.name: {t: [] for t in tools} for b in wanted}
+    for rep in range(args.repeats):
+        for b in wanted:
+            for tool in tools:
+                if tool == "tcplab":
+                    run = run_tcplab(b, args.limit)
+                elif tool == "ns2" and ns:
+                    run = run_ns2(b, args.limit, ns)
+                elif tool == "ns3" and ns3:
+                    run = run_ns3(b, args.limit, ns3)
+                else:
+                    continue
+                results[b.name][tool].append(run)
+                state = "TIMEOUT" if run.timed_out else ("ERROR" if run.error else "ok")
+                print(f"[{rep + 1}/{args.repeats}] {b.name:15} {tool:6} {run.wall_s:8.2f} s {run.rss_mb:7.0f} MB {state}", flush=True)
+    if args.scaling:
+        notes += scaling(args.limit)
+    summarise(results, wanted, tools, args.limit, args.repeats, notes)
+    print((HERE / "RESULTS.md").read_text())
+
+
+if __name__ == "__main__":
+    main()
