@@ -66,3 +66,16 @@ def test_lan_base_case_delivers_the_bottleneck_capacity():
     total = sum(f["goodput_bps"] for f in r.summary["flows"])
     # 10 Mbit/s of 1040-byte packets carrying 1000 B each, less start-up and recovery.
     assert 0.9 * 10e6 * 1000 / 1040 < total <= 10e6 * 1000 / 1040
+
+
+def test_rate_limited_application_sets_the_pace_below_capacity():
+    # A "disk" producing 4 Mbit/s behind a 10 Mbit/s bottleneck: TCP delivers what the
+    # application writes, no more (the LFN study's end-host bottleneck).
+    text = TCP_BASE.replace('{ type = "bulk" }', '{ type = "rate_limited", rate = "4Mbps" }')
+    r = tcplab.run(text, overrides=["simulation.duration=10s"])
+    f = r.summary["flows"][0]
+    assert f["goodput_bps"] == pytest.approx(4e6, rel=0.02)
+    assert f["packets_dropped"] == 0
+    # cwnd stops growing once the application, not the window, limits the sender.
+    cwnd = r.flow_series["cwnd_bytes"].dropna()
+    assert cwnd.max() < 100 * 1460

@@ -41,7 +41,11 @@ fn unkey(k: u128) -> (SimTime, Event) {
     let time = SimTime((k >> 64) as u64);
     let low = k as u64;
     let index = (low & MAX_COMPONENT_INDEX as u64) as u32;
-    let event = if low >> (EVENT_BITS - 1) & 1 == 0 { Event::PipeArrival(index) } else { Event::Wakeup(index) };
+    let event = if low >> (EVENT_BITS - 1) & 1 == 0 {
+        Event::PipeArrival(index)
+    } else {
+        Event::Wakeup(index)
+    };
     (time, event)
 }
 
@@ -134,7 +138,11 @@ mod tests {
 
     #[test]
     fn keys_round_trip_every_field() {
-        for event in [Event::PipeArrival(0), Event::Wakeup(MAX_COMPONENT_INDEX), Event::PipeArrival(12345)] {
+        for event in [
+            Event::PipeArrival(0),
+            Event::Wakeup(MAX_COMPONENT_INDEX),
+            Event::PipeArrival(12345),
+        ] {
             let k = key(SimTime(987_654_321), (1 << 39) + 5, event);
             assert_eq!(unkey(k), (SimTime(987_654_321), event));
         }

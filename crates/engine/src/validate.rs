@@ -453,7 +453,15 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
     }
     let components = (2 * config.links.len()).max(2 * config.flows.len()) as u64;
     if components > crate::sched::MAX_COMPONENT_INDEX as u64 {
-        return err("link", "", format!("at most {} links and {} flows", crate::sched::MAX_COMPONENT_INDEX / 2, crate::sched::MAX_COMPONENT_INDEX / 2));
+        return err(
+            "link",
+            "",
+            format!(
+                "at most {} links and {} flows",
+                crate::sched::MAX_COMPONENT_INDEX / 2,
+                crate::sched::MAX_COMPONENT_INDEX / 2
+            ),
+        );
     }
     let sim = &config.simulation;
     let cells = (config.flows.len() as u64 + 2 * config.links.len() as u64)

@@ -12,24 +12,9 @@ const MS: u64 = 1_000_000;
 
 /// Two hosts joined by a router: a -(100 Mbps, 2 ms)- r -(10 Mbps, 10 ms)- b.
 fn line(neck_queue: QueueConfig) -> ScenarioConfig {
-    ScenarioConfig {
-        simulation: SimulationConfig {
-            duration_ns: 10_000 * MS,
-            seed: 3,
-            bin_ns: 50 * MS,
-        },
-        nodes: vec![
-            node("a", NodeKind::Host),
-            node("r", NodeKind::Router),
-            node("b", NodeKind::Host),
-        ],
-        links: vec![
-            link("a", "r", 100_000_000, 2 * MS, 1500, droptail(1000)),
-            link("r", "b", 10_000_000, 10 * MS, 1500, neck_queue),
-        ],
-        flows: vec![],
-        fairness_flows: None,
-    }
+    let mut cfg = two_hops(100_000_000, 2 * MS, 10_000_000, 10 * MS, neck_queue);
+    cfg.simulation.seed = 3;
+    cfg
 }
 
 #[test]

@@ -12,26 +12,19 @@ use tcplab_engine::{RunResults, Simulation};
 const MS: u64 = 1_000_000;
 const S: u64 = 1_000_000_000;
 
-/// sender - router - receiver: 1 Gbps links, `rtt_ms` of propagation in all.
+/// sender - router - receiver: a 1 Gbps first hop, `rtt_ms` of propagation in all.
 fn path(rtt_ms: u64, neck_bps: u64, neck_queue: QueueConfig) -> ScenarioConfig {
-    ScenarioConfig {
-        simulation: SimulationConfig {
-            duration_ns: 100 * S,
-            seed: 11,
-            bin_ns: 100 * MS,
-        },
-        nodes: vec![
-            node("a", NodeKind::Host),
-            node("r", NodeKind::Router),
-            node("b", NodeKind::Host),
-        ],
-        links: vec![
-            link("a", "r", 1_000_000_000, MS, 1500, droptail(100_000)),
-            link("r", "b", neck_bps, (rtt_ms / 2 - 1) * MS, 1500, neck_queue),
-        ],
-        flows: vec![],
-        fairness_flows: None,
-    }
+    let mut cfg = two_hops(
+        1_000_000_000,
+        MS,
+        neck_bps,
+        (rtt_ms / 2 - 1) * MS,
+        neck_queue,
+    );
+    cfg.simulation.duration_ns = 100 * S;
+    cfg.simulation.seed = 11;
+    cfg.simulation.bin_ns = 100 * MS;
+    cfg
 }
 
 fn run(cfg: ScenarioConfig) -> RunResults {

@@ -78,6 +78,42 @@ pub fn cbr(rate_bps: u64, payload: u32) -> AppConfig {
     }
 }
 
+/// Hosts "a" and "b" joined through router "r": a -(access)- r -(neck)- b, no flows
+/// yet; the access link never drops.
+pub fn two_hops(
+    access_bps: u64,
+    access_delay_ns: u64,
+    neck_bps: u64,
+    neck_delay_ns: u64,
+    neck_queue: QueueConfig,
+) -> ScenarioConfig {
+    ScenarioConfig {
+        simulation: SimulationConfig {
+            duration_ns: 10_000_000_000,
+            seed: 1,
+            bin_ns: 50_000_000,
+        },
+        nodes: vec![
+            node("a", NodeKind::Host),
+            node("r", NodeKind::Router),
+            node("b", NodeKind::Host),
+        ],
+        links: vec![
+            link(
+                "a",
+                "r",
+                access_bps,
+                access_delay_ns,
+                1500,
+                droptail(100_000),
+            ),
+            link("r", "b", neck_bps, neck_delay_ns, 1500, neck_queue),
+        ],
+        flows: vec![],
+        fairness_flows: None,
+    }
+}
+
 /// A dumbbell: left{i} - router_left - router_right - right{i}, no flows yet.
 pub fn dumbbell(
     pairs: usize,
