@@ -98,9 +98,7 @@ def measure(cmd: list[str], limit: float, cwd: Path = REPO) -> tuple[Run, str]:
         out, err = proc.communicate()
         timed_out = True
     wall = time.perf_counter() - started
-    # ru_maxrss of the finished child, read from /proc's record of it is gone; use wait4
-    # data that communicate() cannot give: fall back to the process accounting below.
-    rss = _peak_rss_mb(proc)
+    rss = _peak_rss_mb(proc)  # recorded by the wait4 hook when the child was reaped
     run = Run(wall, rss, timed_out)
     if proc.returncode not in (0, None) and not timed_out:
         run.error = (err or out).strip()[-300:]
@@ -198,21 +196,20 @@ def jain(xs: list[float]) -> float | None:
     return sum(xs) ** 2 / (len(xs) * s2) if xs and s2 > 0 else None
 
 
-def machine() -> str:
-    cpu = "unknown CPU"
+def _read(path: str) -> str:
+    """A /proc file's text, or "" where there is none (not Linux)."""
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+        return Path(path).read_text()
     except OSError:
-        pass
-    mem = ""
-    try:
-        kib = int(Path("/proc/meminfo").read_text().split()[1])
-        mem = f", {kib / 2**20:.0f} GiB RAM"
-    except (OSError, ValueError, IndexError):
-        pass
+        return ""
+
+
+def machine() -> str:
+    """CPU model, cores, memory, OS and Python: what RESULTS.md records of the machine."""
+    models = [l.split(":", 1)[1].strip() for l in _read("/proc/cpuinfo").splitlines() if l.startswith("model name")]
+    cpu = models[0] if models else "unknown CPU"
+    fields = _read("/proc/meminfo").split()
+    mem = f", {int(fields[1]) / 2**20:.0f} GiB RAM" if len(fields) > 1 and fields[1].isdigit() else ""
     return f"{platform.node()}: {cpu}, {os.cpu_count()} cores{mem}, {platform.system()} {platform.release()}, Python {platform.python_version()}"
 
 

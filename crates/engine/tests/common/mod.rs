@@ -78,6 +78,15 @@ pub fn cbr(rate_bps: u64, payload: u32) -> AppConfig {
     }
 }
 
+/// 10 s of simulated time, seed 1, 50 ms bins.
+pub fn ten_seconds() -> SimulationConfig {
+    SimulationConfig {
+        duration_ns: 10_000_000_000,
+        seed: 1,
+        bin_ns: 50_000_000,
+    }
+}
+
 /// Hosts "a" and "b" joined through router "r": a -(access)- r -(neck)- b, no flows
 /// yet; the access link never drops.
 pub fn two_hops(
@@ -88,11 +97,7 @@ pub fn two_hops(
     neck_queue: QueueConfig,
 ) -> ScenarioConfig {
     ScenarioConfig {
-        simulation: SimulationConfig {
-            duration_ns: 10_000_000_000,
-            seed: 1,
-            bin_ns: 50_000_000,
-        },
+        simulation: ten_seconds(),
         nodes: vec![
             node("a", NodeKind::Host),
             node("r", NodeKind::Router),
@@ -157,11 +162,7 @@ pub fn dumbbell(
         ));
     }
     ScenarioConfig {
-        simulation: SimulationConfig {
-            duration_ns: 10_000_000_000,
-            seed: 1,
-            bin_ns: 50_000_000,
-        },
+        simulation: ten_seconds(),
         nodes,
         links,
         flows: vec![],
