@@ -195,9 +195,4 @@ impl Channel {
     pub fn finish(&mut self) {
         self.drain(self.bins.duration);
     }
-
-    /// RED's average queue, if the queue is RED.
-    pub fn red_average(&self) -> Option<f64> {
-        self.queue.red_average()
-    }
 }

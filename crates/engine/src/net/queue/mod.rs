@@ -141,12 +141,4 @@ impl OutputQueue {
     pub fn len_bytes(&self) -> u64 {
         self.bytes
     }
-
-    /// RED's current average queue, if this is a RED queue.
-    pub fn red_average(&self) -> Option<f64> {
-        match &self.discipline {
-            Discipline::Red(red) => Some(red.average()),
-            Discipline::DropTail(_) => None,
-        }
-    }
 }
