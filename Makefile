@@ -13,8 +13,8 @@ $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.deps-installed: $(BIN)/python requirements/runtime.txt requirements/dev.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.txt
+$(VENV)/.deps-installed: $(BIN)/python requirements/dev.lock.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.lock.txt
 	touch $@
 
 # Builds the Rust engine into the Python package (release mode) and installs it.
