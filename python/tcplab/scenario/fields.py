@@ -109,6 +109,16 @@ def choice(options: Iterable[str]) -> Callable[[object, str], str]:
     return parse
 
 
+def tagged(value: object, path: str, kinds: list[str], example: str) -> str:
+    """The `type` of a tagged table (queue, loss model, application, transport): the
+    value must be a table whose `type` is one of `kinds`; `example` shows one."""
+    if not isinstance(value, dict):
+        raise ScenarioError(path, f"expected a table like {example}, got {_describe(value)}")
+    if "type" not in value:
+        raise ScenarioError(join(path, "type"), f"missing (required); expected one of: {', '.join(kinds)}")
+    return choice(kinds)(value["type"], join(path, "type"))
+
+
 def list_of(item: Callable[[object, str], T]) -> Callable[[object, str], list[T]]:
     """A list whose items are parsed by ``item``."""
 

@@ -55,11 +55,7 @@ def _limit(value: object, path: str) -> dict:
 
 def parse_queue(value: object, path: str) -> dict:
     """A queue table: DropTail or RED."""
-    if not isinstance(value, dict):
-        raise ScenarioError(path, 'expected a queue table like { type = "droptail", limit = "100 packets" }')
-    if "type" not in value:
-        raise ScenarioError(join(path, "type"), f"missing (required); expected one of: {', '.join(QUEUE_TYPES)}")
-    kind = F.choice(QUEUE_TYPES)(value["type"], join(path, "type"))
+    kind = F.tagged(value, path, QUEUE_TYPES, '{ type = "droptail", limit = "100 packets" }')
     if kind == "droptail":
         t = Table(value, path, ["type", "limit"])
         return {"type": "droptail", "limit": t.get("limit", _limit)}
@@ -84,10 +80,7 @@ def parse_queue(value: object, path: str) -> dict:
 
 def parse_loss(value: object, path: str) -> dict:
     """A loss-model table."""
-    if not isinstance(value, dict) or "type" not in value:
-        raise ScenarioError(join(path, "type") if isinstance(value, dict) else path,
-                            f'expected a loss table like {{ type = "bernoulli", rate = 0.01 }}; types: {", ".join(LOSS_TYPES)}')
-    kind = F.choice(LOSS_TYPES)(value["type"], join(path, "type"))
+    kind = F.tagged(value, path, LOSS_TYPES, '{ type = "bernoulli", rate = 0.01 }')
     if kind == "none":
         Table(value, path, ["type"])
         return {"type": "none"}
@@ -160,10 +153,7 @@ def parse_node(value: object, path: str) -> dict:
 
 def parse_app(value: object, path: str) -> dict:
     """A traffic source."""
-    if not isinstance(value, dict) or "type" not in value:
-        raise ScenarioError(join(path, "type") if isinstance(value, dict) else path,
-                            f'expected an app table like {{ type = "cbr", rate = "6Mbps", packet_size = "1000B" }}; types: {", ".join(APP_TYPES)}')
-    kind = F.choice(APP_TYPES)(value["type"], join(path, "type"))
+    kind = F.tagged(value, path, APP_TYPES, '{ type = "cbr", rate = "6Mbps", packet_size = "1000B" }')
     if kind in ("cbr", "poisson"):
         t = Table(value, path, ["type", "rate", "packet_size"])
         return {"type": kind, "rate_bps": t.get("rate", parse_rate_bps), "payload_bytes": t.get("packet_size", parse_size_bytes)}
@@ -243,9 +233,7 @@ def _segments(value: object, path: str) -> int:
 def _transport(value: object, path: str) -> dict:
     """ "udp", "tcp", or a table { type = "tcp", cc = "reno", ... } with TCP options."""
     if isinstance(value, dict):
-        if "type" not in value:
-            raise ScenarioError(join(path, "type"), f"missing (required); expected one of: {', '.join(TRANSPORTS)}")
-        kind = F.choice(TRANSPORTS)(value["type"], join(path, "type"))
+        kind = F.tagged(value, path, TRANSPORTS, '{ type = "tcp", cc = "reno" }')
         if kind == "udp":
             Table(value, path, ["type"])
             return {"type": "udp"}
