@@ -7,6 +7,7 @@ use crate::metrics::jain_index;
 use crate::sim::Simulation;
 use crate::time::SimTime;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// Drops split by cause.
 #[derive(Debug, Clone, Serialize)]
@@ -444,11 +445,15 @@ fn channel_names(sim: &Simulation) -> Vec<String> {
             )
         })
         .collect();
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for name in &plain {
+        *uses.entry(name.as_str()).or_default() += 1;
+    }
     plain
         .iter()
         .enumerate()
         .map(|(c, name)| {
-            if plain.iter().filter(|n| *n == name).count() > 1 {
+            if uses[name.as_str()] > 1 {
                 format!("{name}#{}", c / 2)
             } else {
                 name.clone()
