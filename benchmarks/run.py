@@ -27,6 +27,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,47 +86,31 @@ class Run:
 
 
 def measure(cmd: list[str], limit: float, cwd: Path = REPO) -> tuple[Run, str]:
-    """Runs `cmd`, killing it at `limit` seconds; wall time and the child's own peak RSS."""
-    started = time.perf_counter()
-    with open(os.devnull, "rb") as devnull:
-        proc = subprocess.Popen([str(c) for c in cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                stdin=devnull, cwd=cwd, text=True)
-    timed_out = False
-    try:
-        out, err = proc.communicate(timeout=limit)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        timed_out = True
-    wall = time.perf_counter() - started
-    rss = _peak_rss_mb(proc)  # recorded by the wait4 hook when the child was reaped
-    run = Run(wall, rss, timed_out)
-    if proc.returncode not in (0, None) and not timed_out:
-        run.error = (err or out).strip()[-300:]
-    return run, out
-
-
-_RSS: dict[int, float] = {}
-
-
-def _peak_rss_mb(proc: subprocess.Popen) -> float:
-    return _RSS.pop(proc.pid, float("nan"))
-
-
-def _install_rss_hook() -> None:
-    """Makes subprocess reap children with os.wait4 so each child's peak RSS is known."""
-    original = subprocess.Popen._try_wait
-
-    def try_wait(self, wait_flags):
-        try:
-            pid, sts, usage = os.wait4(self.pid, wait_flags)
-        except ChildProcessError:
-            return original(self, wait_flags)
-        if pid == self.pid:
-            _RSS[pid] = usage.ru_maxrss / 1024.0  # KiB on Linux
-        return pid, sts
-
-    subprocess.Popen._try_wait = try_wait
+    """Runs `cmd`, killing it at `limit` seconds; returns its wall time, its own peak RSS
+    (os.wait4 reports the rusage of the child it reaps) and its standard output."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen([str(c) for c in cmd], stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd)
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid == proc.pid:
+                break
+            if time.perf_counter() - started > limit:
+                proc.kill()
+                timed_out = True
+                _, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.001)
+        wall = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    run = Run(wall, usage.ru_maxrss / 1024.0, timed_out)  # ru_maxrss is in KiB on Linux
+    if proc.returncode != 0 and not timed_out:
+        run.error = (stderr or stdout).strip()[-300:]
+    return run, stdout
 
 
 def run_tcplab(b: Bench, limit: float) -> Run:
@@ -332,7 +317,6 @@ def main() -> None:
     ap.add_argument("--scaling", action="store_true", help="also sweep bandwidth and flow count (tcplab)")
     ap.add_argument("--no-install", action="store_true", help="do not install missing peers")
     args = ap.parse_args()
-    _install_rss_hook()
     wanted = [b for b in BENCHES if b.toml.split("-")[0] in args.only.split(",")]
     tools = args.tools.split(",")
     notes = []
