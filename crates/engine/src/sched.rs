@@ -77,13 +77,37 @@ impl Scheduler {
 
     /// Removes and returns the earliest event if it is due at or before `until`.
     pub fn pop_until(&mut self, until: SimTime) -> Option<(SimTime, Event)> {
+        let due = self.next_due(until)?;
+        self.heap.pop();
+        Some(due)
+    }
+
+    /// Returns the earliest event if it is due at or before `until`, leaving it in the
+    /// queue: the caller must then either [`Scheduler::remove_next`] it or
+    /// [`Scheduler::replace_next`] it before scheduling anything else.
+    pub fn next_due(&mut self, until: SimTime) -> Option<(SimTime, Event)> {
         let Reverse(k) = *self.heap.peek()?;
         if (k >> 64) as u64 > until.as_ns() {
             return None;
         }
-        self.heap.pop();
         self.processed += 1;
         Some(unkey(k))
+    }
+
+    /// Drops the event returned by [`Scheduler::next_due`].
+    pub fn remove_next(&mut self) {
+        self.heap.pop();
+    }
+
+    /// Replaces the event returned by [`Scheduler::next_due`] with `event` at `time`:
+    /// the same order as removing it and then scheduling the new one, at the cost of
+    /// one sift instead of two. A link's next pipe arrival takes this path.
+    pub fn replace_next(&mut self, time: SimTime, event: Event) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        if let Some(mut top) = self.heap.peek_mut() {
+            *top = Reverse(key(time, seq, event));
+        }
     }
 
     /// Number of events handed out so far.
@@ -145,6 +169,33 @@ mod tests {
         ] {
             let k = key(SimTime(987_654_321), (1 << 39) + 5, event);
             assert_eq!(unkey(k), (SimTime(987_654_321), event));
+        }
+    }
+
+    #[test]
+    fn replacing_the_next_event_orders_like_remove_then_schedule() {
+        let mut a = Scheduler::new();
+        let mut b = Scheduler::new();
+        for s in [&mut a, &mut b] {
+            s.schedule(SimTime(10), Event::PipeArrival(1));
+            s.schedule(SimTime(30), Event::Wakeup(2));
+            s.schedule(SimTime(30), Event::Wakeup(3));
+        }
+        assert_eq!(
+            a.next_due(SimTime(100)),
+            Some((SimTime(10), Event::PipeArrival(1)))
+        );
+        a.replace_next(SimTime(30), Event::PipeArrival(1));
+        assert_eq!(
+            b.pop_until(SimTime(100)),
+            Some((SimTime(10), Event::PipeArrival(1)))
+        );
+        b.schedule(SimTime(30), Event::PipeArrival(1));
+        let order = [Event::Wakeup(2), Event::Wakeup(3), Event::PipeArrival(1)];
+        for s in [&mut a, &mut b] {
+            for e in order {
+                assert_eq!(s.pop_until(SimTime(100)), Some((SimTime(30), e)));
+            }
         }
     }
 

