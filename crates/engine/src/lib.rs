@@ -35,6 +35,7 @@ pub mod app;
 pub mod config;
 pub mod metrics;
 pub mod net;
+pub mod prefetch;
 pub mod results;
 pub mod rng;
 pub mod sched;

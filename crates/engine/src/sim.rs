@@ -12,7 +12,7 @@
 
 use crate::app::{ByteSource, DatagramSource};
 use crate::config::ConfigError;
-use crate::config::{ScenarioConfig, TransportConfig};
+use crate::config::{NodeKind, ScenarioConfig, TransportConfig};
 use crate::metrics::{Binning, FlowMeter};
 use crate::net::channel::{Channel, ChannelSpec, Offered};
 use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
@@ -58,6 +58,9 @@ pub struct Simulation {
     /// Per channel: whether it is fed by exactly one upstream channel, so a packet can
     /// be offered to it as soon as that channel admits it (see [`Simulation::offer`]).
     single_feeder: Vec<bool>,
+    /// Per channel: whether it leads to a host, where every packet ends its route
+    /// (hosts do not forward).
+    into_host: Vec<bool>,
     /// Two per flow: index 2f is flow f's sender, 2f + 1 its receiver.
     endpoints: Vec<Box<dyn Endpoint>>,
     wake_at: Vec<Option<SimTime>>,
@@ -123,8 +126,13 @@ impl Simulation {
         let n_endpoints = endpoints.len();
         let mtus: Vec<u32> = channels.iter().map(|c| c.spec.mtu_bytes).collect();
         let single_feeder = single_feeder_channels(&plan.routes, &mtus);
+        let into_host = channels
+            .iter()
+            .map(|c| config.nodes[c.spec.to as usize].kind == NodeKind::Host)
+            .collect();
         let mut s = Simulation {
             single_feeder,
+            into_host,
             meters: (0..config.flows.len())
                 .map(|_| FlowMeter::new(bins))
                 .collect(),
@@ -204,7 +212,16 @@ impl Simulation {
     fn on_pipe_arrival(&mut self, c: usize) {
         let (packet, next) = self.channels[c].pop_arrival();
         match next {
-            Some(t) => self.sched.replace_next(t, Event::PipeArrival(c as u32)),
+            Some(t) => {
+                self.sched.replace_next(t, Event::PipeArrival(c as u32));
+                if self.into_host[c] {
+                    // The next packet on this link ends its route here, and its
+                    // endpoint will read it from the pool: start fetching it now.
+                    if let Some(p) = self.channels[c].next_arrival() {
+                        self.pool.prefetch(p.id);
+                    }
+                }
+            }
             None => self.sched.remove_next(),
         }
         self.forward(packet, self.now);

@@ -191,7 +191,15 @@ impl Channel {
             .pipe
             .pop_front()
             .expect("PipeArrival with an empty pipe");
+        if let Some(after_next) = self.pipe.get(1) {
+            crate::prefetch::prefetch(after_next);
+        }
         (packet, self.pipe.front().map(|&(t, _)| t))
+    }
+
+    /// The packet at the head of the pipe (the next to arrive), if any.
+    pub fn next_arrival(&self) -> Option<InFlight> {
+        self.pipe.front().map(|&(_, p)| p)
     }
 
     /// Every packet the channel holds (queued, on the wire, propagating).

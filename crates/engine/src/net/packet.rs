@@ -140,6 +140,15 @@ impl PacketPool {
         &mut self.slots[id as usize]
     }
 
+    /// Hints the CPU to bring packet `id` into cache: its endpoint will read it when it
+    /// arrives (see [`crate::prefetch`]).
+    #[inline]
+    pub fn prefetch(&self, id: PacketId) {
+        if let Some(p) = self.slots.get(id as usize) {
+            crate::prefetch::prefetch(p);
+        }
+    }
+
     /// Returns the slot of a packet that left the network (delivered or dropped).
     pub fn release(&mut self, id: PacketId) {
         self.free.push(id);
