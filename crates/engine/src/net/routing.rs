@@ -11,7 +11,7 @@
 
 use crate::config::NodeKind;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 /// Marks the channels that receive packets from exactly one upstream channel and from
 /// no endpoint, and whose MTU is at least that channel's (so nothing is fragmented on
@@ -92,75 +92,111 @@ impl Graph {
             .min_by_key(|e| (e.cost, e.channel))
             .map(|e| e.channel)
     }
-
-    /// For every node, the first channel of its shortest path to `dst` (or `None`).
-    fn next_hops_towards(&self, dst: u32) -> Vec<Option<Edge>> {
-        let n = self.kinds.len();
-        let mut dist = vec![u64::MAX; n];
-        let mut next: Vec<Option<Edge>> = vec![None; n];
-        let mut done = vec![false; n];
-        let mut heap = BinaryHeap::new();
-        dist[dst as usize] = 0;
-        heap.push(Reverse((0u64, dst)));
-        while let Some(Reverse((d, u))) = heap.pop() {
-            if done[u as usize] {
-                continue;
-            }
-            done[u as usize] = true;
-            // A host other than the destination cannot pass traffic on.
-            if u != dst && self.kinds[u as usize] == NodeKind::Host {
-                continue;
-            }
-            for &(v, edge) in &self.incoming[u as usize] {
-                let nd = d.saturating_add(edge.cost);
-                let better = nd < dist[v as usize]
-                    || (nd == dist[v as usize]
-                        && next[v as usize].is_some_and(|e| edge.channel < e.channel));
-                if better && !done[v as usize] {
-                    dist[v as usize] = nd;
-                    next[v as usize] = Some(edge);
-                    heap.push(Reverse((nd, v)));
-                }
-            }
-        }
-        next
-    }
 }
 
-/// Computes shortest-path routes, caching one next-hop tree per destination.
+/// Computes shortest-path routes one (source, destination) pair at a time.
+///
+/// Each route is a Dijkstra search *towards* the destination (over incoming channels)
+/// that stops as soon as the source is settled: by then the source's next hop, and
+/// that of every node on its path, is final, so the result is exactly the path the
+/// destination's full next-hop tree would give, ties included. Memory stays
+/// proportional to the graph (scratch arrays reused between routes), not to the
+/// number of destinations × nodes.
 #[derive(Debug)]
 pub struct Router<'g> {
     graph: &'g Graph,
-    trees: HashMap<u32, Vec<Option<Edge>>>,
+    dist: Vec<u64>,
+    next: Vec<Option<Edge>>,
+    done: Vec<bool>,
+    touched: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
 }
 
 impl<'g> Router<'g> {
     /// A router over `graph`.
     pub fn new(graph: &'g Graph) -> Self {
+        let n = graph.kinds.len();
         Router {
             graph,
-            trees: HashMap::new(),
+            dist: vec![u64::MAX; n],
+            next: vec![None; n],
+            done: vec![false; n],
+            touched: Vec::new(),
+            heap: BinaryHeap::new(),
         }
     }
 
     /// The channels of the shortest path from `src` to `dst`, or `None` if unreachable.
     pub fn route(&mut self, src: u32, dst: u32) -> Option<Vec<u32>> {
-        let graph = self.graph;
-        let tree = self
-            .trees
-            .entry(dst)
-            .or_insert_with(|| graph.next_hops_towards(dst));
+        self.settle_towards(dst, src);
         let mut path = Vec::new();
         let mut at = src;
         while at != dst {
-            let edge = tree[at as usize]?;
+            let Some(edge) = self.next[at as usize] else {
+                path.clear();
+                break;
+            };
             path.push(edge.channel);
             at = edge.to;
-            if path.len() > tree.len() {
-                return None; // cannot happen with positive costs; guards against loops
+            if path.len() > self.next.len() {
+                path.clear(); // cannot happen with positive costs; guards against loops
+                break;
             }
         }
-        Some(path)
+        let reached = at == dst;
+        self.reset();
+        reached.then_some(path)
+    }
+
+    /// Dijkstra from `dst` over incoming channels until `src` is settled.
+    fn settle_towards(&mut self, dst: u32, src: u32) {
+        let g = self.graph;
+        self.relax(dst, 0, None);
+        while let Some(Reverse((d, u))) = self.heap.pop() {
+            if self.done[u as usize] {
+                continue;
+            }
+            self.done[u as usize] = true;
+            if u == src {
+                return;
+            }
+            // A host other than the destination cannot pass traffic on.
+            if u != dst && g.kinds[u as usize] == NodeKind::Host {
+                continue;
+            }
+            for &(v, edge) in &g.incoming[u as usize] {
+                // Nor can any host but the source start a path that matters here:
+                // skipping them keeps a star of a thousand hosts off the heap.
+                if v != src && g.kinds[v as usize] == NodeKind::Host {
+                    continue;
+                }
+                let nd = d.saturating_add(edge.cost);
+                let (dv, nv) = (self.dist[v as usize], self.next[v as usize]);
+                let better = nd < dv || (nd == dv && nv.is_some_and(|e| edge.channel < e.channel));
+                if better && !self.done[v as usize] {
+                    self.relax(v, nd, Some(edge));
+                }
+            }
+        }
+    }
+
+    fn relax(&mut self, v: u32, dist: u64, next: Option<Edge>) {
+        if self.dist[v as usize] == u64::MAX {
+            self.touched.push(v);
+        }
+        self.dist[v as usize] = dist;
+        self.next[v as usize] = next;
+        self.heap.push(Reverse((dist, v)));
+    }
+
+    fn reset(&mut self) {
+        for &v in &self.touched {
+            self.dist[v as usize] = u64::MAX;
+            self.next[v as usize] = None;
+            self.done[v as usize] = false;
+        }
+        self.touched.clear();
+        self.heap.clear();
     }
 }
 
