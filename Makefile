@@ -20,6 +20,9 @@ $(VENV)/.deps-installed: $(BIN)/python requirements/dev.lock.txt
 # Builds the Rust engine into the Python package (release mode) and installs it.
 $(STAMP): $(VENV)/.deps-installed $(RUST_SOURCES)
 	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --locked --quiet
+	@# Bytecode up front: the editable install would otherwise recompile tcplab on
+	@# every start where PYTHONDONTWRITEBYTECODE is set.
+	$(BIN)/python -m compileall -q python/tcplab
 	touch $@
 
 install: $(STAMP)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -34,5 +33,7 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     lowered = {c.lower(): c for c in choices}
     if word.lower() in lowered:
         return f" (did you mean '{lowered[word.lower()]}'?)"
+    import difflib  # only on the error path: keeps start-up lean
+
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""

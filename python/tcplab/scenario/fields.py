@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING
 
 from .errors import ScenarioError, suggest
 
-T = TypeVar("T")
+if TYPE_CHECKING:  # annotations only: `typing` costs start-up time at run time
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
 _MISSING: Any = object()
 
 

@@ -4,32 +4,37 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import tomllib
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from collections import namedtuple
+from typing import TYPE_CHECKING
 
 from .errors import ScenarioError
 from .schema import compile_scenario
 
-ScenarioSource = str | Path | dict
+if TYPE_CHECKING:
+    from typing import Any
+
+# os.path rather than pathlib, and no dataclasses or typing at run time: each would
+# add tens of milliseconds to every `tcplab` start on a small machine.
+ScenarioSource = str | os.PathLike | dict
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """A scenario ready for the engine: where it came from, what the user wrote
-    (after overrides) and the engine configuration compiled from it. Picklable."""
+class Scenario(namedtuple("Scenario", "source raw engine")):
+    """A scenario ready for the engine: where it came from (``source``), what the
+    user wrote after overrides (``raw``) and the engine configuration compiled from it
+    (``engine``). Immutable and picklable."""
 
-    source: str
-    raw: dict
-    engine: dict
+    __slots__ = ()
 
     @property
     def name(self) -> str:
         """A short name: the scenario's ``name`` key, or the file's stem."""
         if isinstance(self.raw.get("name"), str):
             return self.raw["name"]
-        return Path(self.source).stem if self.source not in ("<text>", "<dict>") else "scenario"
+        if self.source in ("<text>", "<dict>"):
+            return "scenario"
+        return os.path.splitext(os.path.basename(self.source))[0]
 
     def engine_json(self) -> str:
         """The engine configuration as JSON (the engine's input format)."""
@@ -59,19 +64,20 @@ def read_raw(source: ScenarioSource) -> tuple[dict, str]:
     """The user's scenario as a dict, and a name for error messages."""
     if isinstance(source, dict):
         return copy.deepcopy(source), "<dict>"
-    looks_like_path = isinstance(source, Path) or ("\n" not in source and "=" not in source)
+    looks_like_path = isinstance(source, os.PathLike) or ("\n" not in source and "=" not in source)
     if looks_like_path:
-        path = Path(source)
-        if not path.exists():
-            raise ScenarioError("", "no such file", str(path))
-        if path.is_dir():
-            raise ScenarioError("", "is a directory, expected a scenario file (.toml or .yaml)", str(path))
+        path = os.fspath(source)
+        if not os.path.exists(path):
+            raise ScenarioError("", "no such file", path)
+        if os.path.isdir(path):
+            raise ScenarioError("", "is a directory, expected a scenario file (.toml or .yaml)", path)
         try:
-            text = path.read_text(encoding="utf-8")
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
         except (OSError, UnicodeDecodeError) as e:
-            raise ScenarioError("", f"cannot read: {e}", str(path)) from None
-        fmt = "yaml" if path.suffix.lower() in (".yaml", ".yml") else "toml"
-        return _parse_text(text, str(path), fmt), str(path)
+            raise ScenarioError("", f"cannot read: {e}", path) from None
+        fmt = "yaml" if os.path.splitext(path)[1].lower() in (".yaml", ".yml") else "toml"
+        return _parse_text(text, path, fmt), path
     return _parse_text(source, "<text>", "toml"), "<text>"
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from .errors import ScenarioError, suggest
 
@@ -88,12 +88,11 @@ def parse_size_bytes(value: object, path: str) -> int:
     return round(result)
 
 
-@dataclass(frozen=True)
-class Amount:
-    """A count of packets or of bytes (queue limits, RED thresholds)."""
+class Amount(namedtuple("Amount", "value unit")):
+    """A count of packets or of bytes (queue limits, RED thresholds): ``value`` and
+    ``unit``, which is "packets" or "bytes". Immutable."""
 
-    value: float
-    unit: str  # "packets" or "bytes"
+    __slots__ = ()
 
 
 def parse_amount(value: object, path: str, *, integral: bool = True) -> Amount:
