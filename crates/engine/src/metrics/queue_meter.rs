@@ -1,4 +1,9 @@
 //! Time-weighted queue occupancy: overall and per bin, in packets and bytes.
+//!
+//! A queue changes length on every arrival and departure, so the meter's per-change
+//! work is kept to a few integer operations: the running integrals of length over
+//! time (exact, in u128) and the current bin's maxima. A bin's mean is the growth of
+//! the integral across it, written once when the bin is left.
 
 use super::bins::Binning;
 use crate::time::SimTime;
@@ -7,19 +12,23 @@ use crate::time::SimTime;
 #[derive(Debug, Clone)]
 pub struct QueueMeter {
     bins: Binning,
+    /// Time up to which the integrals are complete.
     last: SimTime,
-    /// The bin holding `last`, and where it ends: most changes fall in the same bin,
-    /// and then need no bin arithmetic.
-    bin: usize,
-    bin_end: SimTime,
+    /// Current length.
     packets: u64,
     bytes: u64,
-    max_packets: u64,
-    max_bytes: u64,
+    /// ∫ length dt from 0 to `last`, in packet·ns and byte·ns.
     area_packets: u128,
     area_bytes: u128,
-    bin_area_packets: Vec<f64>,
-    bin_area_bytes: Vec<f64>,
+    /// The bin holding `last`, where it ends, and the integrals at its start.
+    bin: usize,
+    bin_end: SimTime,
+    bin_start_area: (u128, u128),
+    /// Longest queue seen so far in the current bin / in the whole run.
+    bin_max: (u64, u64),
+    max: (u64, u64),
+    bin_mean_packets: Vec<f64>,
+    bin_mean_bytes: Vec<f64>,
     bin_max_packets: Vec<u64>,
     bin_max_bytes: Vec<u64>,
 }
@@ -51,61 +60,62 @@ impl QueueMeter {
         QueueMeter {
             bins,
             last: SimTime::ZERO,
-            bin: 0,
-            bin_end: bins.end(0),
             packets: 0,
             bytes: 0,
-            max_packets: 0,
-            max_bytes: 0,
             area_packets: 0,
             area_bytes: 0,
-            bin_area_packets: vec![0.0; bins.count],
-            bin_area_bytes: vec![0.0; bins.count],
+            bin: 0,
+            bin_end: bins.end(0),
+            bin_start_area: (0, 0),
+            bin_max: (0, 0),
+            max: (0, 0),
+            bin_mean_packets: vec![0.0; bins.count],
+            bin_mean_bytes: vec![0.0; bins.count],
             bin_max_packets: vec![0; bins.count],
             bin_max_bytes: vec![0; bins.count],
         }
     }
 
-    /// Accounts the current level from the last change up to `now`.
+    /// Extends the integrals at the current length up to `t` (not past the bin end).
+    fn integrate_to(&mut self, t: SimTime) {
+        let dt = (t - self.last).as_ns() as u128;
+        self.area_packets += self.packets as u128 * dt;
+        self.area_bytes += self.bytes as u128 * dt;
+        self.last = t;
+    }
+
+    /// Accounts the current length from the last change up to `now`, closing every
+    /// bin passed on the way.
     fn advance(&mut self, now: SimTime) {
         let now = now.min(self.bins.duration);
         if now <= self.last {
             return;
         }
-        let (p, b) = (self.packets, self.bytes);
-        if p > 0 {
-            let dt = (now - self.last).as_ns();
-            self.area_packets += p as u128 * dt as u128;
-            self.area_bytes += b as u128 * dt as u128;
-            if now < self.bin_end {
-                self.add_to_bin(self.bin, dt, p, b);
-            } else {
-                let mut t = self.last;
-                while t < now {
-                    let i = self.bins.index(t);
-                    let end = self.bins.end(i).min(now);
-                    if end == t {
-                        break;
-                    }
-                    self.add_to_bin(i, (end - t).as_ns(), p, b);
-                    t = end;
-                }
-            }
-        }
-        self.last = now;
-        if now >= self.bin_end {
-            self.bin = self.bins.index(now);
+        while now >= self.bin_end && self.bin + 1 < self.bins.count {
+            self.integrate_to(self.bin_end);
+            self.close_bin();
+            self.bin += 1;
             self.bin_end = self.bins.end(self.bin);
+            self.bin_start_area = (self.area_packets, self.area_bytes);
+            // The carried-over length counts towards the new bin's maximum only if it
+            // lasts into it.
+            self.bin_max = if now > self.last {
+                (self.packets, self.bytes)
+            } else {
+                (0, 0)
+            };
         }
+        self.integrate_to(now);
     }
 
-    /// `p` packets and `b` bytes waited for `span_ns` within bin `i`.
-    fn add_to_bin(&mut self, i: usize, span_ns: u64, p: u64, b: u64) {
-        let span = span_ns as f64;
-        self.bin_area_packets[i] += p as f64 * span;
-        self.bin_area_bytes[i] += b as f64 * span;
-        self.bin_max_packets[i] = self.bin_max_packets[i].max(p);
-        self.bin_max_bytes[i] = self.bin_max_bytes[i].max(b);
+    /// Writes the current bin's mean and maximum.
+    fn close_bin(&mut self) {
+        let i = self.bin;
+        let ns = (self.bins.seconds(i) * 1e9).max(1.0);
+        self.bin_mean_packets[i] = (self.area_packets - self.bin_start_area.0) as f64 / ns;
+        self.bin_mean_bytes[i] = (self.area_bytes - self.bin_start_area.1) as f64 / ns;
+        self.bin_max_packets[i] = self.bin_max.0;
+        self.bin_max_bytes[i] = self.bin_max.1;
     }
 
     /// The queue now holds `packets` / `bytes`.
@@ -113,34 +123,24 @@ impl QueueMeter {
         self.advance(now);
         self.packets = packets;
         self.bytes = bytes;
-        self.max_packets = self.max_packets.max(packets);
-        self.max_bytes = self.max_bytes.max(bytes);
+        self.max = (self.max.0.max(packets), self.max.1.max(bytes));
         if now < self.bins.duration {
-            // advance() left `bin` holding max(now, last), and `now` is never earlier.
-            let i = self.bin;
-            self.bin_max_packets[i] = self.bin_max_packets[i].max(packets);
-            self.bin_max_bytes[i] = self.bin_max_bytes[i].max(bytes);
+            self.bin_max = (self.bin_max.0.max(packets), self.bin_max.1.max(bytes));
         }
     }
 
     /// Closes the integrals at the end of the run.
     pub fn finish(&mut self) -> QueueOccupancy {
         self.advance(self.bins.duration);
+        self.close_bin();
         let total_ns = self.bins.duration.as_ns().max(1) as f64;
-        let per_bin = |areas: &[f64]| -> Vec<f64> {
-            areas
-                .iter()
-                .enumerate()
-                .map(|(i, a)| a / (self.bins.seconds(i) * 1e9).max(1.0))
-                .collect()
-        };
         QueueOccupancy {
-            max_packets: self.max_packets,
-            max_bytes: self.max_bytes,
+            max_packets: self.max.0,
+            max_bytes: self.max.1,
             mean_packets: self.area_packets as f64 / total_ns,
             mean_bytes: self.area_bytes as f64 / total_ns,
-            bin_mean_packets: per_bin(&self.bin_area_packets),
-            bin_mean_bytes: per_bin(&self.bin_area_bytes),
+            bin_mean_packets: self.bin_mean_packets.clone(),
+            bin_mean_bytes: self.bin_mean_bytes.clone(),
             bin_max_packets: self.bin_max_packets.clone(),
             bin_max_bytes: self.bin_max_bytes.clone(),
         }
