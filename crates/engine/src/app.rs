@@ -7,7 +7,7 @@
 
 use crate::config::AppConfig;
 use crate::rng::Rng;
-use crate::time::SimTime;
+use crate::time::{round_ns, SimTime};
 
 #[derive(Debug, Clone)]
 enum Pattern {
@@ -101,7 +101,7 @@ impl DatagramSource {
         };
         if let Pattern::Poisson { mean_gap_ns } = src.pattern {
             // The first arrival of a Poisson process comes after an exponential gap too.
-            let gap = SimTime(src.rng.exponential(mean_gap_ns).round() as u64);
+            let gap = SimTime(round_ns(src.rng.exponential(mean_gap_ns)));
             src.next = Some(start.saturating_add(gap));
         }
         src.clip();
@@ -110,7 +110,7 @@ impl DatagramSource {
 
     fn period(mean_ns: u64, exponential: bool, rng: &mut Rng) -> SimTime {
         if exponential {
-            SimTime(rng.exponential(mean_ns as f64).round() as u64)
+            SimTime(round_ns(rng.exponential(mean_ns as f64)))
         } else {
             SimTime(mean_ns)
         }
@@ -142,7 +142,7 @@ impl DatagramSource {
                 Some(*start + cbr_offset(*k, size, rate))
             }
             Pattern::Poisson { mean_gap_ns } => {
-                let gap = self.rng.exponential(*mean_gap_ns).round() as u64;
+                let gap = round_ns(self.rng.exponential(*mean_gap_ns));
                 Some(now.saturating_add(SimTime(gap)))
             }
             Pattern::OnOff {

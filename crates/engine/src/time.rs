@@ -68,6 +68,20 @@ impl Sub for SimTime {
     }
 }
 
+/// `x.round() as u64` (halves away from zero, negatives to 0) without the libm call
+/// that `f64::round` becomes on baseline x86-64: per-ACK RTT and pacing arithmetic
+/// uses it. Exact, since `x − trunc(x)` is exact below 2^52 (and zero above).
+pub fn round_ns(x: f64) -> u64 {
+    let t = x as u64;
+    t + (x - t as f64 >= 0.5) as u64
+}
+
+/// `x.ceil() as u64` (negatives to 0) without a libm call; exact like [`round_ns`].
+pub fn ceil_ns(x: f64) -> u64 {
+    let t = x as u64;
+    t + ((t as f64) < x) as u64
+}
+
 /// Time to clock `bytes` onto a link of `rate_bps`, rounded *up* to the next whole
 /// nanosecond (a frame has not left until its last bit has).
 pub fn serialization_time(bytes: u64, rate_bps: u64) -> SimTime {
@@ -90,6 +104,39 @@ pub fn interval_for_rate(bytes: u64, rate_bps: u64) -> SimTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `round_ns` and `ceil_ns` agree with the standard library's `f64::round` and
+    /// `f64::ceil` on halves, near-halves, integers, negatives and large values.
+    #[test]
+    fn rounding_matches_the_standard_library() {
+        let mut xs = vec![
+            0.0,
+            0.5,
+            1.5,
+            2.5,
+            -0.5,
+            -0.7,
+            -3.0,
+            1e15 + 0.5,
+            4.5e15,
+            1.8e19,
+        ];
+        for k in 0..2000u64 {
+            let base = (k * 7919) as f64;
+            xs.extend([
+                base,
+                base + 0.5,
+                base + 0.49999999999,
+                base + 0.5000001,
+                base + 1e-9,
+            ]);
+            xs.push(base * 1234.5678 + 0.25);
+        }
+        for x in xs {
+            assert_eq!(round_ns(x), x.round() as u64, "round {x}");
+            assert_eq!(ceil_ns(x), x.ceil() as u64, "ceil {x}");
+        }
+    }
 
     #[test]
     fn serialization_of_1500_bytes_at_100mbps_is_120us() {

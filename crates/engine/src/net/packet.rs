@@ -187,6 +187,12 @@ mod tests {
         }
     }
 
+    /// The pool's prefetch covers every line of values up to 128 bytes.
+    #[test]
+    fn a_packet_fits_the_prefetch() {
+        assert!(std::mem::size_of::<Packet>() <= 128);
+    }
+
     #[test]
     fn released_slots_are_reused() {
         let mut pool = PacketPool::new();

@@ -2,7 +2,7 @@
 //! exponential backoff, or a fixed RTO.
 
 use crate::config::RtoConfig;
-use crate::time::SimTime;
+use crate::time::{ceil_ns, round_ns, SimTime};
 
 /// RFC 6298 section 2 state.
 #[derive(Debug, Clone)]
@@ -63,7 +63,7 @@ impl RttEstimator {
                 // (2.3): RTO = SRTT + max(G, K·RTTVAR), K = 4; the simulator's clock
                 // granularity G is 1 ns.
                 let rto = srtt + (4.0 * self.rttvar_ns).max(1.0);
-                SimTime(rto.ceil() as u64).max(self.min)
+                SimTime(ceil_ns(rto)).max(self.min)
             }
         };
         let backed_off = base.as_ns().saturating_mul(1u64 << self.backoff.min(40));
@@ -79,7 +79,7 @@ impl RttEstimator {
 
     /// Smoothed RTT, if measured.
     pub fn srtt(&self) -> Option<SimTime> {
-        self.srtt_ns.map(|s| SimTime(s.round() as u64))
+        self.srtt_ns.map(|s| SimTime(round_ns(s)))
     }
 
     /// Smallest RTT seen (Vegas/FAST/BBR's base RTT).

@@ -24,7 +24,7 @@ use crate::app::ByteSource;
 use crate::config::{CongestionControlKind, RtoConfig};
 use crate::net::packet::TransportHeader;
 use crate::rng::Rng;
-use crate::time::SimTime;
+use crate::time::{round_ns, SimTime};
 use crate::transport::{Endpoint, Outbox, Probe, TransportStats};
 
 /// Which loss-recovery algorithm the sender runs.
@@ -178,7 +178,7 @@ impl TcpSender {
         }
         if self.p.pacing {
             if let Some(rate) = self.pacing_rate_bps() {
-                self.next_send_at = now + SimTime((size as f64 * 8e9 / rate).round() as u64);
+                self.next_send_at = now + SimTime(round_ns(size as f64 * 8e9 / rate));
             }
         }
         if self.p.send_jitter > SimTime::ZERO {
