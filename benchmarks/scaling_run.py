@@ -23,7 +23,7 @@ def main() -> None:
         {**template, "name": f"f{i}", "from": f"left{i}", "to": f"right{i}", "start": f"{i * 10 / max(flows, 1):.6f}ms"}
         for i in range(flows)
     ]
-    engine, wall = simulate(load(base, overrides))
+    engine, wall = simulate(load(base, overrides), series=False)
     neck = next(l for l in engine["links"] if l["id"] == "router_left->router_right")
     print(json.dumps({"engine_wall_s": wall, "bottleneck_packets": neck["tx_packets"]}))
 

@@ -1,6 +1,7 @@
 """Runs one tcplab scenario the lean way for benchmarking: parse the scenario, run the
 engine, print a JSON line with what the harness compares (no Parquet, no plots, no
-pandas import), like the ns-2 and ns-3 programs that only print their counters.
+pandas import, no per-bin series handed to Python: the engine still measures them),
+like the ns-2 and ns-3 programs that only print their counters.
 
 usage: python benchmarks/tcplab_run.py SCENARIO.toml [KEY=VALUE ...]
 """
@@ -19,7 +20,7 @@ def main() -> None:
     path, overrides = sys.argv[1], sys.argv[2:]
     started = time.perf_counter()
     scenario = load(path, overrides)
-    engine, engine_wall = simulate(scenario)
+    engine, engine_wall = simulate(scenario, series=False)
     neck = max(engine["links"], key=lambda l: l["tx_packets"] if l["id"] == "router_left->router_right" else -1)
     print(json.dumps({
         "goodputs_bps": [f["goodput_bps"] for f in engine["flows"]],

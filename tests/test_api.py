@@ -133,3 +133,17 @@ def test_gilbert_elliott_loss_is_bursty():
     # allow 20% relative error on ~14,600 packets, i.e. many standard deviations for this burst length.
     assert abs(f["packets_dropped"] / n - expected) / expected < 0.2
     assert not math.isnan(f["loss_rate"])
+
+
+def test_summary_only_results_match_the_full_ones():
+    """`simulate(..., series=False)` (the benchmarks' lean path) leaves out the per-bin
+    series and histograms but reports the very same summaries."""
+    from tcplab.runner import simulate
+    from tcplab.scenario import load
+
+    full, _ = simulate(load(str(SCENARIOS / "default.toml")))
+    lean, _ = simulate(load(str(SCENARIOS / "default.toml")), series=False)
+    assert full["flow_series"] and full["link_series"]
+    assert lean["flow_series"] == lean["link_series"] == lean["delay_histograms"] == []
+    for key in ("flows", "links", "fairness", "events"):
+        assert lean[key] == full[key]

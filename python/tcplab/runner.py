@@ -35,8 +35,9 @@ def validate(scenario: Scenario) -> None:
     build(scenario)
 
 
-def simulate(scenario: Scenario, progress: ProgressCallback | None = None) -> tuple[dict, float]:
-    """Runs the scenario to its end; returns the engine's results and the wall time."""
+def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, series: bool = True) -> tuple[dict, float]:
+    """Runs the scenario to its end; returns the engine's results and the wall time.
+    ``series=False`` returns the summaries only (no per-bin series or histograms)."""
     sim = build(scenario)
     started = time.perf_counter()
     total = sim.duration_ns
@@ -48,7 +49,7 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None) -> tu
         if progress is not None:
             progress(t, total, sim.events)
     try:
-        results = json.loads(sim.finish())
+        results = json.loads(sim.finish(series))
     except _core.EngineInternalError as e:
         raise InternalError(str(e)) from None
     return results, time.perf_counter() - started

@@ -237,6 +237,14 @@ pub struct RunResults {
 }
 
 impl RunResults {
+    /// Leaves the summaries only: no per-bin series, no delay histograms.
+    pub fn drop_series(&mut self) {
+        self.bin_start_s = Vec::new();
+        self.flow_series = Vec::new();
+        self.link_series = Vec::new();
+        self.delay_histograms = Vec::new();
+    }
+
     /// The results as JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("results are plain data")

@@ -87,15 +87,21 @@ impl Simulation {
         self.with(|sim| sim.events())
     }
 
-    /// Runs to the end, checks conservation, and returns the results as JSON.
-    fn finish(&self, py: Python<'_>) -> PyResult<String> {
+    /// Runs to the end, checks conservation, and returns the results as JSON. With
+    /// `series=False` the per-bin time series and delay histograms are left out (the
+    /// summaries only: what the benchmarks compare, a fraction of the JSON to parse).
+    #[pyo3(signature = (series = true))]
+    fn finish(&self, py: Python<'_>, series: bool) -> PyResult<String> {
         let sim = self
             .inner
             .lock()
             .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("simulation already finished"))?;
-        let results = py.detach(|| sim.finish()).map_err(internal_error)?;
+        let mut results = py.detach(|| sim.finish()).map_err(internal_error)?;
+        if !series {
+            results.drop_series();
+        }
         Ok(results.to_json())
     }
 }
