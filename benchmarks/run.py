@@ -327,9 +327,15 @@ def main() -> None:
     if "ns3" in tools and not ns3:
         notes.append("- ns-3 could not be built: its rows are n/a.")
     results: dict = {b.name: {t: [] for t in tools} for b in wanted}
+    skipped: list[str] = []
     for rep in range(args.repeats):
         for b in wanted:
             for tool in tools:
+                if any(r.timed_out for r in results[b.name][tool]):
+                    # A deterministic run that hit the limit once hits it again: the
+                    # repeat would only burn another full limit of machine time.
+                    skipped.append(f"{b.name} / {tool}")
+                    continue
                 if tool == "tcplab":
                     run = run_tcplab(b, args.limit)
                 elif tool == "ns2" and ns:
@@ -341,6 +347,9 @@ def main() -> None:
                 results[b.name][tool].append(run)
                 state = "TIMEOUT" if run.timed_out else ("ERROR" if run.error else "ok")
                 print(f"[{rep + 1}/{args.repeats}] {b.name:15} {tool:6} {run.wall_s:8.2f} s {run.rss_mb:7.0f} MB {state}", flush=True)
+    if skipped:
+        once = sorted(set(skipped))
+        notes.append(f"- Hit the time limit on the first run, so not repeated: {', '.join(once)}.")
     if args.scaling:
         notes += scaling(args.limit)
     summarise(results, wanted, tools, args.limit, args.repeats, notes)
