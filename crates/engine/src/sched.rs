@@ -199,6 +199,62 @@ mod tests {
         }
     }
 
+    /// Against a sorted list as the reference: a long random mix of schedules, pops
+    /// and replacements comes out in (time, insertion) order.
+    #[test]
+    fn random_operations_match_a_sorted_reference() {
+        // Reference entries are (time, seq, id); ids from 1,000,000 are pipe arrivals.
+        let event = |id: u32| {
+            if id >= 1_000_000 {
+                Event::PipeArrival(id - 1_000_000)
+            } else {
+                Event::Wakeup(id)
+            }
+        };
+        let mut s = Scheduler::new();
+        let mut reference: Vec<(u64, u64, u32)> = Vec::new();
+        let mut seq = 0u64;
+        let mut x: u64 = 12345;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for step in 0..20_000u32 {
+            let r = next();
+            let t = r % 1000 + step as u64 / 10;
+            match r % 5 {
+                0 | 1 | 2 => {
+                    s.schedule(SimTime(t), Event::Wakeup(step % 1000));
+                    reference.push((t, seq, step % 1000));
+                    seq += 1;
+                }
+                3 => {
+                    reference.sort();
+                    let expected = (!reference.is_empty()).then(|| reference.remove(0));
+                    let got = s.pop_until(SimTime(u64::MAX >> 1));
+                    assert_eq!(got, expected.map(|(t, _, i)| (SimTime(t), event(i))));
+                }
+                _ => {
+                    reference.sort();
+                    if let Some(due) = s.next_due(SimTime(u64::MAX >> 1)) {
+                        let (rt, _, ri) = reference.remove(0);
+                        assert_eq!(due, (SimTime(rt), event(ri)));
+                        s.replace_next(SimTime(t), Event::PipeArrival(step % 1000));
+                        reference.push((t, seq, 1_000_000 + step % 1000));
+                        seq += 1;
+                    }
+                }
+            }
+        }
+        reference.sort();
+        for (t, _, i) in reference {
+            assert_eq!(s.pop_until(SimTime(u64::MAX >> 1)), Some((SimTime(t), event(i))));
+        }
+        assert!(s.is_empty());
+    }
+
     #[test]
     fn pop_until_leaves_later_events() {
         let mut s = Scheduler::new();
