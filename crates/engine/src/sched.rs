@@ -250,7 +250,10 @@ mod tests {
         }
         reference.sort();
         for (t, _, i) in reference {
-            assert_eq!(s.pop_until(SimTime(u64::MAX >> 1)), Some((SimTime(t), event(i))));
+            assert_eq!(
+                s.pop_until(SimTime(u64::MAX >> 1)),
+                Some((SimTime(t), event(i)))
+            );
         }
         assert!(s.is_empty());
     }

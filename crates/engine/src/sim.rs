@@ -204,6 +204,9 @@ impl Simulation {
         for ch in &mut self.channels {
             ch.finish();
         }
+        for meter in &mut self.meters {
+            meter.finish();
+        }
         self.check_conservation()?;
         Ok(results::collect(&mut self))
     }

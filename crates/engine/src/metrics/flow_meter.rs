@@ -2,7 +2,7 @@
 //! and what the receiving application got. Memory is fixed per flow (counters, one
 //! histogram, a few bin arrays): it never grows with the number of packets.
 
-use super::bins::Binning;
+use super::bins::{BinSum, Binning};
 use super::histogram::Histogram;
 use crate::net::packet::Direction;
 use crate::net::queue::DropCause;
@@ -48,10 +48,12 @@ pub struct FlowMeter {
     last_transit_ns: Option<i64>,
     /// Per bin: forward packets sent.
     pub bin_sent_packets: Vec<u64>,
+    sent_bin: BinSum,
     /// Per bin: forward packets dropped.
     pub bin_dropped_packets: Vec<u64>,
     /// Per bin: payload bytes delivered to the application.
     pub bin_delivered_bytes: Vec<u64>,
+    delivered_bin: BinSum,
     /// Per bin, for window-based senders: last cwnd, ssthresh and SRTT (ns) seen in
     /// the bin (NaN where nothing was sampled). Allocated on the first sample.
     pub bin_congestion: Option<CongestionSeries>,
@@ -80,8 +82,10 @@ impl FlowMeter {
             jitter_ns: 0.0,
             last_transit_ns: None,
             bin_sent_packets: vec![0; bins.count],
+            sent_bin: BinSum::new(&bins),
             bin_dropped_packets: vec![0; bins.count],
             bin_delivered_bytes: vec![0; bins.count],
+            delivered_bin: BinSum::new(&bins),
             bin_congestion: None,
         }
     }
@@ -111,7 +115,8 @@ impl FlowMeter {
         c.sent_bytes += ip_bytes as u64;
         if dir == Direction::Forward {
             self.payload_sent_bytes += payload_bytes as u64;
-            self.bin_sent_packets[self.bins.index(now)] += 1;
+            self.sent_bin
+                .add(&self.bins, now, 1, &mut self.bin_sent_packets);
         }
     }
 
@@ -149,7 +154,14 @@ impl FlowMeter {
     /// The receiving application got `bytes` more in-order payload.
     pub fn on_delivered(&mut self, now: SimTime, bytes: u64) {
         self.delivered_bytes += bytes;
-        self.bin_delivered_bytes[self.bins.index(now)] += bytes;
+        self.delivered_bin
+            .add(&self.bins, now, bytes, &mut self.bin_delivered_bytes);
+    }
+
+    /// Completes the per-bin series (call once, at the end of the run).
+    pub fn finish(&mut self) {
+        self.sent_bin.flush(&mut self.bin_sent_packets);
+        self.delivered_bin.flush(&mut self.bin_delivered_bytes);
     }
 
     /// RFC 3550 interarrival jitter estimate, ns.

@@ -6,7 +6,7 @@ pub mod flow_meter;
 pub mod histogram;
 pub mod queue_meter;
 
-pub use bins::Binning;
+pub use bins::{BinSum, Binning};
 pub use flow_meter::FlowMeter;
 pub use histogram::Histogram;
 pub use queue_meter::{QueueMeter, QueueOccupancy};

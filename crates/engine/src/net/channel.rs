@@ -10,7 +10,7 @@
 //! times the caller must schedule; the channel never touches the event loop itself.
 
 use crate::config::ChannelConfig;
-use crate::metrics::{Binning, QueueMeter};
+use crate::metrics::{BinSum, Binning, QueueMeter};
 use crate::net::loss::LossModel;
 use crate::net::packet::{InFlight, PacketId};
 use crate::net::queue::{DropCause, OutputQueue};
@@ -81,6 +81,8 @@ pub struct Channel {
     /// The last packet size and its serialization time (most packets repeat it).
     last_serialization: (u32, SimTime),
     bins: Binning,
+    /// The bin in progress of `counters.bin_tx_bytes`.
+    tx_bin: BinSum,
     /// Traffic counters.
     pub counters: ChannelCounters,
     /// Queue occupancy over time.
@@ -111,6 +113,7 @@ impl Channel {
             pipe: VecDeque::new(),
             last_serialization: (0, SimTime::ZERO),
             bins,
+            tx_bin: BinSum::new(&bins),
             counters: ChannelCounters {
                 bin_tx_bytes: vec![0; bins.count],
                 bin_drops: vec![0; bins.count],
@@ -164,7 +167,8 @@ impl Channel {
             c.tx_packets += 1;
             c.tx_bytes += size as u64;
             c.busy_ns += serialization.as_ns();
-            c.bin_tx_bytes[self.bins.index(end)] += size as u64;
+            self.tx_bin
+                .add(&self.bins, end, size as u64, &mut c.bin_tx_bytes);
         }
         // Loss models decide per packet in FIFO order, exactly as if at the end of
         // serialization: the packet still used the link.
@@ -207,8 +211,9 @@ impl Channel {
         self.pipe.iter().map(|&(_, p)| p.id)
     }
 
-    /// Brings the queue meter to the end of the run.
+    /// Brings the queue meter to the end of the run and completes the per-bin counters.
     pub fn finish(&mut self) {
         self.drain(self.bins.duration);
+        self.tx_bin.flush(&mut self.counters.bin_tx_bytes);
     }
 }
