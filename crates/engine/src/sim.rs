@@ -204,8 +204,8 @@ impl Simulation {
         for ch in &mut self.channels {
             ch.finish();
         }
-        for meter in &mut self.meters {
-            meter.finish();
+        for (f, meter) in self.meters.iter_mut().enumerate() {
+            meter.finish(self.endpoints[2 * f].probe());
         }
         self.check_conservation()?;
         Ok(results::collect(&mut self))
@@ -235,9 +235,21 @@ impl Simulation {
             return; // superseded by an earlier wake-up
         }
         self.wake_at[ep] = None;
+        self.sample_sender_state(ep);
         let mut out = std::mem::take(&mut self.outbox);
         self.endpoints[ep].on_wakeup(self.now, &mut out);
         self.flush(ep, out);
+    }
+
+    /// Before a sender's event in a new bin, records the congestion state its previous
+    /// event left as that bin's last value (see [`FlowMeter::probe_due`]).
+    #[inline]
+    fn sample_sender_state(&mut self, ep: usize) {
+        let flow = ep / 2;
+        if ep % 2 == 0 && self.meters[flow].probe_due(self.now) {
+            let probe = self.endpoints[ep].probe();
+            self.meters[flow].close_probe_bin(self.now, probe);
+        }
     }
 
     /// Acts on what endpoint `ep` wrote into `out`, then re-arms its wake-up.
@@ -256,11 +268,6 @@ impl Simulation {
             self.inject(flow, direction, pkt);
         }
         self.outbox = out;
-        if direction == Direction::Forward {
-            if let Some(probe) = self.endpoints[ep].probe() {
-                self.meters[flow].on_probe(self.now, &probe);
-            }
-        }
         self.rearm(ep);
     }
 
@@ -419,6 +426,7 @@ impl Simulation {
             } else {
                 0
             };
+        self.sample_sender_state(ep);
         let mut out = std::mem::take(&mut self.outbox);
         self.endpoints[ep].on_packet(self.now, &p.header, &mut out);
         self.flush(ep, out);

@@ -57,6 +57,10 @@ pub struct FlowMeter {
     /// Per bin, for window-based senders: last cwnd, ssthresh and SRTT (ns) seen in
     /// the bin (NaN where nothing was sampled). Allocated on the first sample.
     pub bin_congestion: Option<CongestionSeries>,
+    /// The bin of the sender's latest event (with a placeholder probe until its state
+    /// is sampled), and where that bin ends.
+    pending_probe: Option<(usize, Probe)>,
+    probe_bin_end: SimTime,
 }
 
 /// Per-bin samples of a sender's congestion state.
@@ -87,18 +91,46 @@ impl FlowMeter {
             bin_delivered_bytes: vec![0; bins.count],
             delivered_bin: BinSum::new(&bins),
             bin_congestion: None,
+            pending_probe: None,
+            probe_bin_end: SimTime::ZERO,
         }
     }
 
-    /// Records the sender's congestion state as the latest value of the current bin.
-    pub fn on_probe(&mut self, now: SimTime, probe: &Probe) {
+    /// Whether the sender's state must be sampled before its event at `now`: its
+    /// previous event fell in an earlier bin, so the state it left is that bin's last
+    /// value. Sampling only then (not after every ACK) gives the same series.
+    #[inline]
+    pub fn probe_due(&self, now: SimTime) -> bool {
+        now >= self.probe_bin_end
+    }
+
+    /// Records `probe`, the state left by the sender's previous event, as the last
+    /// value of that event's bin, and moves on to the bin of `now`.
+    pub fn close_probe_bin(&mut self, now: SimTime, probe: Option<Probe>) {
+        if let (Some((_, pending)), Some(p)) = (&mut self.pending_probe, probe) {
+            *pending = p;
+        }
+        self.write_pending_probe();
+        let i = self.bins.index(now);
+        self.probe_bin_end = if i + 1 == self.bins.count {
+            SimTime(u64::MAX) // the last bin also takes anything past the end
+        } else {
+            self.bins.end(i)
+        };
+        self.pending_probe = probe.map(|p| (i, p));
+    }
+
+    /// Writes the pending probe into its bin of the congestion series.
+    fn write_pending_probe(&mut self) {
+        let Some((i, probe)) = self.pending_probe.take() else {
+            return;
+        };
         let n = self.bins.count;
         let series = self.bin_congestion.get_or_insert_with(|| CongestionSeries {
             cwnd_bytes: vec![f64::NAN; n],
             ssthresh_bytes: vec![f64::NAN; n],
             srtt_ns: vec![f64::NAN; n],
         });
-        let i = self.bins.index(now);
         series.cwnd_bytes[i] = probe.cwnd_bytes as f64;
         series.ssthresh_bytes[i] = if probe.ssthresh_bytes >= u64::MAX / 2 {
             f64::NAN
@@ -158,8 +190,13 @@ impl FlowMeter {
             .add(&self.bins, now, bytes, &mut self.bin_delivered_bytes);
     }
 
-    /// Completes the per-bin series (call once, at the end of the run).
-    pub fn finish(&mut self) {
+    /// Completes the per-bin series (call once, at the end of the run), given the
+    /// sender's final state.
+    pub fn finish(&mut self, final_probe: Option<Probe>) {
+        if let (Some((_, pending)), Some(p)) = (&mut self.pending_probe, final_probe) {
+            *pending = p;
+        }
+        self.write_pending_probe();
         self.sent_bin.flush(&mut self.bin_sent_packets);
         self.delivered_bin.flush(&mut self.bin_delivered_bytes);
     }
@@ -167,5 +204,41 @@ impl FlowMeter {
     /// RFC 3550 interarrival jitter estimate, ns.
     pub fn jitter_ns(&self) -> f64 {
         self.jitter_ns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probe(cwnd: u64) -> Probe {
+        Probe {
+            cwnd_bytes: cwnd,
+            ssthresh_bytes: u64::MAX,
+            srtt: Some(SimTime(cwnd * 10)),
+        }
+    }
+
+    /// Each bin keeps the state after the last event in it; bins without events stay
+    /// NaN; an event exactly on a bin edge belongs to the later bin. The engine samples
+    /// the state before a sender's event when the previous one was in an earlier bin,
+    /// and once at the end; this replays that protocol with the state after each event.
+    #[test]
+    fn congestion_series_keep_the_state_after_each_bins_last_event() {
+        let bins = Binning::new(SimTime(100), SimTime(400));
+        let mut m = FlowMeter::new(bins);
+        let mut state = None;
+        for (t, cwnd) in [(0, 1), (50, 2), (99, 3), (100, 4), (350, 5), (399, 6)] {
+            if m.probe_due(SimTime(t)) {
+                m.close_probe_bin(SimTime(t), state.or(Some(probe(0))));
+            }
+            state = Some(probe(cwnd)); // the event's effect
+        }
+        m.finish(state);
+        let c = m.bin_congestion.expect("probed");
+        let shown: Vec<String> = c.cwnd_bytes.iter().map(|x| format!("{x}")).collect();
+        assert_eq!(shown, ["3", "4", "NaN", "6"]);
+        assert_eq!(c.srtt_ns[0], 30.0);
+        assert!(c.ssthresh_bytes.iter().all(|x| x.is_nan()));
     }
 }
