@@ -282,7 +282,7 @@ def scaling(limit: float, repeats: int = 3) -> list[str]:
     best of `repeats` runs per point (the least disturbed by other load: single runs on
     this VM vary by up to 2x, which would swamp the comparison between points)."""
     points = [(bw, 10) for bw in ("10Mbps", "100Mbps", "1Gbps", "10Gbps")] + [("1Gbps", n) for n in (1, 100, 1000)]
-    rows = ["## Scaling (tcplab)", "",
+    rows = ["", "## Scaling (tcplab)", "",
             "Each point simulates 2x10^5 to 10^6 bottleneck packets of 1,500 bytes on a dumbbell",
             "with NewReno flows (access 10x the bottleneck, 1 ms; bottleneck 20 ms, 1 BDP of queue).",
             f"Engine wall time (run and results, no Python start-up), best of {repeats} runs per point.",
