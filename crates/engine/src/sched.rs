@@ -225,7 +225,7 @@ mod tests {
             let r = next();
             let t = r % 1000 + step as u64 / 10;
             match r % 5 {
-                0 | 1 | 2 => {
+                0..=2 => {
                     s.schedule(SimTime(t), Event::Wakeup(step % 1000));
                     reference.push((t, seq, step % 1000));
                     seq += 1;

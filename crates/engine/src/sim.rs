@@ -2,13 +2,15 @@
 //!
 //! Two events drive everything (see [`crate::sched::Event`]): a channel's pipe head
 //! arrived at the far end, and an endpoint's deadline came. A packet's life: an
-//! endpoint writes it into the outbox → [`Simulation::inject`] puts it in the pool →
-//! [`Simulation::forward`] looks up the next channel of its flow's route and offers it
+//! endpoint writes it into the outbox → `Simulation::inject` puts it in the pool →
+//! `Simulation::forward` looks up the next channel of its flow's route and offers it
 //! (fragmenting if needed); the channel computes when it will be serialized and when it
-//! arrives → PipeArrival hands it to the next hop → at the end of its route it is
-//! reassembled if fragmented and handed to the far endpoint. Forwarding reads only the
-//! 16-byte [`InFlight`] record carried through the pipes, never the pooled packet.
-//! Meters observe each step; nothing on this path allocates once pools have warmed up.
+//! arrives → PipeArrival hands it to the next hop (or, if that hop is fed by this
+//! channel alone, the packet is offered to it at once: `Simulation::offer`'s
+//! cut-through) → at the end of its route it is reassembled if fragmented and handed to
+//! the far endpoint. Forwarding reads only the 16-byte [`InFlight`] record carried
+//! through the pipes, never the pooled packet. Meters observe each step; nothing on
+//! this path allocates once pools have warmed up.
 
 use crate::app::{ByteSource, DatagramSource};
 use crate::config::ConfigError;
