@@ -57,9 +57,9 @@ pub struct FlowMeter {
     /// Per bin, for window-based senders: last cwnd, ssthresh and SRTT (ns) seen in
     /// the bin (NaN where nothing was sampled). Allocated on the first sample.
     pub bin_congestion: Option<CongestionSeries>,
-    /// The bin of the sender's latest event (with a placeholder probe until its state
-    /// is sampled), and where that bin ends.
-    pending_probe: Option<(usize, Probe)>,
+    /// The bin of the sender's latest event, whose state is not yet written, and
+    /// where that bin ends.
+    pending_bin: Option<usize>,
     probe_bin_end: SimTime,
 }
 
@@ -91,7 +91,7 @@ impl FlowMeter {
             bin_delivered_bytes: vec![0; bins.count],
             delivered_bin: BinSum::new(&bins),
             bin_congestion: None,
-            pending_probe: None,
+            pending_bin: None,
             probe_bin_end: SimTime::ZERO,
         }
     }
@@ -107,22 +107,20 @@ impl FlowMeter {
     /// Records `probe`, the state left by the sender's previous event, as the last
     /// value of that event's bin, and moves on to the bin of `now`.
     pub fn close_probe_bin(&mut self, now: SimTime, probe: Option<Probe>) {
-        if let (Some((_, pending)), Some(p)) = (&mut self.pending_probe, probe) {
-            *pending = p;
-        }
-        self.write_pending_probe();
+        self.write_pending_probe(probe);
         let i = self.bins.index(now);
         self.probe_bin_end = if i + 1 == self.bins.count {
             SimTime(u64::MAX) // the last bin also takes anything past the end
         } else {
             self.bins.end(i)
         };
-        self.pending_probe = probe.map(|p| (i, p));
+        self.pending_bin = probe.map(|_| i);
     }
 
-    /// Writes the pending probe into its bin of the congestion series.
-    fn write_pending_probe(&mut self) {
-        let Some((i, probe)) = self.pending_probe.take() else {
+    /// Writes `latest` (the sender's state after the last event of the pending bin)
+    /// into that bin of the congestion series.
+    fn write_pending_probe(&mut self, latest: Option<Probe>) {
+        let (Some(i), Some(probe)) = (self.pending_bin.take(), latest) else {
             return;
         };
         let n = self.bins.count;
@@ -193,10 +191,7 @@ impl FlowMeter {
     /// Completes the per-bin series (call once, at the end of the run), given the
     /// sender's final state.
     pub fn finish(&mut self, final_probe: Option<Probe>) {
-        if let (Some((_, pending)), Some(p)) = (&mut self.pending_probe, final_probe) {
-            *pending = p;
-        }
-        self.write_pending_probe();
+        self.write_pending_probe(final_probe);
         self.sent_bin.flush(&mut self.bin_sent_packets);
         self.delivered_bin.flush(&mut self.bin_delivered_bytes);
     }

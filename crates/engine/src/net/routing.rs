@@ -131,17 +131,13 @@ impl<'g> Router<'g> {
         self.settle_towards(dst, src);
         let mut path = Vec::new();
         let mut at = src;
-        while at != dst {
+        // The length bound cannot bind with positive costs; it guards against loops.
+        while at != dst && path.len() <= self.next.len() {
             let Some(edge) = self.next[at as usize] else {
-                path.clear();
                 break;
             };
             path.push(edge.channel);
             at = edge.to;
-            if path.len() > self.next.len() {
-                path.clear(); // cannot happen with positive costs; guards against loops
-                break;
-            }
         }
         let reached = at == dst;
         self.reset();
