@@ -1,5 +1,5 @@
 """One point of the scaling sweep: the B1-style dumbbell with N NewReno flows and the
-given overrides; prints engine wall time and bottleneck packets as JSON.
+given overrides; prints engine wall time, bottleneck packets and events as JSON.
 
 usage: python benchmarks/scaling_run.py FLOWS KEY=VALUE ...
 """
@@ -25,7 +25,7 @@ def main() -> None:
     ]
     engine, wall = simulate(load(base, overrides), series=False)
     neck = next(l for l in engine["links"] if l["id"] == "router_left->router_right")
-    print(json.dumps({"engine_wall_s": wall, "bottleneck_packets": neck["tx_packets"]}))
+    print(json.dumps({"engine_wall_s": wall, "bottleneck_packets": neck["tx_packets"], "events": engine["events"]}))
 
 
 if __name__ == "__main__":

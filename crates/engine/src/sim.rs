@@ -14,13 +14,13 @@
 
 use crate::app::{ByteSource, DatagramSource};
 use crate::config::ConfigError;
-use crate::config::{NodeKind, ScenarioConfig, TransportConfig};
+use crate::config::{ScenarioConfig, TransportConfig};
 use crate::metrics::{Binning, FlowMeter};
 use crate::net::channel::{Channel, ChannelSpec, Offered};
 use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
 use crate::net::packet::{Direction, InFlight, Packet, PacketPool, NOT_A_FRAGMENT};
 use crate::net::queue::DropCause;
-use crate::net::routing::single_feeder_channels;
+use crate::net::routing::{delivering_channels, single_feeder_channels, RouteTable};
 use crate::results::{self, RunResults};
 use crate::rng::Rng;
 use crate::sched::{Event, Scheduler};
@@ -57,12 +57,14 @@ pub struct Simulation {
     pool: PacketPool,
     datagrams: Datagrams,
     pub(crate) channels: Vec<Channel>,
+    /// `plan.routes`, packed for the per-hop lookup.
+    routes: RouteTable,
     /// Per channel: whether it is fed by exactly one upstream channel, so a packet can
     /// be offered to it as soon as that channel admits it (see [`Simulation::offer`]).
     single_feeder: Vec<bool>,
-    /// Per channel: whether it leads to a host, where every packet ends its route
-    /// (hosts do not forward).
-    into_host: Vec<bool>,
+    /// Per channel: whether a packet popped from its pipe reaches its endpoint in the
+    /// same event (see [`delivering_channels`]).
+    delivering: Vec<bool>,
     /// Two per flow: index 2f is flow f's sender, 2f + 1 its receiver.
     endpoints: Vec<Box<dyn Endpoint>>,
     wake_at: Vec<Option<SimTime>>,
@@ -128,13 +130,11 @@ impl Simulation {
         let n_endpoints = endpoints.len();
         let mtus: Vec<u32> = channels.iter().map(|c| c.spec.mtu_bytes).collect();
         let single_feeder = single_feeder_channels(&plan.routes, &mtus);
-        let into_host = channels
-            .iter()
-            .map(|c| config.nodes[c.spec.to as usize].kind == NodeKind::Host)
-            .collect();
+        let delivering = delivering_channels(&plan.routes, &single_feeder);
         let mut s = Simulation {
+            routes: RouteTable::new(&plan.routes),
             single_feeder,
-            into_host,
+            delivering,
             meters: (0..config.flows.len())
                 .map(|_| FlowMeter::new(bins))
                 .collect(),
@@ -219,9 +219,9 @@ impl Simulation {
         match next {
             Some(t) => {
                 self.sched.replace_next(t, Event::PipeArrival(c as u32));
-                if self.into_host[c] {
-                    // The next packet on this link ends its route here, and its
-                    // endpoint will read it from the pool: start fetching it now.
+                if self.delivering[c] {
+                    // The next packet on this link reaches its endpoint in its event,
+                    // and the endpoint will read it from the pool: fetch it now.
                     if let Some(p) = self.channels[c].next_arrival() {
                         self.pool.prefetch(p.id);
                     }
@@ -314,13 +314,13 @@ impl Simulation {
     /// in-flight record, never the pooled packet. `at` is later than now only for a
     /// packet cut through to a single-feeder channel, which never ends a route here.
     fn forward(&mut self, mut packet: InFlight, at: SimTime) {
-        let route = &self.plan.routes[packet.flow as usize][packet.direction.index()];
-        let hop = packet.hop as usize;
-        if hop == route.len() {
+        let hop = self
+            .routes
+            .hop(packet.flow, packet.direction.index(), packet.hop as usize);
+        let Some(c) = hop.map(|c| c as usize) else {
             self.arrive(packet);
             return;
-        }
-        let c = route[hop] as usize;
+        };
         packet.hop += 1;
         if packet.size_bytes > self.channels[c].spec.mtu_bytes {
             self.fragment_onto(packet, c, at);
@@ -341,8 +341,10 @@ impl Simulation {
     fn offer(&mut self, packet: InFlight, c: usize, at: SimTime) {
         match self.channels[c].offer(at, packet.size_bytes) {
             Offered::Sent(arrival) => {
-                let route = &self.plan.routes[packet.flow as usize][packet.direction.index()];
-                let next = route.get(packet.hop as usize).map(|&n| n as usize);
+                let next = self
+                    .routes
+                    .hop(packet.flow, packet.direction.index(), packet.hop as usize)
+                    .map(|n| n as usize);
                 match next {
                     Some(n) if self.single_feeder[n] && arrival <= self.duration => {
                         self.forward(packet, arrival)

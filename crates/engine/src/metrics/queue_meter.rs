@@ -9,24 +9,31 @@ use super::bins::Binning;
 use crate::time::SimTime;
 
 /// Integrates a queue's length over time.
+///
+/// Laid out by hand (`repr(C)`): what every change of length touches first, the bin
+/// boundaries' state and the series after (see [`crate::net::channel::Channel`]).
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub struct QueueMeter {
-    bins: Binning,
     /// Time up to which the integrals are complete.
     last: SimTime,
     /// Current length.
     packets: u64,
     bytes: u64,
+    /// The bin holding `last`, and where it ends.
+    bin: usize,
+    bin_end: SimTime,
+    /// The run's end (`bins.duration`, kept here because every change reads it).
+    run_end: SimTime,
     /// ∫ length dt from 0 to `last`, in packet·ns and byte·ns.
     area_packets: u128,
     area_bytes: u128,
-    /// The bin holding `last`, where it ends, and the integrals at its start.
-    bin: usize,
-    bin_end: SimTime,
-    bin_start_area: (u128, u128),
     /// Longest queue seen so far in the current bin / in the whole run.
     bin_max: (u64, u64),
     max: (u64, u64),
+    bins: Binning,
+    /// The integrals at the start of the current bin.
+    bin_start_area: (u128, u128),
     bin_mean_packets: Vec<f64>,
     bin_mean_bytes: Vec<f64>,
     bin_max_packets: Vec<u64>,
@@ -66,6 +73,7 @@ impl QueueMeter {
             area_bytes: 0,
             bin: 0,
             bin_end: bins.end(0),
+            run_end: bins.duration,
             bin_start_area: (0, 0),
             bin_max: (0, 0),
             max: (0, 0),
@@ -87,7 +95,7 @@ impl QueueMeter {
     /// Accounts the current length from the last change up to `now`, closing every
     /// bin passed on the way.
     fn advance(&mut self, now: SimTime) {
-        let now = now.min(self.bins.duration);
+        let now = now.min(self.run_end);
         if now <= self.last {
             return;
         }
@@ -124,7 +132,7 @@ impl QueueMeter {
         self.packets = packets;
         self.bytes = bytes;
         self.max = (self.max.0.max(packets), self.max.1.max(bytes));
-        if now < self.bins.duration {
+        if now < self.run_end {
             self.bin_max = (self.bin_max.0.max(packets), self.bin_max.1.max(bytes));
         }
     }

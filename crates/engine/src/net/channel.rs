@@ -9,7 +9,7 @@
 //! now and each packet's start time, drained lazily. Methods take `now` and return the
 //! times the caller must schedule; the channel never touches the event loop itself.
 
-use crate::config::ChannelConfig;
+use crate::config::{ChannelConfig, LossConfig};
 use crate::metrics::{BinSum, Binning, QueueMeter};
 use crate::net::loss::LossModel;
 use crate::net::packet::{InFlight, PacketId};
@@ -35,8 +35,10 @@ pub struct ChannelSpec {
     pub framing_bytes: u32,
 }
 
-/// Traffic counters of a channel.
+/// Traffic counters of a channel. The per-packet ones come first, next to the rest of
+/// the channel's hot state (see [`Channel`]'s layout).
 #[derive(Debug, Clone, Default)]
+#[repr(C)]
 pub struct ChannelCounters {
     /// Packets fully serialized onto the link by the end of the run (lost ones included).
     pub tx_packets: u64,
@@ -68,21 +70,28 @@ pub enum Offered {
 }
 
 /// One link direction.
+///
+/// The fields are laid out by hand (`repr(C)`), in the order a packet's offer reads
+/// them, so that an offer touches the first few cache lines and nothing else: with a
+/// thousand flows the channels are far out of cache and every further line touched is
+/// a miss (benchmarks/README.md, profile). Per-bin series and rarely used state last.
 #[derive(Debug)]
+#[repr(C)]
 pub struct Channel {
-    /// Static properties.
-    pub spec: ChannelSpec,
-    queue: OutputQueue,
-    loss: LossModel,
     /// When the serializer finishes everything admitted so far.
     busy_until: SimTime,
-    /// Admitted packets in arrival order, with their arrival time at the far end.
-    pipe: VecDeque<(SimTime, InFlight)>,
     /// The last packet size and its serialization time (most packets repeat it).
     last_serialization: (u32, SimTime),
-    bins: Binning,
+    /// Static properties.
+    pub spec: ChannelSpec,
+    /// Admitted packets in arrival order, with their arrival time at the far end.
+    pipe: VecDeque<(SimTime, InFlight)>,
+    queue: OutputQueue,
     /// The bin in progress of `counters.bin_tx_bytes`.
     tx_bin: BinSum,
+    bins: Binning,
+    /// `None` for a lossless link, the common case: one null check in hot memory.
+    loss: Option<Box<LossModel>>,
     /// Traffic counters.
     pub counters: ChannelCounters,
     /// Queue occupancy over time.
@@ -105,10 +114,12 @@ impl Channel {
                 spec.rate_bps,
                 Rng::for_component(seed, &format!("queue:{name}")),
             ),
-            loss: LossModel::new(
-                &config.loss,
-                Rng::for_component(seed, &format!("loss:{name}")),
-            ),
+            loss: (!matches!(config.loss, LossConfig::None)).then(|| {
+                Box::new(LossModel::new(
+                    &config.loss,
+                    Rng::for_component(seed, &format!("loss:{name}")),
+                ))
+            }),
             busy_until: SimTime::ZERO,
             pipe: VecDeque::new(),
             last_serialization: (0, SimTime::ZERO),
@@ -172,7 +183,7 @@ impl Channel {
         }
         // Loss models decide per packet in FIFO order, exactly as if at the end of
         // serialization: the packet still used the link.
-        if self.loss.lose() {
+        if self.loss.as_mut().is_some_and(|l| l.lose()) {
             self.count_drop(end, DropCause::Random);
             return Offered::Lost(end);
         }

@@ -47,6 +47,59 @@ pub fn single_feeder_channels(routes: &[[Vec<u32>; 2]], mtu_bytes: &[u32]) -> Ve
         .collect()
 }
 
+/// Every flow's routes in one flat array, looked up on every hop of every packet.
+/// Flat because with a thousand flows a route per heap allocation is a cache miss per
+/// lookup; here a flow's two routes sit side by side and the offsets of all flows
+/// take a few kilobytes.
+#[derive(Debug, Clone, Default)]
+pub struct RouteTable {
+    /// The channels of all routes, route after route.
+    hops: Vec<u32>,
+    /// Route `2f + d` (flow `f`, direction `d`) is `hops[start[2f + d]..start[2f + d + 1]]`.
+    start: Vec<u32>,
+}
+
+impl RouteTable {
+    /// Packs `routes[f][d]` (the channels of flow `f`'s route in direction `d`).
+    pub fn new(routes: &[[Vec<u32>; 2]]) -> Self {
+        let mut table = RouteTable {
+            hops: Vec::new(),
+            start: vec![0],
+        };
+        for route in routes.iter().flatten() {
+            table.hops.extend_from_slice(route);
+            table.start.push(table.hops.len() as u32);
+        }
+        table
+    }
+
+    /// The `k`-th channel (from 0) of flow `flow`'s route in direction `direction`
+    /// (0 forward, 1 reverse), or `None` past its end.
+    #[inline]
+    pub fn hop(&self, flow: u32, direction: usize, k: usize) -> Option<u32> {
+        let r = 2 * flow as usize + direction;
+        let (from, to) = (self.start[r] as usize, self.start[r + 1] as usize);
+        (from + k < to).then(|| self.hops[from + k])
+    }
+}
+
+/// Marks the channels from whose pipe a packet reaches its endpoint in the same event:
+/// the last channel of a route, or one followed only by single-feeder channels (see
+/// [`single_feeder_channels`]), through which the packet is cut through. The pooled
+/// packet is read at such a pop, so it is worth fetching ahead.
+pub fn delivering_channels(routes: &[[Vec<u32>; 2]], single_feeder: &[bool]) -> Vec<bool> {
+    let mut delivering = vec![false; single_feeder.len()];
+    for route in routes.iter().flatten() {
+        for &c in route.iter().rev() {
+            delivering[c as usize] = true;
+            if !single_feeder[c as usize] {
+                break;
+            }
+        }
+    }
+    delivering
+}
+
 /// An outgoing channel of a node.
 #[derive(Debug, Clone, Copy)]
 pub struct Edge {
@@ -275,5 +328,47 @@ mod tests {
         let routes = [[vec![0, 4, 6], vec![]], [vec![6], vec![]]];
         let single = single_feeder_channels(&routes, &[1500; 10]);
         assert!(single[4] && !single[6]);
+    }
+
+    /// In the same dumbbell a packet popped from the bottleneck (either way) is cut
+    /// through the single-feeder last link to its endpoint, so the bottleneck
+    /// delivers; the first link of each route (fed by an endpoint, then merging into
+    /// the bottleneck) does not.
+    #[test]
+    fn delivering_channels_of_a_dumbbell() {
+        let routes = [
+            [vec![0, 4, 6], vec![7, 5, 1]],
+            [vec![2, 4, 8], vec![9, 5, 3]],
+        ];
+        let single = single_feeder_channels(&routes, &[1500; 10]);
+        let delivering: Vec<usize> = delivering_channels(&routes, &single)
+            .iter()
+            .enumerate()
+            .filter_map(|(c, &d)| d.then_some(c))
+            .collect();
+        assert_eq!(delivering, vec![1, 3, 4, 5, 6, 8]);
+    }
+
+    /// The packed table answers every hop of every route as the nested lists do,
+    /// and `None` one past each route's end, empty routes included.
+    #[test]
+    fn route_table_matches_the_nested_routes() {
+        let routes = [
+            [vec![0, 4, 6], vec![7, 5, 1]],
+            [vec![], vec![9]],
+            [vec![2, 4, 8], vec![]],
+        ];
+        let table = RouteTable::new(&routes);
+        for (f, pair) in routes.iter().enumerate() {
+            for (d, route) in pair.iter().enumerate() {
+                for k in 0..=route.len() {
+                    assert_eq!(
+                        table.hop(f as u32, d, k),
+                        route.get(k).copied(),
+                        "flow {f} dir {d} hop {k}"
+                    );
+                }
+            }
+        }
     }
 }
