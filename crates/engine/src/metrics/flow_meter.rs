@@ -9,8 +9,9 @@ use crate::net::queue::DropCause;
 use crate::time::SimTime;
 use crate::transport::Probe;
 
-/// Network-level counters of one direction of a flow.
+/// Network-level counters of one direction of a flow (per-packet ones first).
 #[derive(Debug, Clone, Copy, Default)]
+#[repr(C)]
 pub struct DirectionCounters {
     /// Packets handed to the network by the transport (datagrams before fragmentation).
     pub sent_packets: u64,
@@ -33,34 +34,39 @@ impl DirectionCounters {
 }
 
 /// Everything measured about one flow.
+///
+/// Laid out by hand (`repr(C)`): what every packet updates first, in four cache
+/// lines, then the series, which are written once per bin (see
+/// [`crate::net::channel::Channel`] for why it matters with many flows).
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub struct FlowMeter {
-    bins: Binning,
+    /// End of the bin of the sender's latest event (see [`FlowMeter::probe_due`]).
+    probe_bin_end: SimTime,
     /// Per-direction network counters (index: [`Direction::index`]).
     pub network: [DirectionCounters; 2],
     /// Payload bytes the sender handed to the network (retransmissions included).
     pub payload_sent_bytes: u64,
     /// Payload bytes delivered in order to the receiving application.
     pub delivered_bytes: u64,
-    /// One-way delay of forward packets, ns.
-    pub delay: Histogram,
+    sent_bin: BinSum,
+    delivered_bin: BinSum,
     jitter_ns: f64,
     last_transit_ns: Option<i64>,
+    /// One-way delay of forward packets, ns.
+    pub delay: Histogram,
+    bins: Binning,
+    /// The bin of the sender's latest event, whose state is not yet written.
+    pending_bin: Option<usize>,
     /// Per bin: forward packets sent.
     pub bin_sent_packets: Vec<u64>,
-    sent_bin: BinSum,
     /// Per bin: forward packets dropped.
     pub bin_dropped_packets: Vec<u64>,
     /// Per bin: payload bytes delivered to the application.
     pub bin_delivered_bytes: Vec<u64>,
-    delivered_bin: BinSum,
     /// Per bin, for window-based senders: last cwnd, ssthresh and SRTT (ns) seen in
     /// the bin (NaN where nothing was sampled). Allocated on the first sample.
     pub bin_congestion: Option<CongestionSeries>,
-    /// The bin of the sender's latest event, whose state is not yet written, and
-    /// where that bin ends.
-    pending_bin: Option<usize>,
-    probe_bin_end: SimTime,
 }
 
 /// Per-bin samples of a sender's congestion state.
