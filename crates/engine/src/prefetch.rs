@@ -4,8 +4,8 @@
 //! bandwidth-delay product of packets in flight, both live far outside the caches.
 
 /// Asks the CPU to start loading the cache lines `value` spans (all of them for values
-/// up to 128 bytes, such as a pooled packet, which straddles two or three). Only a hint: it changes no state and cannot fail. A no-op
-/// off x86-64.
+/// up to 128 bytes, such as a pooled packet, which straddles two or three). Only a
+/// hint: it changes no state and cannot fail. A no-op off x86-64.
 #[inline(always)]
 pub fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]

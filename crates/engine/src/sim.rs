@@ -229,7 +229,7 @@ impl Simulation {
             }
             None => self.sched.remove_next(),
         }
-        self.forward(packet, self.now);
+        self.forward(packet);
     }
 
     fn on_wakeup(&mut self, ep: usize, t: SimTime) {
@@ -306,14 +306,15 @@ impl Simulation {
             direction,
             fragment: false,
         };
-        self.forward(packet, self.now);
+        self.forward(packet);
     }
 
-    /// Moves a packet that is at a node at time `at` onto the next channel of its
-    /// route, or hands it to its endpoint if the route is complete. Reads only the
-    /// in-flight record, never the pooled packet. `at` is later than now only for a
-    /// packet cut through to a single-feeder channel, which never ends a route here.
-    fn forward(&mut self, mut packet: InFlight, at: SimTime) {
+    /// Moves a packet that is at a node now onto the next channel of its route, or
+    /// hands it to its endpoint if the route is complete. Reads only the in-flight
+    /// record, never the pooled packet. (Cut-through, at a later time, goes straight
+    /// from [`Simulation::offer`] to the next channel.)
+    fn forward(&mut self, mut packet: InFlight) {
+        let at = self.now;
         let hop = self
             .routes
             .hop(packet.flow, packet.direction.index(), packet.hop as usize);
@@ -347,7 +348,11 @@ impl Simulation {
                     .map(|n| n as usize);
                 match next {
                     Some(n) if self.single_feeder[n] && arrival <= self.duration => {
-                        self.forward(packet, arrival)
+                        // No `forward`: the hop is known, and a single feeder's MTU
+                        // never exceeds the channel's, so nothing is fragmented here.
+                        let mut packet = packet;
+                        packet.hop += 1;
+                        self.offer(packet, n, arrival)
                     }
                     _ => {
                         if let Some(t) = self.channels[c].enter_pipe(arrival, packet) {
