@@ -86,6 +86,12 @@ pub struct LinkConfig {
     pub forward: ChannelConfig,
     /// The `to -> from` direction's queue and loss.
     pub reverse: ChannelConfig,
+    /// Set when this link attaches station `from` to the shared half-duplex segment
+    /// whose node is `to` (see [`crate::net::medium`]): the forward direction then
+    /// contends with the other stations of that segment for its one transmitter, and
+    /// the reverse direction only hands on what the segment already carried.
+    #[serde(default)]
+    pub segment: Option<String>,
     /// Where the user declared it.
     #[serde(default)]
     pub origin: String,
@@ -95,14 +101,29 @@ fn default_cost() -> u32 {
     1
 }
 
+/// Where on a link direction the loss model acts.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossPlacement {
+    /// After serialization: a lost packet still used the link (a corrupted frame).
+    #[default]
+    AfterSerialization,
+    /// Before the queue, as ns-2's `$ns lossmodel` inserts its ErrorModel at the
+    /// link's head: a lost packet never occupies the queue or the link.
+    BeforeQueue,
+}
+
 /// Queue discipline and loss model of one link direction.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChannelConfig {
     /// The output queue feeding this direction.
     pub queue: QueueConfig,
-    /// Random loss applied to packets after serialization.
+    /// Random loss applied to packets (where: `loss_placement`).
     pub loss: LossConfig,
+    /// Where the loss model acts.
+    #[serde(default)]
+    pub loss_placement: LossPlacement,
     /// Scenario path of the queue settings, for error messages.
     #[serde(default)]
     pub queue_origin: String,
@@ -144,28 +165,43 @@ pub enum QueueConfig {
     Red(RedConfig),
 }
 
-/// RED parameters, with ns-2's meaning.
+/// RED parameters, with ns-2.35's meaning (`queue/red.cc`).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RedConfig {
     /// Hard capacity; arrivals beyond it are tail-dropped.
     pub limit: Amount,
-    /// Average queue below which nothing is dropped early (`thresh_`).
-    pub min_th: f64,
-    /// Average queue at which the early-drop probability reaches `max_p` (`maxthresh_`).
-    pub max_th: f64,
+    /// Average queue below which nothing is dropped early (`thresh_`); `None`:
+    /// configured automatically from the link as ns-2.35 does (`thresh_ 0`).
+    pub min_th: Option<f64>,
+    /// Average queue at which the early-drop probability reaches `max_p` (`maxthresh_`);
+    /// `None`: 3 × min_th, as ns-2.35 (`maxthresh_ 0`).
+    pub max_th: Option<f64>,
     /// Whether the thresholds and the average count packets or bytes (`queue_in_bytes_`).
     pub thresholds_unit: SizeUnit,
     /// Early-drop probability at `max_th` (`1/linterm_`).
     pub max_p: f64,
-    /// EWMA weight of the average queue (`q_weight_`).
-    pub w_q: f64,
-    /// Mean packet size used to age the average over idle periods (`mean_pktsize_`).
+    /// EWMA weight of the average queue (`q_weight_`); `None`: derived from the link's
+    /// rate and delay as ns-2.35 does (`q_weight_ -1`).
+    pub w_q: Option<f64>,
+    /// Queueing delay the automatic min_th aims at (`targetdelay_`, ns-2.35: 5 ms).
+    #[serde(default = "default_red_target_delay")]
+    pub target_delay_ns: u64,
+    /// Mean packet size (`mean_pktsize_`): ages the average over idle periods, converts
+    /// automatic thresholds to bytes and scales byte-mode drop probabilities.
     pub mean_packet_bytes: u32,
+    /// Byte mode (`bytes_`): the early-drop probability is scaled by size/mean packet
+    /// size and the spacing count is measured in mean-sized packets' bytes.
+    #[serde(default)]
+    pub byte_mode: bool,
     /// Gentle RED: probability rises from `max_p` to 1 between `max_th` and 2·`max_th`.
     pub gentle: bool,
     /// Space early drops more evenly (`wait_`): p/(2 − count·p) instead of p/(1 − count·p).
     pub wait: bool,
+}
+
+fn default_red_target_delay() -> u64 {
+    5_000_000
 }
 
 /// Random loss on a link direction.
@@ -254,6 +290,31 @@ pub enum CongestionControlKind {
     Newreno,
 }
 
+/// When a NewReno sender restarts its retransmission timer on partial ACKs
+/// (RFC 6582 section 4).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewRenoTimer {
+    /// Only on the first partial ACK of a recovery: a large loss burst ends in one
+    /// timeout instead of one repaired hole per RTT (ns-2.35's `newreno_changes1_ 1`).
+    #[default]
+    Impatient,
+    /// On every partial ACK (RFC 6298 (5.3) applied literally; Linux rearms likewise).
+    SlowButSteady,
+}
+
+/// What ssthresh is halved from when the retransmission timer expires.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutSsthresh {
+    /// max(FlightSize / 2, 2·SMSS), RFC 5681 equation (4).
+    #[default]
+    FlightSize,
+    /// max(cwnd / 2, 2·SMSS): ns-2's `slowdown(CLOSE_SSTHRESH_HALF)` on `window()`,
+    /// Linux's `tcp_reno_ssthresh`.
+    Cwnd,
+}
+
 /// RFC 6298 retransmission-timer settings.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -305,6 +366,19 @@ pub struct TcpConfig {
     /// `overhead_`): models end-host timing noise and breaks DropTail phase effects.
     #[serde(default)]
     pub send_jitter_ns: u64,
+    /// RFC 3042 Limited Transmit: a new segment on each of the first two duplicate ACKs.
+    #[serde(default = "default_true")]
+    pub limited_transmit: bool,
+    /// NewReno's timer variant (RFC 6582 section 4).
+    #[serde(default)]
+    pub newreno_timer: NewRenoTimer,
+    /// ssthresh after a retransmission timeout.
+    #[serde(default)]
+    pub timeout_ssthresh: TimeoutSsthresh,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 /// A traffic source. CBR, Poisson and on/off produce datagrams (UDP); bulk, file and

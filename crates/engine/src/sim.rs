@@ -18,6 +18,7 @@ use crate::config::{ScenarioConfig, TransportConfig};
 use crate::metrics::{Binning, FlowMeter};
 use crate::net::channel::{Channel, ChannelSpec, Offered};
 use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
+use crate::net::medium::Media;
 use crate::net::packet::{Direction, InFlight, Packet, PacketPool, NOT_A_FRAGMENT};
 use crate::net::queue::DropCause;
 use crate::net::routing::{delivering_channels, single_feeder_channels, RouteTable};
@@ -57,6 +58,8 @@ pub struct Simulation {
     pool: PacketPool,
     datagrams: Datagrams,
     pub(crate) channels: Vec<Channel>,
+    /// Shared half-duplex segments' transmitters.
+    media: Media,
     /// `plan.routes`, packed for the per-hop lookup.
     routes: RouteTable,
     /// Per channel: whether it is fed by exactly one upstream channel, so a packet can
@@ -106,11 +109,13 @@ impl Simulation {
         for (i, link) in config.links.iter().enumerate() {
             let (a, b) = plan.link_ends[i];
             for (from, to, ch) in [(a, b, &link.forward), (b, a, &link.reverse)] {
+                // A segment's delivery side is instantaneous (see `net::medium`).
+                let delivery = link.segment.is_some() && from == b;
                 let spec = ChannelSpec {
                     from,
                     to,
-                    rate_bps: link.bandwidth_bps,
-                    delay: SimTime(link.delay_ns),
+                    rate_bps: if delivery { 0 } else { link.bandwidth_bps },
+                    delay: SimTime(if delivery { 0 } else { link.delay_ns }),
                     mtu_bytes: link.mtu_bytes,
                     framing_bytes: link.framing_bytes,
                 };
@@ -128,8 +133,13 @@ impl Simulation {
             endpoints.push(r);
         }
         let n_endpoints = endpoints.len();
+        let media = Media::attach(&config, &mut channels);
         let mtus: Vec<u32> = channels.iter().map(|c| c.spec.mtu_bytes).collect();
-        let single_feeder = single_feeder_channels(&plan.routes, &mtus);
+        let mut single_feeder = single_feeder_channels(&plan.routes, &mtus);
+        for (c, ch) in channels.iter().enumerate() {
+            // Channels of one medium are coupled: offers must come in time order.
+            single_feeder[c] &= ch.medium.is_none();
+        }
         let delivering = delivering_channels(&plan.routes, &single_feeder);
         let mut s = Simulation {
             routes: RouteTable::new(&plan.routes),
@@ -147,6 +157,7 @@ impl Simulation {
             pool: PacketPool::new(),
             datagrams: Datagrams::new(),
             channels,
+            media,
             endpoints,
             wake_at: vec![None; n_endpoints],
             outbox: Outbox::new(),
@@ -340,7 +351,12 @@ impl Simulation {
     /// direction). Packets arriving after the run's end stay in `c`'s pipe, as
     /// everything in flight at the end does.
     fn offer(&mut self, packet: InFlight, c: usize, at: SimTime) {
-        match self.channels[c].offer(at, packet.size_bytes) {
+        let channel = &mut self.channels[c];
+        let offered = match channel.medium {
+            None => channel.offer(at, packet.size_bytes),
+            Some(m) => channel.offer_on_medium(at, packet.size_bytes, self.media.busy_until(m)),
+        };
+        match offered {
             Offered::Sent(arrival) => {
                 let next = self
                     .routes

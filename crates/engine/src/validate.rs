@@ -108,28 +108,42 @@ fn check_queue(origin: &str, q: &QueueConfig, mtu: u32) -> Result<(), ConfigErro
         QueueConfig::Droptail { limit } => check_limit(origin, *limit, mtu),
         QueueConfig::Red(r) => {
             check_limit(origin, r.limit, mtu)?;
-            if !(r.min_th > 0.0 && r.min_th.is_finite()) {
-                return err(origin, "min_th", "must be greater than 0");
+            if let Some(min_th) = r.min_th {
+                if !(min_th > 0.0 && min_th.is_finite()) {
+                    return err(origin, "min_th", "must be greater than 0 (or \"auto\")");
+                }
             }
-            if !(r.max_th > r.min_th && r.max_th.is_finite()) {
-                return err(
-                    origin,
-                    "max_th",
-                    format!("must be greater than min_th ({})", r.min_th),
-                );
+            if let Some(max_th) = r.max_th {
+                let above = r.min_th.unwrap_or(0.0);
+                if !(max_th > above && max_th.is_finite()) {
+                    return err(
+                        origin,
+                        "max_th",
+                        format!("must be greater than min_th ({above}) (or \"auto\")"),
+                    );
+                }
             }
             if !(r.max_p > 0.0 && r.max_p <= 1.0) {
                 return err(origin, "max_p", "expected a probability in (0, 1]");
             }
-            if !(r.w_q > 0.0 && r.w_q <= 1.0) {
-                return err(
-                    origin,
-                    "w_q",
-                    "expected a weight in (0, 1] (ns-2 default 0.002)",
-                );
+            if let Some(w_q) = r.w_q {
+                if !(w_q > 0.0 && w_q <= 1.0) {
+                    return err(
+                        origin,
+                        "w_q",
+                        "expected a weight in (0, 1], or \"auto\" (ns-2.35's q_weight_ -1)",
+                    );
+                }
             }
             if r.mean_packet_bytes == 0 {
                 return err(origin, "mean_packet_size", "must be greater than 0");
+            }
+            if r.target_delay_ns == 0 || r.target_delay_ns > MAX_DELAY_NS {
+                return err(
+                    origin,
+                    "target_delay",
+                    "expected a delay between 1 ns and 3600 s",
+                );
             }
             Ok(())
         }
@@ -173,13 +187,6 @@ fn check_link(link: &LinkConfig) -> Result<(), ConfigError> {
     }
     if link.bandwidth_bps > MAX_BANDWIDTH_BPS {
         return err(o, "bandwidth", "must be at most 1 Pbps");
-    }
-    if link.delay_ns == 0 {
-        return err(
-            o,
-            "delay",
-            "must be greater than 0 (use e.g. \"1us\" for a negligible delay)",
-        );
     }
     if link.delay_ns > MAX_DELAY_NS {
         return err(o, "delay", "must be at most 3600 s");
@@ -384,6 +391,45 @@ fn check_tcp(
     Ok(mss)
 }
 
+/// Shared segments: every link of a segment attaches a station to the segment's own
+/// router node (named like the segment), and a segment joins at least two stations.
+fn check_segments(config: &ScenarioConfig) -> Result<(), ConfigError> {
+    let mut stations: HashMap<&str, (usize, &str)> = HashMap::new();
+    for l in &config.links {
+        let Some(segment) = l.segment.as_deref() else {
+            continue;
+        };
+        if l.to != segment {
+            return err(
+                &l.origin,
+                "to",
+                format!("a station's link to segment \"{segment}\" must end at the segment's node \"{segment}\""),
+            );
+        }
+        let node = config.nodes.iter().find(|n| n.name == segment);
+        if node.is_some_and(|n| n.kind != NodeKind::Router) {
+            return err(
+                &l.origin,
+                "to",
+                format!("segment node \"{segment}\" must be a router"),
+            );
+        }
+        stations.entry(segment).or_insert((0, &l.origin)).0 += 1;
+    }
+    let mut segments: Vec<_> = stations.into_iter().collect();
+    segments.sort_unstable();
+    for (segment, (count, origin)) in segments {
+        if count < 2 {
+            return err(
+                origin,
+                "",
+                format!("shared segment \"{segment}\" has {count} station; it needs at least two"),
+            );
+        }
+    }
+    Ok(())
+}
+
 fn resolve(
     names: &HashMap<&str, u32>,
     origin: &str,
@@ -448,6 +494,7 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
         graph.add_channel(b, a, 2 * i as u32 + 1, l.cost as u64);
         link_ends.push((a, b));
     }
+    check_segments(config)?;
     if config.flows.is_empty() {
         return err("flow", "", "a scenario needs at least one flow");
     }

@@ -8,8 +8,13 @@
 //! head has an event in the scheduler (htsim's pipe). The queue is what lies between
 //! now and each packet's start time, drained lazily. Methods take `now` and return the
 //! times the caller must schedule; the channel never touches the event loop itself.
+//!
+//! Two variants reuse the same machinery: a channel of rate 0 is *instantaneous* (no
+//! serialization, no queueing: the delivery side of a shared segment), and a channel
+//! on a shared medium starts each packet no earlier than the medium is free
+//! ([`Channel::offer_on_medium`], see [`crate::net::medium`]).
 
-use crate::config::{ChannelConfig, LossConfig};
+use crate::config::{ChannelConfig, LossConfig, LossPlacement};
 use crate::metrics::{BinSum, Binning, QueueMeter};
 use crate::net::loss::LossModel;
 use crate::net::packet::{InFlight, PacketId};
@@ -25,7 +30,7 @@ pub struct ChannelSpec {
     pub from: u32,
     /// Downstream node index.
     pub to: u32,
-    /// Bit rate.
+    /// Bit rate; 0 for an instantaneous channel (no serialization).
     pub rate_bps: u64,
     /// Propagation delay.
     pub delay: SimTime,
@@ -92,6 +97,12 @@ pub struct Channel {
     bins: Binning,
     /// `None` for a lossless link, the common case: one null check in hot memory.
     loss: Option<Box<LossModel>>,
+    /// The loss model acts before the queue (ns-2's `lossmodel`) instead of after
+    /// serialization.
+    loss_before_queue: bool,
+    /// The shared medium this channel transmits on, if any (index into the
+    /// simulation's media).
+    pub medium: Option<u32>,
     /// Traffic counters.
     pub counters: ChannelCounters,
     /// Queue occupancy over time.
@@ -112,6 +123,7 @@ impl Channel {
             queue: OutputQueue::new(
                 &config.queue,
                 spec.rate_bps,
+                spec.delay,
                 Rng::for_component(seed, &format!("queue:{name}")),
             ),
             loss: (!matches!(config.loss, LossConfig::None)).then(|| {
@@ -120,6 +132,8 @@ impl Channel {
                     Rng::for_component(seed, &format!("loss:{name}")),
                 ))
             }),
+            loss_before_queue: config.loss_placement == LossPlacement::BeforeQueue,
+            medium: None,
             busy_until: SimTime::ZERO,
             pipe: VecDeque::new(),
             last_serialization: (0, SimTime::ZERO),
@@ -137,7 +151,11 @@ impl Channel {
     fn serialization(&mut self, ip_bytes: u32) -> SimTime {
         if self.last_serialization.0 != ip_bytes {
             let wire = (ip_bytes + self.spec.framing_bytes) as u64;
-            self.last_serialization = (ip_bytes, serialization_time(wire, self.spec.rate_bps));
+            let time = match self.spec.rate_bps {
+                0 => SimTime::ZERO, // instantaneous
+                rate => serialization_time(wire, rate),
+            };
+            self.last_serialization = (ip_bytes, time);
         }
         self.last_serialization.1
     }
@@ -158,6 +176,10 @@ impl Channel {
     /// Offers an IP packet of `size` bytes (≤ MTU) at `now`. Successive offers must
     /// come in time order.
     pub fn offer(&mut self, now: SimTime, size: u32) -> Offered {
+        if self.loss_before_queue && self.loss.as_mut().is_some_and(|l| l.lose()) {
+            self.count_drop(now, DropCause::Random);
+            return Offered::Lost(now);
+        }
         self.drain(now);
         let idle_since = (self.busy_until <= now).then_some(self.busy_until);
         if let Err(cause) = self.queue.admit(now, size, idle_since) {
@@ -183,11 +205,27 @@ impl Channel {
         }
         // Loss models decide per packet in FIFO order, exactly as if at the end of
         // serialization: the packet still used the link.
-        if self.loss.as_mut().is_some_and(|l| l.lose()) {
+        if !self.loss_before_queue && self.loss.as_mut().is_some_and(|l| l.lose()) {
             self.count_drop(end, DropCause::Random);
             return Offered::Lost(end);
         }
         Offered::Sent(end + self.spec.delay)
+    }
+
+    /// [`Channel::offer`] on a shared medium that is busy until `*medium_busy_until`:
+    /// the packet cannot start before the medium is free, and if admitted it keeps the
+    /// medium busy until its serialization ends. Offers to all channels of one medium
+    /// must come in time order (no cut-through into them).
+    pub fn offer_on_medium(
+        &mut self,
+        now: SimTime,
+        size: u32,
+        medium_busy_until: &mut SimTime,
+    ) -> Offered {
+        self.busy_until = self.busy_until.max(*medium_busy_until);
+        let offered = self.offer(now, size);
+        *medium_busy_until = self.busy_until;
+        offered
     }
 
     /// Puts an admitted packet into the pipe, to be handed on at `arrival` (as returned

@@ -3,6 +3,7 @@
 pub mod channel;
 pub mod fragment;
 pub mod loss;
+pub mod medium;
 pub mod packet;
 pub mod queue;
 pub mod routing;

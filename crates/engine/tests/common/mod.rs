@@ -18,6 +18,7 @@ pub fn channel(queue: QueueConfig) -> ChannelConfig {
     ChannelConfig {
         queue,
         loss: LossConfig::None,
+        loss_placement: LossPlacement::AfterSerialization,
         queue_origin: String::new(),
         loss_origin: String::new(),
     }
@@ -51,6 +52,7 @@ pub fn link(
         cost: 1,
         forward: channel(queue.clone()),
         reverse: channel(queue),
+        segment: None,
         origin: format!("link[{from}-{to}]"),
     }
 }
@@ -196,6 +198,9 @@ pub fn tcp() -> TcpConfig {
         },
         pacing: false,
         send_jitter_ns: 0,
+        limited_transmit: true,
+        newreno_timer: NewRenoTimer::Impatient,
+        timeout_ssthresh: TimeoutSsthresh::FlightSize,
     }
 }
 

@@ -10,7 +10,7 @@ mod droptail;
 mod red;
 
 pub use droptail::DropTail;
-pub use red::Red;
+pub use red::{AutoParams, Red};
 
 use crate::config::{Amount, QueueConfig, SizeUnit};
 use crate::rng::Rng;
@@ -70,12 +70,15 @@ pub struct OutputQueue {
 }
 
 impl OutputQueue {
-    /// A queue built from its configuration. `link_rate_bps` lets RED age its average
-    /// over idle periods; `rng` is the queue's own random stream (used by RED only).
-    pub fn new(config: &QueueConfig, link_rate_bps: u64, rng: Rng) -> Self {
+    /// A queue built from its configuration. The link's rate and delay let RED age its
+    /// average over idle periods and configure itself; `rng` is the queue's own random
+    /// stream (used by RED only).
+    pub fn new(config: &QueueConfig, link_rate_bps: u64, link_delay: SimTime, rng: Rng) -> Self {
         let discipline = match config {
             QueueConfig::Droptail { limit } => Discipline::DropTail(DropTail::new(*limit)),
-            QueueConfig::Red(red) => Discipline::Red(Box::new(Red::new(red, link_rate_bps, rng))),
+            QueueConfig::Red(red) => {
+                Discipline::Red(Box::new(Red::new(red, link_rate_bps, link_delay, rng)))
+            }
         };
         let limit = match config {
             QueueConfig::Droptail { limit } => limit,

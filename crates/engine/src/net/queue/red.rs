@@ -1,23 +1,65 @@
 //! Random Early Detection (Floyd & Jacobson, "Random Early Detection Gateways for
-//! Congestion Avoidance", IEEE/ACM ToN 1993), with the options of ns-2's `REDQueue`
-//! that the source studies rely on: gentle mode, the `wait` spacing of drops, idle-time
-//! ageing of the average, and thresholds in packets or bytes.
+//! Congestion Avoidance", IEEE/ACM ToN 1993) as ns-2.35's `REDQueue` runs it
+//! (`queue/red.cc`, with the defaults of `tcl/lib/ns-default.tcl`): gentle mode, the
+//! `wait` spacing of drops, idle-time ageing of the average, thresholds in packets or
+//! bytes, byte mode, and the automatic configuration of min_th, max_th and w_q.
 //!
 //! On every arrival (before the packet joins the queue):
 //! 1. `avg ← (1 − w_q)^m · avg` if the link was idle, where m = idle time × link rate /
 //!    (8 · mean packet size) is the number of packets that could have been sent;
 //!    then `avg ← (1 − w_q) · avg + w_q · q` with q the current queue (packets or bytes).
-//! 2. Below `min_th`: admit, `count ← −1`. Between `min_th` and `max_th`:
-//!    `count ← count + 1`, `p_b = max_p (avg − min_th)/(max_th − min_th)`, drop with
-//!    probability `p_a = p_b / (1 − count·p_b)` (or ns-2's `wait` variant), then
-//!    `count ← 0` on a drop. Gentle mode continues linearly from `max_p` at `max_th` to 1
-//!    at `2·max_th`; beyond (or beyond `max_th` without gentle) every arrival is dropped.
-//! 3. Admitted packets still respect the hard limit (tail drop).
+//! 2. `count` (and `count_bytes`) grow by the arrival. If `avg ≥ min_th` and more than
+//!    one packet (byte) is queued: on the first such arrival after a quiet spell only
+//!    `count ← 1` (ns-2's `old` flag); after that the packet is dropped with
+//!    probability p_a (below). Otherwise the quiet spell goes on.
+//!    p_b = max_p (avg − min_th)/(max_th − min_th) below max_th; in gentle mode it
+//!    continues linearly from max_p at max_th to 1 at 2·max_th (1 beyond); without
+//!    gentle it is 1 from max_th on. Spacing: with c = count (byte mode:
+//!    ⌊count_bytes / mean packet size⌋), p_a = p_b/(1 − c·p_b), or with `wait`
+//!    0 while c·p_b < 1, p_b/(2 − c·p_b) while c·p_b < 2, else 1. Byte mode then scales
+//!    p_a by size / mean packet size. A drop resets both counts.
+//!    (ns-2.35's default `use_mark_p_ true` sends even averages above the hard
+//!    threshold through this probability instead of a "forced" drop; so does tcplab.)
+//! 3. Admitted packets still respect the hard limit (tail drop, which also resets the
+//!    counts, as ns-2 does unless `ns1_compat_`).
 
 use super::{has_room, DropCause};
 use crate::config::{Amount, RedConfig, SizeUnit};
 use crate::rng::Rng;
 use crate::time::SimTime;
+
+/// The thresholds and weight ns-2.35 derives when they are left at 0 / −1
+/// (`REDQueue::initialize_params`), in packets.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AutoParams {
+    /// min_th in packets: max(5, target delay × packet rate / 2).
+    pub min_th_packets: f64,
+    /// max_th in packets: 3 × min_th.
+    pub max_th_packets: f64,
+    /// w_q = 1 − exp(−1 / (10 · RTT · packet rate)), RTT = max(0.1 s, 3 (delay + 1/packet rate)).
+    pub w_q: f64,
+}
+
+impl AutoParams {
+    /// The automatic parameters for a link of `rate_bps` and one-way `delay`, with
+    /// packets of `mean_packet_bytes` and a `target_delay` (ns-2.35: 500 B, 5 ms).
+    pub fn derive(
+        rate_bps: u64,
+        delay: SimTime,
+        mean_packet_bytes: u32,
+        target_delay: SimTime,
+    ) -> Self {
+        // ns-2's "packet time constant": mean-sized packets the link sends per second.
+        let ptc = rate_bps as f64 / (8.0 * mean_packet_bytes as f64);
+        let min_th_packets = (target_delay.as_secs_f64() * ptc / 2.0).max(5.0);
+        let rtt = (3.0 * (delay.as_secs_f64() + 1.0 / ptc)).max(0.1);
+        AutoParams {
+            min_th_packets,
+            max_th_packets: 3.0 * min_th_packets,
+            w_q: 1.0 - (-1.0 / (10.0 * rtt * ptc)).exp(),
+        }
+    }
+}
 
 /// RED admission state.
 #[derive(Debug, Clone)]
@@ -26,33 +68,59 @@ pub struct Red {
     min_th: f64,
     max_th: f64,
     in_bytes: bool,
+    byte_mode: bool,
     max_p: f64,
     w_q: f64,
     gentle: bool,
     wait: bool,
+    mean_packet_bytes: u32,
     /// Packets the link can send per second at the mean packet size (ns-2's `ptc`).
     packets_per_sec: f64,
     avg: f64,
-    count: i64,
+    /// Arrivals since the last drop (or the start of the current congested spell).
+    count: u64,
+    /// Their bytes (byte mode).
+    count_bytes: u64,
+    /// Whether the previous arrival already found the average above min_th (ns-2's `old`).
+    congested: bool,
     idle_since: Option<SimTime>,
     rng: Rng,
 }
 
 impl Red {
-    /// RED with the given parameters on a link of `link_rate_bps`.
-    pub fn new(config: &RedConfig, link_rate_bps: u64, rng: Rng) -> Self {
+    /// RED with the given parameters on a link of `link_rate_bps` and one-way `link_delay`.
+    pub fn new(config: &RedConfig, link_rate_bps: u64, link_delay: SimTime, rng: Rng) -> Self {
+        let auto = AutoParams::derive(
+            link_rate_bps,
+            link_delay,
+            config.mean_packet_bytes.max(1),
+            SimTime(config.target_delay_ns),
+        );
+        let in_bytes = config.thresholds_unit == SizeUnit::Bytes;
+        // Automatic thresholds are in packets; ns-2 scales them by the mean packet
+        // size when the queue is measured in bytes.
+        let scale = if in_bytes {
+            config.mean_packet_bytes as f64
+        } else {
+            1.0
+        };
+        let min_th = config.min_th.unwrap_or(auto.min_th_packets * scale);
         Red {
             limit: config.limit,
-            min_th: config.min_th,
-            max_th: config.max_th,
-            in_bytes: config.thresholds_unit == SizeUnit::Bytes,
+            min_th,
+            max_th: config.max_th.unwrap_or(3.0 * min_th),
+            in_bytes,
+            byte_mode: config.byte_mode,
             max_p: config.max_p,
-            w_q: config.w_q,
+            w_q: config.w_q.unwrap_or(auto.w_q),
             gentle: config.gentle,
             wait: config.wait,
+            mean_packet_bytes: config.mean_packet_bytes.max(1),
             packets_per_sec: link_rate_bps as f64 / (8.0 * config.mean_packet_bytes.max(1) as f64),
             avg: 0.0,
-            count: -1,
+            count: 0,
+            count_bytes: 0,
+            congested: false,
             // The queue starts empty and idle, as in ns-2.
             idle_since: Some(SimTime::ZERO),
             rng,
@@ -62,6 +130,11 @@ impl Red {
     /// The current average queue (in the thresholds' unit).
     pub fn average(&self) -> f64 {
         self.avg
+    }
+
+    /// The thresholds and weight in force (after automatic configuration).
+    pub fn parameters(&self) -> (f64, f64, f64) {
+        (self.min_th, self.max_th, self.w_q)
     }
 
     /// The link has been idle, with nothing queued, since `since`.
@@ -79,22 +152,28 @@ impl Red {
         self.avg = (1.0 - self.w_q) * self.avg + self.w_q * queued;
     }
 
-    /// Early-drop probability p_b before spacing, or `None` when the average forces a drop.
-    fn base_probability(&self) -> Option<f64> {
+    /// Early-drop probability p_b before spacing (ns-2's `calculate_p_new`).
+    fn base_probability(&self) -> f64 {
         let avg = self.avg;
-        if avg < self.max_th {
-            Some(self.max_p * (avg - self.min_th) / (self.max_th - self.min_th))
-        } else if self.gentle && avg < 2.0 * self.max_th {
-            Some(self.max_p + (1.0 - self.max_p) * (avg - self.max_th) / self.max_th)
+        let p = if avg < self.max_th {
+            self.max_p * (avg - self.min_th) / (self.max_th - self.min_th)
+        } else if self.gentle {
+            self.max_p + (1.0 - self.max_p) * (avg - self.max_th) / self.max_th
         } else {
-            None
-        }
+            1.0
+        };
+        p.min(1.0)
     }
 
-    /// Spreads drops out according to how many packets passed since the last one.
-    fn spaced_probability(&self, p_b: f64) -> f64 {
-        let c = self.count as f64;
-        let p = if self.wait {
+    /// Spreads drops out according to how much passed since the last one, then scales
+    /// by packet size in byte mode (ns-2's `modify_p`).
+    fn spaced_probability(&self, p_b: f64, size_bytes: u32) -> f64 {
+        let c = if self.byte_mode {
+            (self.count_bytes / self.mean_packet_bytes as u64) as f64
+        } else {
+            self.count as f64
+        };
+        let mut p = if self.wait {
             if c * p_b < 1.0 {
                 0.0
             } else if c * p_b < 2.0 {
@@ -107,6 +186,9 @@ impl Red {
         } else {
             1.0
         };
+        if self.byte_mode && p < 1.0 {
+            p = p * size_bytes as f64 / self.mean_packet_bytes as f64;
+        }
         p.clamp(0.0, 1.0)
     }
 
@@ -119,30 +201,34 @@ impl Red {
         size_bytes: u32,
     ) -> Result<(), DropCause> {
         let queued = if self.in_bytes {
-            len_bytes as f64
+            len_bytes
         } else {
-            len_packets as f64
+            len_packets
         };
-        self.update_average(now, queued);
-        if self.avg >= self.min_th {
-            self.count += 1;
-            let drop = match self.base_probability() {
-                Some(p_b) => {
-                    let p_a = self.spaced_probability(p_b);
-                    self.rng.uniform() < p_a
+        self.update_average(now, queued as f64);
+        self.count += 1;
+        self.count_bytes += size_bytes as u64;
+        if self.avg >= self.min_th && queued > 1 {
+            if !self.congested {
+                self.congested = true;
+                self.count = 1;
+                self.count_bytes = size_bytes as u64;
+            } else {
+                let p_a = self.spaced_probability(self.base_probability(), size_bytes);
+                if self.rng.uniform() < p_a {
+                    self.count = 0;
+                    self.count_bytes = 0;
+                    return Err(DropCause::Red);
                 }
-                None => true,
-            };
-            if drop {
-                self.count = 0;
-                return Err(DropCause::Red);
             }
         } else {
-            self.count = -1;
+            self.congested = false;
         }
         if has_room(self.limit, len_packets, len_bytes, size_bytes) {
             Ok(())
         } else {
+            self.count = 0;
+            self.count_bytes = 0;
             Err(DropCause::Queue)
         }
     }
@@ -158,17 +244,19 @@ mod tests {
                 value: 1000,
                 unit: SizeUnit::Packets,
             },
-            min_th,
-            max_th,
+            min_th: Some(min_th),
+            max_th: Some(max_th),
             thresholds_unit: SizeUnit::Packets,
             max_p: 0.1,
-            w_q,
+            w_q: Some(w_q),
+            target_delay_ns: 5_000_000,
             mean_packet_bytes: 1000,
+            byte_mode: false,
             gentle: true,
             wait: true,
         };
         // 8 Mbps and 1000-byte packets: 1000 packets per second, so 1 ms idle = 1 packet.
-        Red::new(&cfg, 8_000_000, Rng::for_component(1, "red"))
+        Red::new(&cfg, 8_000_000, SimTime::ZERO, Rng::for_component(1, "red"))
     }
 
     #[test]
@@ -204,10 +292,84 @@ mod tests {
     }
 
     #[test]
-    fn average_beyond_twice_max_th_in_gentle_mode_always_drops() {
+    fn beyond_twice_max_th_in_gentle_mode_every_arrival_but_the_first_is_dropped() {
         let mut r = red(1.0, 2.0, 1.0); // w_q = 1: avg = instantaneous queue
-        assert_eq!(r.admit(SimTime::ZERO, 4, 4000, 1000), Err(DropCause::Red));
+                                        // ns-2's `old` flag: the arrival that finds the average above min_th after a
+                                        // quiet spell only starts the count.
+        assert_eq!(r.admit(SimTime::ZERO, 4, 4000, 1000), Ok(()));
         assert_eq!(r.admit(SimTime::ZERO, 5, 5000, 1000), Err(DropCause::Red));
+        assert_eq!(r.admit(SimTime::ZERO, 5, 5000, 1000), Err(DropCause::Red));
+    }
+
+    #[test]
+    fn no_early_drop_with_at_most_one_packet_queued() {
+        let mut r = red(0.5, 1.0, 1.0);
+        r.avg = 10.0;
+        for _ in 0..100 {
+            assert_eq!(r.admit(SimTime::ZERO, 1, 1000, 1000), Ok(()));
+        }
+    }
+
+    /// ns-2.35's automatic configuration worked by hand (mean packet 500 B, target delay
+    /// 5 ms): packet rate C = rate / 4000 bit; min_th = max(5, 0.005·C/2); max_th =
+    /// 3·min_th; w_q = 1 − e^(−1/(10·RTT·C)) ≈ x − x²/2 with RTT = max(0.1, 3(d + 1/C)).
+    #[test]
+    fn automatic_parameters_match_ns2_worked_by_hand() {
+        let cases = [
+            // (rate, one-way delay ms, min_th, max_th, w_q)
+            (8_000_000, 2, 5.0, 15.0, 4.99875e-4), // C = 2000/s, RTT floor 0.1 s
+            (8_000_000, 100, 5.0, 15.0, 1.658237e-4), // RTT = 3·0.1005 = 0.3015 s
+            (50_000_000, 2, 31.25, 93.75, 7.99968e-5), // C = 12,500/s
+            (100_000_000, 2, 62.5, 187.5, 3.99992e-5), // C = 25,000/s
+            (155_000_000, 2, 96.875, 290.625, 2.580612e-5), // C = 38,750/s
+        ];
+        for (rate, delay_ms, min_th, max_th, w_q) in cases {
+            let a = AutoParams::derive(rate, SimTime::from_ms(delay_ms), 500, SimTime::from_ms(5));
+            assert!(
+                (a.min_th_packets - min_th).abs() < 1e-9,
+                "{rate}: min_th {}",
+                a.min_th_packets
+            );
+            assert!(
+                (a.max_th_packets - max_th).abs() < 1e-9,
+                "{rate}: max_th {}",
+                a.max_th_packets
+            );
+            assert!(
+                (a.w_q / w_q - 1.0).abs() < 1e-5,
+                "{rate}/{delay_ms}: w_q {}",
+                a.w_q
+            );
+        }
+    }
+
+    #[test]
+    fn byte_mode_drops_jumbo_frames_in_proportion_to_their_size() {
+        // Linear region, wait off, counts reset before each arrival (so the arrival
+        // itself is the count: c = ⌊size / mean⌋). p_b = 0.1·(10 − 5)/10 = 0.05, mean
+        // 1500 B. 1,500 B: c = 1, p = 0.05/(1 − 0.05) · 1 = 0.052632.
+        // 9,180 B: c = 6, p = 0.05/(1 − 0.3) · 9180/1500 = 0.437143.
+        let mut r = red(5.0, 15.0, 1.0);
+        r.byte_mode = true;
+        r.wait = false;
+        r.mean_packet_bytes = 1500;
+        r.idle_since = None;
+        r.congested = true;
+        let mut rate = |size: u32| {
+            let n = 200_000;
+            let drops = (0..n)
+                .filter(|_| {
+                    r.count = 0;
+                    r.count_bytes = 0;
+                    r.admit(SimTime::ZERO, 10, 15_000, size).is_err()
+                })
+                .count();
+            drops as f64 / n as f64
+        };
+        let (small, jumbo) = (rate(1500), rate(9180));
+        // Binomial sd over 200,000 draws is below 0.0011: allow 5 sigma.
+        assert!((small - 0.052632).abs() < 0.0055, "1500 B: {small}");
+        assert!((jumbo - 0.437143).abs() < 0.0055, "9180 B: {jumbo}");
     }
 
     #[test]

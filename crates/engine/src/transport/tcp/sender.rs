@@ -12,16 +12,25 @@
 //!   first new ACK), NewReno (RFC 6582: partial ACKs retransmit the next hole and
 //!   deflate; exit when `recover` is acknowledged), or SACK recovery (RFC 6675: pipe
 //!   against cwnd = ssthresh, no inflation).
+//! * Limited Transmit (RFC 3042): on the first two duplicate ACKs, one new segment
+//!   each beyond cwnd (ns-2's `singledup_`, on in Linux), unless switched off.
+//! * Timer (RFC 6298 (5.1)–(5.3)): started by a transmission when none runs, restarted
+//!   by every ACK of new data, and restarted by the fast retransmit (ns-2's
+//!   `reset_rtx_timer` in its duplicate-ACK action; Linux rearms when it retransmits
+//!   the head). NewReno's partial ACKs restart it only the first time ("impatient") or
+//!   every time ("slow-but-steady"), RFC 6582 section 4.
 //! * Timeout (`on_timeout`): RFC 6298 (5.4)–(5.6) — back off, collapse cwnd to one
 //!   segment, mark everything un-SACKed lost and resend from snd_una (go-back-N without
-//!   SACK information).
+//!   SACK information). ssthresh comes from FlightSize (RFC 5681 eq. 4) or cwnd.
+//! * Send jitter (ns-2's `overhead_`): each time the sender may transmit, whatever it
+//!   sends then waits a fresh random U[0, send_jitter] first.
 
 use super::cc::{new_controller, AckSample, CongestionControl};
 use super::rto::RttEstimator;
 use super::scoreboard::{Scoreboard, DUP_THRESH};
 use super::segment::{flags, TcpSegment};
 use crate::app::ByteSource;
-use crate::config::{CongestionControlKind, RtoConfig};
+use crate::config::{CongestionControlKind, NewRenoTimer, RtoConfig, TimeoutSsthresh};
 use crate::net::packet::TransportHeader;
 use crate::rng::Rng;
 use crate::time::{round_ns, SimTime};
@@ -63,6 +72,12 @@ pub struct SenderParams {
     pub send_jitter: SimTime,
     /// Retransmission-timer settings.
     pub rto: RtoConfig,
+    /// RFC 3042 Limited Transmit.
+    pub limited_transmit: bool,
+    /// NewReno's timer restarts on partial ACKs (RFC 6582 section 4).
+    pub newreno_timer: NewRenoTimer,
+    /// What ssthresh is halved from on a timeout.
+    pub timeout_ssthresh: TimeoutSsthresh,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +115,11 @@ pub struct TcpSender {
     phase: Phase,
     /// RFC 6582 `recover`: one past the highest sequence sent when recovery began.
     recover: u64,
+    /// A partial ACK has already restarted the timer in this recovery (impatient NewReno).
+    partial_ack_restarted_timer: bool,
+    /// The fast retransmit is due: it goes out at once, whatever cwnd and pipe say
+    /// (RFC 5681 3.2 step 3, RFC 6675 (4.3); ns-2 and Linux's PRR do the same).
+    fast_retransmit_due: bool,
     /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4).
     inflation: i64,
     rtt: RttEstimator,
@@ -108,6 +128,8 @@ pub struct TcpSender {
     last_timeout_una: Option<u64>,
     next_send_at: SimTime,
     pace_wait: bool,
+    /// While the send jitter holds transmissions back: when they may go.
+    jitter_release: Option<SimTime>,
     app_wait: Option<SimTime>,
     /// The last transmit attempt stopped because of cwnd: only then may ACKs grow it
     /// (Linux's tcp_is_cwnd_limited, RFC 7661's concern), so a sender held back by the
@@ -137,12 +159,15 @@ impl TcpSender {
             dupacks: 0,
             phase: Phase::Open,
             recover: 0,
+            partial_ack_restarted_timer: false,
+            fast_retransmit_due: false,
             inflation: 0,
             rtt,
             rto_at: None,
             last_timeout_una: None,
             next_send_at: SimTime::ZERO,
             pace_wait: false,
+            jitter_release: None,
             app_wait: None,
             cwnd_limited: false,
             stats: TransportStats::default(),
@@ -181,15 +206,32 @@ impl TcpSender {
                 self.next_send_at = now + SimTime(round_ns(size as f64 * 8e9 / rate));
             }
         }
-        if self.p.send_jitter > SimTime::ZERO {
-            let wait = (self.rng.uniform() * self.p.send_jitter.as_ns() as f64) as u64;
-            self.next_send_at = self.next_send_at.max(now + SimTime(wait));
-        }
     }
 
-    /// Whether transmissions are gated by `next_send_at` (pacing or send jitter).
-    fn gated(&self) -> bool {
-        self.p.pacing || self.p.send_jitter > SimTime::ZERO
+    /// Send jitter: whether a transmission that the windows allow now must wait. The
+    /// first such transmission of a sending opportunity draws the wait; everything the
+    /// windows allow goes together when it ends (ns-2's `delsnd_timer_`).
+    fn held_by_jitter(&mut self, now: SimTime) -> bool {
+        if self.p.send_jitter == SimTime::ZERO {
+            return false;
+        }
+        let release = *self.jitter_release.get_or_insert_with(|| {
+            let wait = (self.rng.uniform() * self.p.send_jitter.as_ns() as f64) as u64;
+            now + SimTime(wait)
+        });
+        now < release
+    }
+
+    /// RFC 3042: on the first two duplicate ACKs a new segment of `len` may go beyond
+    /// cwnd as long as the outstanding data stays within cwnd + 2·SMSS (one segment per
+    /// duplicate). With SACK the pipe already shrinks by what each duplicate SACKs, so
+    /// this rarely adds anything there.
+    fn limited_transmit_allows(&self, len: u64) -> bool {
+        self.p.limited_transmit
+            && self.phase == Phase::Open
+            && self.dupacks > 0
+            && self.board.outstanding() + len
+                <= self.cc.cwnd() + self.dupacks.min(2) as u64 * self.mss()
     }
 
     fn pacing_rate_bps(&self) -> Option<f64> {
@@ -228,17 +270,30 @@ impl TcpSender {
         if self.conn != Connection::Established {
             return;
         }
+        if !self.transmit_burst(now, out) {
+            self.jitter_release = None; // the opportunity is used up
+        }
+    }
+
+    /// The loop of [`TcpSender::transmit`]; returns true if the send jitter is holding
+    /// a transmission back (then `jitter_release` says until when).
+    fn transmit_burst(&mut self, now: SimTime, out: &mut Outbox) -> bool {
         loop {
-            if self.gated() && now < self.next_send_at {
+            if self.p.pacing && now < self.next_send_at {
                 self.pace_wait = true;
-                return;
+                return false;
             }
             let cwnd = self.cwnd();
             let in_flight = self.board.in_flight();
             if let Some(seg) = self.board.next_to_retransmit() {
-                if in_flight > 0 && in_flight + (seg.end - seg.start) > cwnd {
+                let forced = std::mem::take(&mut self.fast_retransmit_due);
+                if !forced && in_flight > 0 && in_flight + (seg.end - seg.start) > cwnd {
                     self.cwnd_limited = true;
-                    return;
+                    return false;
+                }
+                if self.held_by_jitter(now) {
+                    self.fast_retransmit_due = forced;
+                    return true;
                 }
                 self.board.retransmitted(seg.start, now);
                 self.stats.retransmits += 1;
@@ -255,18 +310,21 @@ impl TcpSender {
                 let len = (written - self.snd_nxt).min(self.mss());
                 let window_edge = self.snd_una + self.rwnd.min(self.p.max_window);
                 if self.snd_nxt + len > window_edge {
-                    return;
+                    return false;
                 }
-                if in_flight + len > cwnd {
+                if in_flight + len > cwnd && !self.limited_transmit_allows(len) {
                     self.cwnd_limited = true;
-                    return;
+                    return false;
                 }
                 if len < self.mss() && in_flight > 0 && !self.app.finished(now) {
                     // Nagle: a runt waits until what is in flight is acknowledged.
                     self.app_wait = self
                         .app
                         .time_written(written - DATA_START + self.mss() - len);
-                    return;
+                    return false;
+                }
+                if self.held_by_jitter(now) {
+                    return true;
                 }
                 let seq = self.snd_nxt;
                 // The last segment of a finished application carries the FIN.
@@ -282,7 +340,10 @@ impl TcpSender {
             }
             if !self.fin_sent && self.app.finished(now) {
                 if in_flight > 0 && in_flight + 1 > cwnd {
-                    return;
+                    return false;
+                }
+                if self.held_by_jitter(now) {
+                    return true;
                 }
                 let seq = self.snd_nxt;
                 self.board.push(seq, seq + 1, 0, flags::FIN, now);
@@ -297,7 +358,7 @@ impl TcpSender {
                 let more = self.app.time_written(written - DATA_START + self.mss());
                 self.app_wait = more;
             }
-            return;
+            return false;
         }
     }
 
@@ -327,6 +388,8 @@ impl TcpSender {
             let acked = self.board.ack_to(seg.ack);
             self.snd_una = seg.ack;
             self.dupacks = 0;
+            // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
+            let mut restart_timer = true;
             let rtt = match (self.p.timestamps, seg.ts_ecr()) {
                 (true, Some(ecr)) => Some(now - SimTime(ecr)),
                 _ => acked.rtt_sample_from.map(|sent| now - sent),
@@ -345,6 +408,9 @@ impl TcpSender {
                 }
                 Phase::FastRecovery => {
                     if self.p.recovery == Recovery::NewReno {
+                        restart_timer = self.p.newreno_timer == NewRenoTimer::SlowButSteady
+                            || !self.partial_ack_restarted_timer;
+                        self.partial_ack_restarted_timer = true;
                         // RFC 6582 3.2 step 3, partial ACK: retransmit the next hole,
                         // deflate by the amount acknowledged, add back one SMSS.
                         self.board.mark_first_lost();
@@ -374,7 +440,11 @@ impl TcpSender {
                 }
             }
             // RFC 6298 (5.2)/(5.3): stop when all is acknowledged, else restart.
-            self.rto_at = (!self.board.is_empty()).then(|| now + self.rtt.rto());
+            if self.board.is_empty() {
+                self.rto_at = None;
+            } else if restart_timer {
+                self.rto_at = Some(now + self.rtt.rto());
+            }
             if self.board.is_empty() && self.fin_sent {
                 self.conn = Connection::Closed;
                 return;
@@ -402,6 +472,12 @@ impl TcpSender {
         self.stats.fast_retransmits += 1;
         self.board.mark_first_lost();
         self.phase = Phase::FastRecovery;
+        self.partial_ack_restarted_timer = false;
+        self.fast_retransmit_due = true;
+        // The retransmission gets a full RTO (ns-2's reset_rtx_timer; Linux rearms on
+        // retransmitting the head): else a timer armed for the lost segment's first
+        // transmission can expire before the retransmission's ACK returns.
+        self.rto_at = Some(now + self.rtt.rto());
         self.inflation = if self.p.recovery == Recovery::Sack {
             0
         } else {
@@ -414,8 +490,12 @@ impl TcpSender {
         self.stats.rto_count += 1;
         let first = self.last_timeout_una != Some(self.snd_una);
         self.last_timeout_una = Some(self.snd_una);
-        self.cc
-            .on_retransmission_timeout(now, self.board.outstanding(), first);
+        let basis = match self.p.timeout_ssthresh {
+            TimeoutSsthresh::FlightSize => self.board.outstanding(),
+            // ns-2's window(): min(cwnd, receiver's window), without recovery inflation.
+            TimeoutSsthresh::Cwnd => self.cc.cwnd().min(self.rwnd).min(self.p.max_window),
+        };
+        self.cc.on_retransmission_timeout(now, basis, first);
         self.rtt.on_timeout();
         self.board.mark_all_lost();
         self.phase = Phase::TimeoutRecovery;
@@ -476,6 +556,7 @@ impl Endpoint for TcpSender {
                 if self.pace_wait {
                     consider(Some(self.next_send_at));
                 }
+                consider(self.jitter_release);
                 consider(self.app_wait);
             }
             _ => {}

@@ -50,9 +50,11 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     /// Loss detected by duplicate ACKs or SACK (fast retransmit): reduce the window
     /// (Linux `ssthresh`); `flight_bytes` is FlightSize (RFC 5681 eq. 4).
     fn on_congestion_event(&mut self, now: SimTime, flight_bytes: u64);
-    /// The retransmission timer expired; `first` is false for a further expiry of the
-    /// same retransmission, which RFC 5681 (section 3.1) says must not lower ssthresh again.
-    fn on_retransmission_timeout(&mut self, now: SimTime, flight_bytes: u64, first: bool);
+    /// The retransmission timer expired; `basis_bytes` is what ssthresh is halved from
+    /// (FlightSize per RFC 5681 eq. 4, or the window as ns-2 and Linux do: the sender's
+    /// `timeout_ssthresh`); `first` is false for a further expiry of the same
+    /// retransmission, which RFC 5681 (section 3.1) says must not lower ssthresh again.
+    fn on_retransmission_timeout(&mut self, now: SimTime, basis_bytes: u64, first: bool);
     /// Fast recovery ended (the window inflation is dropped by the sender).
     fn on_recovery_end(&mut self, _now: SimTime) {}
     /// Pacing rate the algorithm wants, bit/s (`None`: let the sender derive one).
