@@ -109,12 +109,14 @@ class RunResult:
         frames = []
         for s, link in zip(e["link_series"], e["links"]):
             tx = np.asarray(s["tx_bytes"], dtype=np.int64)
+            # Bandwidth 0: the instantaneous delivery side of a shared segment (no load of its own).
+            bandwidth = link["bandwidth_bps"] or np.nan
             frames.append(pd.DataFrame({
                 "link": s["id"],
                 "time_s": start,
                 "tx_bytes": tx,
                 "throughput_bps": tx * 8.0 / width,
-                "load": tx * 8.0 / width / link["bandwidth_bps"],
+                "load": tx * 8.0 / width / bandwidth,
                 "drops": np.asarray(s["drops"], dtype=np.int64),
                 "queue_mean_packets": s["queue_mean_packets"],
                 "queue_mean_bytes": s["queue_mean_bytes"],

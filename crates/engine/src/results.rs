@@ -126,7 +126,7 @@ pub struct LinkResult {
     pub link: usize,
     /// "forward" (from → to as declared) or "reverse".
     pub direction: String,
-    /// Bit rate.
+    /// Bit rate; 0 for the instantaneous delivery side of a shared segment.
     pub bandwidth_bps: u64,
     /// Propagation delay, ms.
     pub delay_ms: f64,

@@ -30,27 +30,79 @@ DEFAULT_MTU = 1500
 DEFAULT_QUEUE = {"type": "droptail", "limit": "1000 packets"}
 ETHERNET_FRAMING_BYTES = 38  # preamble 8 + header 14 + FCS 4 + inter-frame gap 12
 
-TOP_LEVEL_KEYS = ["name", "description", "simulation", "topology", "node", "link", "flow", "metrics"]
-LINK_PROPERTY_KEYS = ["bandwidth", "delay", "mtu", "framing", "cost", "queue", "loss", "forward", "reverse"]
+TOP_LEVEL_KEYS = ["name", "description", "simulation", "topology", "node", "link", "segment", "flow", "metrics"]
+LINK_PROPERTY_KEYS = ["bandwidth", "delay", "mtu", "framing", "cost", "queue", "loss", "loss_at", "forward", "reverse"]
+LOSS_PLACEMENTS = {"after_serialization": "after_serialization", "before_queue": "before_queue"}
 QUEUE_TYPES = ["droptail", "red"]
-LOSS_TYPES = ["none", "bernoulli", "gilbert_elliott", "every_nth"]
+LOSS_TYPES = ["none", "bernoulli", "gilbert_elliott", "every_nth", "list"]
 APP_TYPES = ["cbr", "poisson", "onoff", "bulk", "file", "rate_limited"]
 TRANSPORTS = ["udp", "tcp"]
 CONGESTION_CONTROLS = ["reno", "newreno"]
-TCP_KEYS = ["type", "cc", "sack", "mss", "initial_window", "handshake", "delayed_ack", "receive_buffer",
-            "max_window", "timestamps", "window_scaling", "rto", "pacing", "send_jitter"]
-# tcplab's TCP defaults (docs/scenario.md explains each choice).
+TCP_KEYS = ["type", "profile", "cc", "sack", "mss", "initial_window", "handshake", "delayed_ack", "receive_buffer",
+            "max_window", "timestamps", "window_scaling", "rto", "pacing", "send_jitter", "limited_transmit",
+            "newreno_timer", "timeout_ssthresh"]
+NEWRENO_TIMERS = ["impatient", "slow_but_steady"]
+TIMEOUT_SSTHRESH = ["flight_size", "cwnd"]
+# tcplab's TCP defaults (docs/scenario.md explains each choice): the "tcplab" profile.
 TCP_DEFAULTS = {"cc": "newreno", "sack": False, "initial_window": 10, "handshake": True, "ack_every": 2,
-                "delayed_ack_timeout": "40ms", "receive_buffer": "64MiB", "timestamps": False,
-                "window_scaling": True, "rto_initial": "1s", "rto_min": "200ms", "rto_max": "60s", "pacing": False}
+                "delayed_ack_timeout": "40ms", "receive_buffer": "64MiB", "max_window": None, "timestamps": False,
+                "window_scaling": True, "rto_initial": "1s", "rto_min": "200ms", "rto_max": "60s", "pacing": False,
+                "limited_transmit": True, "newreno_timer": "impatient", "timeout_ssthresh": "flight_size"}
+#: `profile = "..."` sets the group at once to what a reference stack does with its
+#: defaults; keys the scenario writes still win. Sources: ns-2.35 tcl/lib/ns-default.tcl
+#: (Agent/TCP, TCPSink) and Linux (include/net/tcp.h, sysctls' defaults).
+TCP_PROFILES: dict[str, dict] = {
+    "tcplab": {},
+    "ns2": {
+        "initial_window": 2,            # windowInit_ 2
+        "handshake": False,             # one-way Agent/TCP: no SYN
+        "ack_every": 1,                 # Agent/TCPSink acknowledges every segment
+        "max_window": "20 packets",     # window_ 20
+        "receive_buffer": "20 packets",
+        "timestamps": False,            # timestamps_ false
+        "rto_initial": "3s",            # rtxcur_init_ 3.0
+        "rto_min": "200ms",             # minrto_ 0.2
+        "rto_max": "60s",               # maxrto_ 60
+        "limited_transmit": True,       # singledup_ 1
+        "newreno_timer": "impatient",   # Agent/TCP/Newreno newreno_changes1_ 1
+        "timeout_ssthresh": "cwnd",     # slowdown(CLOSE_SSTHRESH_HALF) halves window()
+    },
+    "linux": {
+        "initial_window": 10,           # TCP_INIT_CWND (RFC 6928)
+        "handshake": True,
+        "ack_every": 2, "delayed_ack_timeout": "40ms",  # TCP_DELACK_MIN
+        "sack": True, "timestamps": True, "window_scaling": True,
+        "rto_initial": "1s", "rto_min": "200ms", "rto_max": "120s",  # TCP_TIMEOUT_INIT, TCP_RTO_MIN/MAX
+        "limited_transmit": True,       # duplicates shrink packets_in_flight (RFC 3042 in effect)
+        "newreno_timer": "slow_but_steady",  # the RTO is rearmed on every ACK of new data
+        "timeout_ssthresh": "cwnd",     # tcp_reno_ssthresh: max(cwnd/2, 2)
+    },
+}
 
-# ns-2 RED defaults (ns-2.35 tcl/lib/ns-default.tcl), used where the scenario is silent.
-RED_DEFAULTS = {"min_th": 5, "max_th": 15, "max_p": 0.1, "w_q": 0.002, "mean_packet_size": 500, "gentle": True, "wait": True}
+# RED defaults where the scenario is silent: what ns-2.35 runs (tcl/lib/ns-default.tcl):
+# automatic min_th/max_th (thresh_ 0, maxthresh_ 0) and w_q (q_weight_ -1) derived from the
+# link, targetdelay_ 5 ms, linterm_ 10, mean_pktsize_ 500, gentle_ and wait_ on. Packet
+# mode is tcplab's default (ns-2.35 defaults to bytes_ true, queue_in_bytes_ true; say
+# mode = "byte" and a limit in bytes for that): docs/scenario.md explains why.
+RED_DEFAULTS = {"min_th": "auto", "max_th": "auto", "max_p": 0.1, "w_q": "auto", "target_delay": "5ms",
+                "mean_packet_size": 500, "mode": "packet", "gentle": True, "wait": True}
+RED_MODES = ["packet", "byte"]
 
 
 def _limit(value: object, path: str) -> dict:
     amount = parse_amount(value, path)
     return {"value": int(amount.value), "unit": amount.unit}
+
+
+def _auto_or(parse):
+    """A value parsed by ``parse``, or ``"auto"`` (→ None: the engine derives it as ns-2.35 does)."""
+
+    def read(value: object, path: str):
+        if value == "auto":
+            return None
+        return parse(value, path)
+
+    return read
 
 
 def parse_queue(value: object, path: str) -> dict:
@@ -59,20 +111,29 @@ def parse_queue(value: object, path: str) -> dict:
     if kind == "droptail":
         t = Table(value, path, ["type", "limit"])
         return {"type": "droptail", "limit": t.get("limit", _limit)}
-    t = Table(value, path, ["type", "limit", "min_th", "max_th", "max_p", "w_q", "mean_packet_size", "gentle", "wait"])
-    min_th = t.get("min_th", lambda v, p: parse_amount(v, p, integral=False), parse_amount(RED_DEFAULTS["min_th"], ""))
-    max_th = t.get("max_th", lambda v, p: parse_amount(v, p, integral=False), parse_amount(RED_DEFAULTS["max_th"], ""))
-    if min_th.unit != max_th.unit:
+    t = Table(value, path, ["type", "limit", "min_th", "max_th", "max_p", "w_q", "target_delay", "mean_packet_size",
+                            "mode", "gentle", "wait"])
+    limit = t.get("limit", _limit)
+    threshold = _auto_or(lambda v, p: parse_amount(v, p, integral=False))
+    min_th = t.get("min_th", threshold, None)
+    max_th = t.get("max_th", threshold, None)
+    units = {a.unit for a in (min_th, max_th) if a is not None}
+    if len(units) > 1:
         raise ScenarioError(join(path, "max_th"), f"min_th and max_th must use the same unit (min_th is in {min_th.unit}, max_th in {max_th.unit})")
+    # Automatic thresholds count what the limit counts (ns-2's queue_in_bytes_ governs both).
+    unit = units.pop() if units else limit["unit"]
+    w_q = t.get("w_q", _auto_or(parse_probability), None)
     return {
         "type": "red",
-        "limit": t.get("limit", _limit),
-        "min_th": float(min_th.value),
-        "max_th": float(max_th.value),
-        "thresholds_unit": min_th.unit,
+        "limit": limit,
+        "min_th": None if min_th is None else float(min_th.value),
+        "max_th": None if max_th is None else float(max_th.value),
+        "thresholds_unit": unit,
         "max_p": t.get("max_p", parse_probability, RED_DEFAULTS["max_p"]),
-        "w_q": t.get("w_q", parse_probability, RED_DEFAULTS["w_q"]),
+        "w_q": w_q,
+        "target_delay_ns": t.get("target_delay", parse_duration_ns, parse_duration_ns(RED_DEFAULTS["target_delay"], "")),
         "mean_packet_bytes": t.get("mean_packet_size", parse_size_bytes, RED_DEFAULTS["mean_packet_size"]),
+        "byte_mode": t.get("mode", F.choice(RED_MODES), RED_DEFAULTS["mode"]) == "byte",
         "gentle": t.get("gentle", F.boolean, RED_DEFAULTS["gentle"]),
         "wait": t.get("wait", F.boolean, RED_DEFAULTS["wait"]),
     }
@@ -96,6 +157,9 @@ def parse_loss(value: object, path: str) -> dict:
             "loss_good": t.get("loss_good", parse_probability, 0.0),
             "loss_bad": t.get("loss_bad", parse_probability, 1.0),
         }
+    if kind == "list":
+        t = Table(value, path, ["type", "packets"])
+        return {"type": "list", "packets": t.get("packets", F.list_of(F.positive_integer))}
     t = Table(value, path, ["type", "n", "offset"])
     return {"type": "every_nth", "n": t.get("n", F.positive_integer), "offset": t.get("offset", F.integer, 0)}
 
@@ -110,15 +174,17 @@ def _framing(value: object, path: str) -> int:
     return parse_size_bytes(value, path)
 
 
-def _direction(t: Table, side: str, queue: tuple[dict, str], loss: tuple[dict, str]) -> dict:
+def _direction(t: Table, side: str, queue: tuple[dict, str], loss: tuple[dict, str], loss_at: str) -> dict:
     (q, q_origin), (l, l_origin) = queue, loss
     if t.has(side):
-        d = Table(t.data[side], join(t.path, side), ["queue", "loss"])
+        d = Table(t.data[side], join(t.path, side), ["queue", "loss", "loss_at"])
         if d.has("queue"):
             q, q_origin = d.get("queue", parse_queue), join(d.path, "queue")
         if d.has("loss"):
             l, l_origin = d.get("loss", parse_loss), join(d.path, "loss")
-    return {"queue": q, "loss": l, "queue_origin": q_origin, "loss_origin": l_origin}
+        loss_at = d.get("loss_at", F.choice(list(LOSS_PLACEMENTS)), loss_at)
+    return {"queue": q, "loss": l, "loss_placement": LOSS_PLACEMENTS[loss_at], "queue_origin": q_origin,
+            "loss_origin": l_origin}
 
 
 def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] = ()) -> dict:
@@ -126,14 +192,15 @@ def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] 
     t = Table(value, path, [*extra_keys, *LINK_PROPERTY_KEYS], "a link table")
     queue = (t.get("queue", parse_queue, None) or parse_queue(DEFAULT_QUEUE, ""), join(path, "queue"))
     loss = (t.get("loss", parse_loss, None) or {"type": "none"}, join(path, "loss"))
+    loss_at = t.get("loss_at", F.choice(list(LOSS_PLACEMENTS)), "after_serialization")
     return {
         "bandwidth_bps": t.get("bandwidth", parse_rate_bps),
         "delay_ns": t.get("delay", parse_duration_ns),
         "mtu_bytes": t.get("mtu", parse_size_bytes, DEFAULT_MTU),
         "framing_bytes": t.get("framing", _framing, 0),
         "cost": t.get("cost", F.positive_integer, 1),
-        "forward": _direction(t, "forward", queue, loss),
-        "reverse": _direction(t, "reverse", queue, loss),
+        "forward": _direction(t, "forward", queue, loss, loss_at),
+        "reverse": _direction(t, "reverse", queue, loss, loss_at),
         "origin": path,
     }
 
@@ -143,6 +210,29 @@ def parse_link(value: object, path: str) -> dict:
     link = parse_link_properties(value, path, extra_keys=("from", "to"))
     t = Table(value, path, ["from", "to", *LINK_PROPERTY_KEYS])
     return {"from": t.get("from", F.string), "to": t.get("to", F.string), **link}
+
+
+SEGMENT_KEYS = ["name", "stations", "bandwidth", "delay", "mtu", "framing", "queue", "loss", "loss_at"]
+
+
+def parse_segment(value: object, path: str) -> tuple[dict, list[dict]]:
+    """A ``[[segment]]``: a shared half-duplex medium (ns-2's make-lan). Becomes a router
+    node named like the segment and one link per station marked with the segment."""
+    t = Table(value, path, SEGMENT_KEYS, "a segment table")
+    name = t.get("name", F.string)
+    stations = t.get("stations", F.list_of(F.string))
+    if len(stations) < 2:
+        raise ScenarioError(join(path, "stations"), f"a shared segment needs at least two stations, got {len(stations)}")
+    if len(set(stations)) != len(stations):
+        raise ScenarioError(join(path, "stations"), "a station is listed twice")
+    props = {k: v for k, v in value.items() if k not in ("name", "stations")}  # type: ignore[union-attr]
+    links = []
+    for i, station in enumerate(stations):
+        link = parse_link_properties(props, path)
+        # The delivery side hands on what the segment carried: the loss acts once, on send.
+        link["reverse"]["loss"] = {"type": "none"}
+        links.append({"from": station, "to": name, **link, "segment": name, "origin": join(join(path, "stations"), i)})
+    return {"name": name, "kind": "router", "origin": path}, links
 
 
 def parse_node(value: object, path: str) -> dict:
@@ -182,43 +272,55 @@ def _amount(value: object, path: str) -> dict:
     return {"value": int(amount.value), "unit": amount.unit}
 
 
-def _delayed_ack(value: object, path: str) -> tuple[int, int]:
+def _delayed_ack(defaults: dict):
     """true (every 2nd segment, 40 ms), false (every segment) or { every, timeout }."""
-    timeout = parse_duration_ns(TCP_DEFAULTS["delayed_ack_timeout"], path)
-    if isinstance(value, bool):
-        return (2 if value else 1), timeout
-    t = Table(value, path, ["every", "timeout"], "true, false or a table { every = 2, timeout = \"40ms\" }")
-    return t.get("every", F.positive_integer, 2), t.get("timeout", parse_duration_ns, timeout)
+
+    def read(value: object, path: str) -> tuple[int, int]:
+        timeout = parse_duration_ns(defaults["delayed_ack_timeout"], path)
+        if isinstance(value, bool):
+            return (2 if value else 1), timeout
+        t = Table(value, path, ["every", "timeout"], "true, false or a table { every = 2, timeout = \"40ms\" }")
+        return t.get("every", F.positive_integer, 2), t.get("timeout", parse_duration_ns, timeout)
+
+    return read
 
 
-def _rto(value: object, path: str) -> dict:
-    t = Table(value, path, ["initial", "min", "max", "fixed"])
-    return {
-        "initial_ns": t.get("initial", parse_duration_ns, parse_duration_ns(TCP_DEFAULTS["rto_initial"], "")),
-        "min_ns": t.get("min", parse_duration_ns, parse_duration_ns(TCP_DEFAULTS["rto_min"], "")),
-        "max_ns": t.get("max", parse_duration_ns, parse_duration_ns(TCP_DEFAULTS["rto_max"], "")),
-        "fixed_ns": t.get("fixed", parse_duration_ns, None),
-    }
+def _rto(defaults: dict):
+    def read(value: object, path: str) -> dict:
+        t = Table(value, path, ["initial", "min", "max", "fixed"])
+        return {
+            "initial_ns": t.get("initial", parse_duration_ns, parse_duration_ns(defaults["rto_initial"], "")),
+            "min_ns": t.get("min", parse_duration_ns, parse_duration_ns(defaults["rto_min"], "")),
+            "max_ns": t.get("max", parse_duration_ns, parse_duration_ns(defaults["rto_max"], "")),
+            "fixed_ns": t.get("fixed", parse_duration_ns, None),
+        }
+
+    return read
 
 
 def _tcp(t: Table) -> dict:
-    every, timeout = t.get("delayed_ack", _delayed_ack, (TCP_DEFAULTS["ack_every"], parse_duration_ns(TCP_DEFAULTS["delayed_ack_timeout"], "")))
+    profile = t.get("profile", F.choice(list(TCP_PROFILES)), "tcplab")
+    d = {**TCP_DEFAULTS, **TCP_PROFILES[profile]}
+    every, timeout = t.get("delayed_ack", _delayed_ack(d), (d["ack_every"], parse_duration_ns(d["delayed_ack_timeout"], "")))
     return {
         "type": "tcp",
-        "cc": t.get("cc", F.choice(CONGESTION_CONTROLS), TCP_DEFAULTS["cc"]),
-        "sack": t.get("sack", F.boolean, TCP_DEFAULTS["sack"]),
+        "cc": t.get("cc", F.choice(CONGESTION_CONTROLS), d["cc"]),
+        "sack": t.get("sack", F.boolean, d["sack"]),
         "mss_bytes": t.get("mss", parse_size_bytes, None),
-        "initial_window_segments": t.get("initial_window", _segments, TCP_DEFAULTS["initial_window"]),
-        "handshake": t.get("handshake", F.boolean, TCP_DEFAULTS["handshake"]),
+        "initial_window_segments": t.get("initial_window", _segments, d["initial_window"]),
+        "handshake": t.get("handshake", F.boolean, d["handshake"]),
         "ack_every": every,
         "delayed_ack_ns": timeout,
-        "receive_buffer": t.get("receive_buffer", _amount, _amount(TCP_DEFAULTS["receive_buffer"], "")),
-        "max_window": t.get("max_window", _amount, None),
-        "timestamps": t.get("timestamps", F.boolean, TCP_DEFAULTS["timestamps"]),
-        "window_scaling": t.get("window_scaling", F.boolean, TCP_DEFAULTS["window_scaling"]),
-        "rto": t.get("rto", _rto, _rto({}, "")),
-        "pacing": t.get("pacing", F.boolean, TCP_DEFAULTS["pacing"]),
+        "receive_buffer": t.get("receive_buffer", _amount, _amount(d["receive_buffer"], "")),
+        "max_window": t.get("max_window", _amount, None if d["max_window"] is None else _amount(d["max_window"], "")),
+        "timestamps": t.get("timestamps", F.boolean, d["timestamps"]),
+        "window_scaling": t.get("window_scaling", F.boolean, d["window_scaling"]),
+        "rto": t.get("rto", _rto(d), _rto(d)({}, "")),
+        "pacing": t.get("pacing", F.boolean, d["pacing"]),
         "send_jitter_ns": t.get("send_jitter", parse_duration_ns, 0),
+        "limited_transmit": t.get("limited_transmit", F.boolean, d["limited_transmit"]),
+        "newreno_timer": t.get("newreno_timer", F.choice(NEWRENO_TIMERS), d["newreno_timer"]),
+        "timeout_ssthresh": t.get("timeout_ssthresh", F.choice(TIMEOUT_SSTHRESH), d["timeout_ssthresh"]),
     }
 
 
@@ -292,6 +394,10 @@ def compile_scenario(raw: dict[str, Any]) -> dict:
         expand_topology(top.data["topology"], "topology", nodes, links)
     nodes += [parse_node(v, join("node", i)) for i, v in enumerate(_array_of_tables(raw, "node"))]
     links += [parse_link(v, join("link", i)) for i, v in enumerate(_array_of_tables(raw, "link"))]
+    for i, v in enumerate(_array_of_tables(raw, "segment")):
+        segment_node, segment_links = parse_segment(v, join("segment", i))
+        nodes.append(segment_node)
+        links += segment_links
     if not links:
         raise ScenarioError("link", "the scenario has no links: add [[link]] tables or a [topology.dumbbell]")
     flow_items = _array_of_tables(raw, "flow")

@@ -1,0 +1,79 @@
+"""The fidelity options reach the engine as the reference stacks define them: the
+`profile` presets against ns-2.35's tcl/lib/ns-default.tcl and Linux's constants, RED's
+automatic configuration, loss placement and shared segments."""
+
+from __future__ import annotations
+
+import tomllib
+
+import tcplab
+from conftest import TCP_BASE
+from tcplab.scenario.schema import compile_scenario
+
+
+def _tcp(extra: str) -> dict:
+    raw = tomllib.loads(TCP_BASE.replace('cc = "newreno"', f'cc = "newreno", {extra}'))
+    return compile_scenario(raw)["flows"][0]["transport"]
+
+
+def test_ns2_profile_is_ns_default_tcl():
+    t = _tcp('profile = "ns2"')
+    # windowInit_ 2, window_ 20, TCPSink ACKs every packet, rtxcur_init_ 3.0, minrto_ 0.2,
+    # maxrto_ 60, singledup_ 1, newreno_changes1_ 1, slowdown halves window().
+    assert t["initial_window_segments"] == 2
+    assert t["max_window"] == {"value": 20, "unit": "packets"}
+    assert t["ack_every"] == 1 and not t["handshake"] and not t["timestamps"]
+    assert t["rto"] == {"initial_ns": 3_000_000_000, "min_ns": 200_000_000, "max_ns": 60_000_000_000, "fixed_ns": None}
+    assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "cwnd"
+
+
+def test_linux_profile_and_explicit_keys_win():
+    t = _tcp('profile = "linux", initial_window = 4, newreno_timer = "impatient"')
+    assert t["sack"] and t["timestamps"] and t["rto"]["max_ns"] == 120_000_000_000
+    assert t["timeout_ssthresh"] == "cwnd"
+    assert t["initial_window_segments"] == 4 and t["newreno_timer"] == "impatient"
+
+
+def test_default_profile_follows_the_rfcs():
+    t = _tcp("sack = false")
+    assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "flight_size"
+
+
+def test_red_defaults_are_ns235_automatic_configuration():
+    raw = tomllib.loads(TCP_BASE.replace('{ type = "droptail", limit = "50 packets" }', '{ type = "red", limit = "50 packets" }'))
+    q = next(link["forward"]["queue"] for link in compile_scenario(raw)["links"] if link["forward"]["queue"]["type"] == "red")
+    assert q["min_th"] is None and q["max_th"] is None and q["w_q"] is None
+    assert q["target_delay_ns"] == 5_000_000 and q["mean_packet_bytes"] == 500 and q["max_p"] == 0.1
+    assert q["thresholds_unit"] == "packets" and not q["byte_mode"] and q["gentle"] and q["wait"]
+
+
+def test_shared_segment_runs_and_shares_its_rate(write_scenario):
+    # Two saturated UDP stations on a 10 Mbps segment: 5 Mbps each, 10 Mbps in all
+    # (packets of 1000 B = 972 B payload + 28 B headers).
+    path = write_scenario("""
+[simulation]
+duration = "4s"
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+[[segment]]
+name = "lan"
+stations = ["a", "b"]
+bandwidth = "10Mbps"
+delay = "0ms"
+[[flow]]
+from = "a"
+to = "b"
+transport = "udp"
+app = { type = "cbr", rate = "20Mbps", packet_size = "972B" }
+[[flow]]
+from = "b"
+to = "a"
+transport = "udp"
+app = { type = "cbr", rate = "20Mbps", packet_size = "972B" }
+""")
+    r = tcplab.run(path)
+    goodputs = [f["goodput_bps"] for f in r.summary["flows"]]
+    for g in goodputs:
+        assert abs(g / (5e6 * 972 / 1000) - 1) < 0.01, goodputs
