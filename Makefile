@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test test-rust test-python bench bench-engine fmt clean
+.PHONY: install demo test test-rust test-python differential bench bench-engine fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -39,6 +39,12 @@ test-rust:
 
 test-python: install
 	$(BIN)/python -m pytest
+
+## The whole differential suite against ns-2 (tests/ns2/README.md; CI runs a reduced set
+## in `make test`); writes tests/ns2/RESULTS.md. Needs the Debian package ns2.
+differential: install
+	@command -v ns >/dev/null || { echo "ns-2 missing: apt-get install ns2 (or run make test once as root)"; exit 2; }
+	$(BIN)/python tests/ns2/run.py --out tests/ns2/RESULTS.md
 
 ## tcplab vs ns-2 vs ns-3 on benchmarks B1-B3 plus tcplab's scaling sweep; installs the
 ## peers if missing (ns2 from Debian, ns3 from PyPI) and writes benchmarks/RESULTS.md.

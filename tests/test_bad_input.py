@@ -21,6 +21,8 @@ CASES = [
     ("negative_bandwidth", BASE.replace('"10Mbps"', '"-10Mbps"'), ["topology.dumbbell.bottleneck.bandwidth", "negative"]),
     ("unknown_tcp_profile", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", profile = "ns3"'), ["flow[0].transport.profile", "did you mean 'ns2'", "tcplab, ns2, linux"]),
     ("unknown_newreno_timer", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", newreno_timer = "patient"'), ["flow[0].transport.newreno_timer", "impatient, slow_but_steady"]),
+    ("unknown_cwnd_counting", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", cwnd_counting = "packets"'), ["flow[0].transport.cwnd_counting", "bytes, acks"]),
+    ("unknown_rtt_sampling", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rtt_sampling = "always"'), ["flow[0].transport.rtt_sampling", "every_ack, once_per_rtt"]),
     ("unknown_timeout_ssthresh", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", timeout_ssthresh = "flight"'), ["flow[0].transport.timeout_ssthresh", "flight_size, cwnd"]),
     ("unknown_red_mode", BASE.replace('{ type = "droptail", limit = "50 packets" }', '{ type = "red", limit = "50 packets", mode = "bytes" }'), ["queue.mode", "did you mean 'byte'", "packet, byte"]),
     ("unknown_loss_placement", BASE.replace('queue = {', 'loss_at = "before_link", queue = {'), ["bottleneck.loss_at", "after_serialization, before_queue"]),

@@ -19,12 +19,14 @@ def _tcp(extra: str) -> dict:
 def test_ns2_profile_is_ns_default_tcl():
     t = _tcp('profile = "ns2"')
     # windowInit_ 2, window_ 20, TCPSink ACKs every packet, rtxcur_init_ 3.0, minrto_ 0.2,
-    # maxrto_ 60, singledup_ 1, newreno_changes1_ 1, slowdown halves window().
+    # maxrto_ 60, singledup_ 1, newreno_changes1_ 1, slowdown halves window(), opencwnd
+    # counts ACKs, rtt_active_ times one segment per RTT, delay_growth_ true.
     assert t["initial_window_segments"] == 2
     assert t["max_window"] == {"value": 20, "unit": "packets"}
     assert t["ack_every"] == 1 and not t["handshake"] and not t["timestamps"]
     assert t["rto"] == {"initial_ns": 3_000_000_000, "min_ns": 200_000_000, "max_ns": 60_000_000_000, "fixed_ns": None}
     assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "cwnd"
+    assert t["cwnd_counting"] == "acks" and t["rtt_sampling"] == "once_per_rtt" and t["delay_growth"]
 
 
 def test_linux_profile_and_explicit_keys_win():
@@ -37,6 +39,7 @@ def test_linux_profile_and_explicit_keys_win():
 def test_default_profile_follows_the_rfcs():
     t = _tcp("sack = false")
     assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "flight_size"
+    assert t["cwnd_counting"] == "bytes" and t["rtt_sampling"] == "every_ack" and not t["delay_growth"]
 
 
 def test_red_defaults_are_ns235_automatic_configuration():

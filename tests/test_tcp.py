@@ -44,7 +44,7 @@ def test_file_transfer_completion_time_matches_window_over_rtt():
     assert f["delivered_bytes"] == 146000
 
 
-@pytest.mark.parametrize("name", ["jumbo-base", "lan-base"])
+@pytest.mark.parametrize("name", ["jumbo-base", "lan-base", "lan-halfduplex"])
 def test_study_base_cases_run_and_conserve_packets(name):
     r = tcplab.run(SCENARIOS / f"{name}.toml")
     for f in r.summary["flows"]:
@@ -66,6 +66,20 @@ def test_lan_base_case_delivers_the_bottleneck_capacity():
     total = sum(f["goodput_bps"] for f in r.summary["flows"])
     # 10 Mbit/s of 1040-byte packets carrying 1000 B each, less start-up and recovery.
     assert 0.9 * 10e6 * 1000 / 1040 < total <= 10e6 * 1000 / 1040
+
+
+def test_lan_halfduplex_shares_one_medium_between_data_and_acks():
+    r = tcplab.run(SCENARIOS / "lan-halfduplex.toml")
+    total = sum(f["goodput_bps"] for f in r.summary["flows"])
+    # Data (1040 B per 1000 B of payload) and the server's ACKs (40 B each, one per
+    # segment unless the server's queue drops it) take turns on one 10 Mbit/s medium:
+    # at most 1000 / 1080 of it is payload, and more than the star's 0.9 share of a
+    # full-duplex link would need the ACKs to vanish.
+    assert 0.85 * 10e6 * 1000 / 1080 < total <= 10e6 * 1000 / 1040
+    acks_sent = next(l for l in r.summary["links"] if l["id"] == "server->lan")["tx_packets"]
+    data_sent = sum(l["tx_packets"] for l in r.summary["links"] if l["dst"] == "lan" and l["src"] != "server")
+    busy = (data_sent * 1040 + acks_sent * 40) * 8 / 30
+    assert busy <= 10e6 * 1.0001  # one transmission at a time
 
 
 def test_rate_limited_application_sets_the_pace_below_capacity():

@@ -315,6 +315,31 @@ pub enum TimeoutSsthresh {
     Cwnd,
 }
 
+/// How much an ACK of new data counts towards cwnd growth.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CwndCounting {
+    /// The bytes it acknowledges (RFC 3465 Appropriate Byte Counting, L = 2·SMSS in
+    /// slow start): an ACK that covers many segments grows cwnd by more.
+    #[default]
+    Bytes,
+    /// One segment per ACK, whatever it covers: ns-2's `opencwnd` (cwnd += 1 in slow
+    /// start, 1/cwnd in congestion avoidance, per new ACK).
+    Acks,
+}
+
+/// Which ACKs give RTT samples when timestamps are off (RFC 6298 section 3: at least
+/// one per RTT).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSampling {
+    /// Every ACK of new data that was sent once (Linux; Karn's rule).
+    #[default]
+    EveryAck,
+    /// One timed segment per RTT (BSD, ns-2's `rtt_active_`): RTTVAR decays per RTT.
+    OncePerRtt,
+}
+
 /// RFC 6298 retransmission-timer settings.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -375,6 +400,16 @@ pub struct TcpConfig {
     /// ssthresh after a retransmission timeout.
     #[serde(default)]
     pub timeout_ssthresh: TimeoutSsthresh,
+    /// What an ACK counts for in cwnd growth.
+    #[serde(default)]
+    pub cwnd_counting: CwndCounting,
+    /// Which ACKs give RTT samples when timestamps are off.
+    #[serde(default)]
+    pub rtt_sampling: RttSampling,
+    /// Send one segment and open the initial window only when it is acknowledged (ns-2's
+    /// `delay_growth_`, its stand-in for the handshake's round trip in one-way TCP).
+    #[serde(default)]
+    pub delay_growth: bool,
 }
 
 fn default_true() -> bool {

@@ -291,3 +291,84 @@ fn a_shared_segment_is_half_duplex() {
         "{total}"
     );
 }
+
+/// Reno with two holes in one window of 8 (segments 200 and 202 of the slow path): the
+/// fast retransmit repairs the first; its ACK is partial, ends Reno's recovery and
+/// leaves snd_una at the second hole, below `recover`. RFC 6582 3.2 step 2 — which
+/// ns-2's Reno applies too (`bugFix_`, on by default) — forbids a second fast
+/// retransmit for duplicates that do not cover more than `recover`, so the second hole
+/// waits for the timer: one fast retransmit, one timeout, one halving before it.
+#[test]
+fn reno_does_not_fast_retransmit_twice_for_holes_of_one_window() {
+    let mut cfg = two_hops(1_000_000_000, MS, 1_000_000, 49 * MS, droptail(100));
+    cfg.simulation.duration_ns = 10 * S;
+    cfg.links[0].forward.loss = LossConfig::List {
+        packets: vec![200, 202],
+    };
+    let t = TcpConfig {
+        cc: CongestionControlKind::Reno,
+        handshake: false,
+        receive_buffer: packets(8),
+        ..tcp()
+    };
+    cfg.flows.push(tcp_flow("f", "a", "b", t, AppConfig::Bulk));
+    let res = run(cfg);
+    let f = &res.flows[0];
+    println!(
+        "Reno, two holes in one window: fast retransmits {:?} (expected 1), timeouts {:?} (expected 1)",
+        f.fast_retransmits, f.rto_count
+    );
+    assert_eq!((f.fast_retransmits, f.rto_count), (Some(1), Some(1)));
+}
+
+/// ns-2's `delay_growth_`: one segment in the first round trip, the initial window
+/// only once it is acknowledged. Path RTT ≈ 100 ms (1 Gbps links, 1 + 49 ms), IW 4,
+/// run for 150 ms: with it, 1 segment at t = 0 and 4 when its ACK returns (5 sent);
+/// without it, 4 at t = 0 and 2 per returning ACK (4 + 8 = 12 sent).
+#[test]
+fn delay_growth_sends_one_segment_then_the_initial_window() {
+    let sent = |delay_growth| {
+        let mut cfg = two_hops(1_000_000_000, MS, 1_000_000_000, 49 * MS, droptail(100));
+        cfg.simulation.duration_ns = 150 * MS;
+        let t = TcpConfig {
+            handshake: false,
+            initial_window_segments: 4,
+            ack_every: 1,
+            delay_growth,
+            ..tcp()
+        };
+        cfg.flows.push(tcp_flow("f", "a", "b", t, AppConfig::Bulk));
+        run(cfg).flows[0].packets_sent
+    };
+    let (with, without) = (sent(true), sent(false));
+    println!("segments sent in 150 ms: delay_growth {with} (expected 5), without {without} (expected 12)");
+    assert_eq!((with, without), (5, 12));
+}
+
+/// RFC 3465 byte counting against ns-2's one segment per ACK, with an ACK for every
+/// second segment (the delayed-ACK timer, 500 ms, never fires in 350 ms). Path RTT
+/// ≈ 100 ms, IW 4. Bytes: each ACK covers 2 segments and adds 2 (L = 2·SMSS), so the
+/// window doubles per round trip: 4, 8, 16, 32 segments sent by the 4th round trip
+/// (60). Per ACK: each ACK adds 1, so the window grows by half: 4, 6, 9, 13 — but the
+/// 9th segment of round 3 waits for its delayed ACK and stays outstanding, so round 4
+/// sends 12: 4 + 6 + 9 + 12 = 31.
+#[test]
+fn cwnd_counting_acks_grows_one_segment_per_ack() {
+    let sent = |counting| {
+        let mut cfg = two_hops(1_000_000_000, MS, 1_000_000_000, 49 * MS, droptail(1000));
+        cfg.simulation.duration_ns = 350 * MS;
+        let t = TcpConfig {
+            handshake: false,
+            initial_window_segments: 4,
+            ack_every: 2,
+            delayed_ack_ns: 500 * MS,
+            cwnd_counting: counting,
+            ..tcp()
+        };
+        cfg.flows.push(tcp_flow("f", "a", "b", t, AppConfig::Bulk));
+        run(cfg).flows[0].packets_sent
+    };
+    let (bytes, acks) = (sent(CwndCounting::Bytes), sent(CwndCounting::Acks));
+    println!("segments sent in 3.5 RTTs: bytes {bytes} (expected 60), acks {acks} (expected 31)");
+    assert_eq!((bytes, acks), (60, 31));
+}

@@ -40,14 +40,17 @@ TRANSPORTS = ["udp", "tcp"]
 CONGESTION_CONTROLS = ["reno", "newreno"]
 TCP_KEYS = ["type", "profile", "cc", "sack", "mss", "initial_window", "handshake", "delayed_ack", "receive_buffer",
             "max_window", "timestamps", "window_scaling", "rto", "pacing", "send_jitter", "limited_transmit",
-            "newreno_timer", "timeout_ssthresh"]
+            "newreno_timer", "timeout_ssthresh", "cwnd_counting", "rtt_sampling", "delay_growth"]
+CWND_COUNTING = ["bytes", "acks"]
+RTT_SAMPLING = ["every_ack", "once_per_rtt"]
 NEWRENO_TIMERS = ["impatient", "slow_but_steady"]
 TIMEOUT_SSTHRESH = ["flight_size", "cwnd"]
 # tcplab's TCP defaults (docs/scenario.md explains each choice): the "tcplab" profile.
 TCP_DEFAULTS = {"cc": "newreno", "sack": False, "initial_window": 10, "handshake": True, "ack_every": 2,
                 "delayed_ack_timeout": "40ms", "receive_buffer": "64MiB", "max_window": None, "timestamps": False,
                 "window_scaling": True, "rto_initial": "1s", "rto_min": "200ms", "rto_max": "60s", "pacing": False,
-                "limited_transmit": True, "newreno_timer": "impatient", "timeout_ssthresh": "flight_size"}
+                "limited_transmit": True, "newreno_timer": "impatient", "timeout_ssthresh": "flight_size",
+                "cwnd_counting": "bytes", "rtt_sampling": "every_ack", "delay_growth": False}
 #: `profile = "..."` sets the group at once to what a reference stack does with its
 #: defaults; keys the scenario writes still win. Sources: ns-2.35 tcl/lib/ns-default.tcl
 #: (Agent/TCP, TCPSink) and Linux (include/net/tcp.h, sysctls' defaults).
@@ -66,6 +69,9 @@ TCP_PROFILES: dict[str, dict] = {
         "limited_transmit": True,       # singledup_ 1
         "newreno_timer": "impatient",   # Agent/TCP/Newreno newreno_changes1_ 1
         "timeout_ssthresh": "cwnd",     # slowdown(CLOSE_SSTHRESH_HALF) halves window()
+        "cwnd_counting": "acks",        # opencwnd: +1 (slow start) or +1/cwnd per new ACK
+        "rtt_sampling": "once_per_rtt", # rtt_active_/rtt_seq_: one timed segment per RTT
+        "delay_growth": True,           # delay_growth_ true: one segment, IW after its ACK
     },
     "linux": {
         "initial_window": 10,           # TCP_INIT_CWND (RFC 6928)
@@ -321,6 +327,9 @@ def _tcp(t: Table) -> dict:
         "limited_transmit": t.get("limited_transmit", F.boolean, d["limited_transmit"]),
         "newreno_timer": t.get("newreno_timer", F.choice(NEWRENO_TIMERS), d["newreno_timer"]),
         "timeout_ssthresh": t.get("timeout_ssthresh", F.choice(TIMEOUT_SSTHRESH), d["timeout_ssthresh"]),
+        "cwnd_counting": t.get("cwnd_counting", F.choice(CWND_COUNTING), d["cwnd_counting"]),
+        "rtt_sampling": t.get("rtt_sampling", F.choice(RTT_SAMPLING), d["rtt_sampling"]),
+        "delay_growth": t.get("delay_growth", F.boolean, d["delay_growth"]),
     }
 
 

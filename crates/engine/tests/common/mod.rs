@@ -201,6 +201,9 @@ pub fn tcp() -> TcpConfig {
         limited_transmit: true,
         newreno_timer: NewRenoTimer::Impatient,
         timeout_ssthresh: TimeoutSsthresh::FlightSize,
+        cwnd_counting: CwndCounting::Bytes,
+        rtt_sampling: RttSampling::EveryAck,
+        delay_growth: false,
     }
 }
 

@@ -98,9 +98,71 @@ impl RttEstimator {
     }
 }
 
+/// Times one segment per round trip (the classic BSD way, and ns-2's `rtt_active_`,
+/// `rtt_seq_` without timestamps): a sample when the ACK covers the timed segment.
+/// Timing starts only on new data and stops on any retransmission (Karn), so a sample
+/// is never ambiguous. Compared with a sample per ACK, RTTVAR decays once per RTT
+/// instead of once per segment, so the RTO keeps more headroom over the RTT.
+#[derive(Debug, Clone, Default)]
+pub struct RttTimer {
+    /// The timed segment's end and when it was sent.
+    timed: Option<(u64, SimTime)>,
+    /// The end of the last segment timed: only later data starts a new measurement.
+    timed_high: u64,
+}
+
+impl RttTimer {
+    /// New data `[.., end)` leaves at `now`: time it if nothing is being timed.
+    pub fn on_new_data(&mut self, end: u64, now: SimTime) {
+        if self.timed.is_none() && end > self.timed_high {
+            self.timed = Some((end, now));
+            self.timed_high = end;
+        }
+    }
+
+    /// A cumulative ACK up to `ack` arrives at `now`: the sample, if it covers the
+    /// timed segment.
+    pub fn on_ack(&mut self, ack: u64, now: SimTime) -> Option<SimTime> {
+        let (end, sent) = self.timed?;
+        if ack < end {
+            return None;
+        }
+        self.timed = None;
+        Some(now - sent)
+    }
+
+    /// A retransmission (fast retransmit or timeout): the measurement is abandoned.
+    pub fn cancel(&mut self) {
+        self.timed = None;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn once_per_rtt_times_one_segment_and_karn_cancels() {
+        let mut t = RttTimer::default();
+        t.on_new_data(1001, SimTime::from_ms(0));
+        t.on_new_data(2001, SimTime::from_ms(1)); // already timing: ignored
+        assert_eq!(
+            t.on_ack(1001, SimTime::from_ms(100)),
+            Some(SimTime::from_ms(100))
+        );
+        assert_eq!(t.on_ack(2001, SimTime::from_ms(101)), None);
+        t.on_new_data(3001, SimTime::from_ms(102));
+        t.cancel();
+        assert_eq!(t.on_ack(3001, SimTime::from_ms(200)), None);
+        // Only data beyond what was timed before starts a new measurement.
+        t.on_new_data(3001, SimTime::from_ms(201));
+        assert_eq!(t.on_ack(4001, SimTime::from_ms(300)), None);
+        t.on_new_data(4001, SimTime::from_ms(301));
+        assert_eq!(
+            t.on_ack(4001, SimTime::from_ms(350)),
+            Some(SimTime::from_ms(49))
+        );
+    }
 
     fn cfg(fixed: Option<u64>) -> RtoConfig {
         RtoConfig {

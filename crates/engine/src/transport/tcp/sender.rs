@@ -26,11 +26,13 @@
 //!   sends then waits a fresh random U[0, send_jitter] first.
 
 use super::cc::{new_controller, AckSample, CongestionControl};
-use super::rto::RttEstimator;
+use super::rto::{RttEstimator, RttTimer};
 use super::scoreboard::{Scoreboard, DUP_THRESH};
 use super::segment::{flags, TcpSegment};
 use crate::app::ByteSource;
-use crate::config::{CongestionControlKind, NewRenoTimer, RtoConfig, TimeoutSsthresh};
+use crate::config::{
+    CongestionControlKind, CwndCounting, NewRenoTimer, RtoConfig, RttSampling, TimeoutSsthresh,
+};
 use crate::net::packet::TransportHeader;
 use crate::rng::Rng;
 use crate::time::{round_ns, SimTime};
@@ -76,6 +78,12 @@ pub struct SenderParams {
     pub limited_transmit: bool,
     /// NewReno's timer restarts on partial ACKs (RFC 6582 section 4).
     pub newreno_timer: NewRenoTimer,
+    /// What an ACK counts for in cwnd growth (RFC 3465 bytes, or ns-2's one per ACK).
+    pub cwnd_counting: CwndCounting,
+    /// Which ACKs give RTT samples when timestamps are off.
+    pub rtt_sampling: RttSampling,
+    /// One segment until the first ACK, then the initial window (ns-2's `delay_growth_`).
+    pub delay_growth: bool,
     /// What ssthresh is halved from on a timeout.
     pub timeout_ssthresh: TimeoutSsthresh,
 }
@@ -122,7 +130,11 @@ pub struct TcpSender {
     fast_retransmit_due: bool,
     /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4).
     inflation: i64,
+    /// `delay_growth` is holding the window at one segment until the first ACK.
+    growth_delayed: bool,
     rtt: RttEstimator,
+    /// The segment being timed, with `RttSampling::OncePerRtt`.
+    rtt_timer: RttTimer,
     rto_at: Option<SimTime>,
     /// snd_una when the last timeout fired: a further timeout there is a repeat.
     last_timeout_una: Option<u64>,
@@ -162,7 +174,9 @@ impl TcpSender {
             partial_ack_restarted_timer: false,
             fast_retransmit_due: false,
             inflation: 0,
+            growth_delayed: p.delay_growth,
             rtt,
+            rtt_timer: RttTimer::default(),
             rto_at: None,
             last_timeout_una: None,
             next_send_at: SimTime::ZERO,
@@ -181,6 +195,9 @@ impl TcpSender {
 
     /// Usable congestion window: cwnd plus any fast-recovery inflation.
     fn cwnd(&self) -> u64 {
+        if self.growth_delayed {
+            return self.mss();
+        }
         (self.cc.cwnd() as i64 + self.inflation).max(self.mss() as i64) as u64
     }
 
@@ -333,6 +350,7 @@ impl TcpSender {
                 self.board
                     .push(seq, seq + len + fin as u64, len as u32, seg_flags, now);
                 self.snd_nxt += len + fin as u64;
+                self.rtt_timer.on_new_data(self.snd_nxt, now);
                 self.fin_sent |= fin;
                 let s = self.segment(now, seq, len as u32, seg_flags);
                 self.emit(now, s, out);
@@ -390,9 +408,11 @@ impl TcpSender {
             self.dupacks = 0;
             // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
             let mut restart_timer = true;
-            let rtt = match (self.p.timestamps, seg.ts_ecr()) {
-                (true, Some(ecr)) => Some(now - SimTime(ecr)),
-                _ => acked.rtt_sample_from.map(|sent| now - sent),
+            let timed = self.rtt_timer.on_ack(seg.ack, now);
+            let rtt = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
+                (true, Some(ecr), _) => Some(now - SimTime(ecr)),
+                (_, _, RttSampling::EveryAck) => acked.rtt_sample_from.map(|sent| now - sent),
+                (_, _, RttSampling::OncePerRtt) => timed,
             };
             if let Some(r) = rtt {
                 self.rtt.sample(r);
@@ -426,7 +446,10 @@ impl TcpSender {
                     }
                     let sample = AckSample {
                         now,
-                        bytes_acked: acked.bytes,
+                        bytes_acked: match self.p.cwnd_counting {
+                            CwndCounting::Bytes => acked.bytes,
+                            CwndCounting::Acks => acked.bytes.min(mss),
+                        },
                         rtt,
                         min_rtt: self.rtt.min_rtt(),
                         srtt: self.rtt.srtt(),
@@ -434,7 +457,10 @@ impl TcpSender {
                         delivery_rate_bps: None,
                         app_limited: self.app_wait.is_some(),
                     };
-                    if self.cwnd_limited {
+                    if std::mem::take(&mut self.growth_delayed) {
+                        // The first ACK opens the initial window, as ns-2 sets cwnd_ to
+                        // initial_window() on it instead of growing it.
+                    } else if self.cwnd_limited {
                         self.cc.on_ack(&sample);
                     }
                 }
@@ -464,14 +490,21 @@ impl TcpSender {
 
     /// Fast retransmit: RFC 5681 3.2 steps 2–3, RFC 6582 3.2 step 2, RFC 6675 (4).
     fn enter_fast_recovery(&mut self, now: SimTime) {
-        if self.p.recovery != Recovery::Reno && self.snd_una < self.recover {
-            return; // these duplicates belong to data sent before the last recovery
+        // RFC 6582 3.2 step 2 (4.1 after a timeout): only an ACK covering *more* than
+        // the highest byte sent when the last recovery began may start a new one — as
+        // ns-2's `highest_ack_ > recover_`. Duplicates exactly at that point are echoes
+        // of go-back-N resending what the receiver already held. Reno gets the check
+        // too, as ns-2's Reno does with its default `bugFix_`: without it, every further
+        // hole of one window halves cwnd again instead of waiting for the timer.
+        if self.snd_una <= self.recover {
+            return;
         }
         self.recover = self.snd_nxt;
         self.cc.on_congestion_event(now, self.board.outstanding());
         self.stats.fast_retransmits += 1;
         self.board.mark_first_lost();
         self.phase = Phase::FastRecovery;
+        self.rtt_timer.cancel();
         self.partial_ack_restarted_timer = false;
         self.fast_retransmit_due = true;
         // The retransmission gets a full RTO (ns-2's reset_rtx_timer; Linux rearms on
@@ -497,6 +530,8 @@ impl TcpSender {
         };
         self.cc.on_retransmission_timeout(now, basis, first);
         self.rtt.on_timeout();
+        self.rtt_timer.cancel();
+        self.growth_delayed = false;
         self.board.mark_all_lost();
         self.phase = Phase::TimeoutRecovery;
         self.recover = self.snd_nxt;

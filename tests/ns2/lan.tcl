@@ -1,0 +1,79 @@
+# ns-2.35 side of case (e) of the differential suite (tests/ns2/README.md): N TCP Reno
+# clients and one server on a shared half-duplex Ethernet segment (make-lan, Mac/802_3:
+# CSMA/CD with collisions and binary exponential backoff).
+#
+# usage: ns lan.tcl key=value ...   (every key has a default below; delay in ms)
+# prints "flow I START ACKED TIMEOUTS RETX_PACKETS" per client, then "drops N" (the sum
+# over the stations' interface queues).
+
+array set opt {
+    clients 2  bw 10Mb  delay 0.1  size 1000  window 50  qlim 50  duration 30  seed 1
+}
+foreach arg $argv {
+    set kv [split $arg =]
+    if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
+        puts stderr "lan.tcl: bad argument '$arg' (expected key=value with a known key)"
+        exit 2
+    }
+    set opt([lindex $kv 0]) [lindex $kv 1]
+}
+
+set ns [new Simulator]
+# The 802.3 backoff draws from the default generator.
+ns-random $opt(seed)
+
+# 100 us RTT clock: see wired.tcl.
+Agent/TCP set tcpTick_ 0.0001
+Agent/TCP set overhead_ 0
+Agent/TCP set window_ $opt(window)
+Agent/TCP set windowInit_ 1
+Agent/TCP set minrto_ 0.2
+Agent/TCP set maxrto_ 60
+Agent/TCP set rtxcur_init_ 1.0
+Agent/TCP set packetSize_ $opt(size)
+Queue/DropTail set limit_ $opt(qlim)
+# make-lan's delay is the link layer's, paid on the way down and again on the way up;
+# the channel adds its own 4 us. tcplab's segment delay is the whole station-to-station
+# delay, so the LL gets half of it and the channel none.
+Channel set delay_ 0
+
+set server [$ns node]
+set nodes $server
+for {set i 0} {$i < $opt(clients)} {incr i} {
+    set c($i) [$ns node]
+    lappend nodes $c($i)
+}
+set lan [$ns make-lan $nodes $opt(bw) [expr $opt(delay) / 2.0]ms LL Queue/DropTail Mac/802_3 Channel]
+
+for {set i 0} {$i < $opt(clients)} {incr i} {
+    set tcp($i) [new Agent/TCP/Reno]
+    set sink($i) [new Agent/TCPSink]
+    $ns attach-agent $c($i) $tcp($i)
+    $ns attach-agent $server $sink($i)
+    $ns connect $tcp($i) $sink($i)
+    set ftp($i) [new Application/FTP]
+    $ftp($i) attach-agent $tcp($i)
+    $ns at 0 "$ftp($i) start"
+}
+
+# Interface-queue drops: a drop snoop with a queue monitor on each station's queue.
+foreach n $nodes {
+    set qm($n) [new QueueMonitor]
+    set snoop [new SnoopQueue/Drop]
+    $snoop set-monitor $qm($n)
+    $snoop target [new Agent/Null]
+    [[$lan set lanIface_($n)] set ifq_] drop-target $snoop
+}
+
+proc finish {} {
+    global opt tcp nodes qm
+    for {set i 0} {$i < $opt(clients)} {incr i} {
+        puts "flow $i 0 [$tcp($i) set ack_] [$tcp($i) set nrexmit_] [$tcp($i) set nrexmitpack_]"
+    }
+    set drops 0
+    foreach n $nodes { incr drops [$qm($n) set pdrops_] }
+    puts "drops $drops"
+    exit 0
+}
+$ns at $opt(duration) "finish"
+$ns run
