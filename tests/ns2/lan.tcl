@@ -9,27 +9,14 @@
 array set opt {
     clients 2  bw 10Mb  delay 0.1  size 1000  window 50  qlim 50  duration 30  seed 1
 }
-foreach arg $argv {
-    set kv [split $arg =]
-    if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
-        puts stderr "lan.tcl: bad argument '$arg' (expected key=value with a known key)"
-        exit 2
-    }
-    set opt([lindex $kv 0]) [lindex $kv 1]
-}
+source [file join [file dirname [info script]] common.tcl]
+parse_options lan.tcl
 
 set ns [new Simulator]
 # The 802.3 backoff draws from the default generator.
 ns-random $opt(seed)
 
-# 100 us RTT clock: see wired.tcl.
-Agent/TCP set tcpTick_ 0.0001
-Agent/TCP set overhead_ 0
-Agent/TCP set window_ $opt(window)
-Agent/TCP set windowInit_ 1
-Agent/TCP set minrto_ 0.2
-Agent/TCP set maxrto_ 60
-Agent/TCP set rtxcur_init_ 1.0
+match_tcplab_tcp $opt(window) 1 0.2 60 1.0
 Agent/TCP set packetSize_ $opt(size)
 Queue/DropTail set limit_ $opt(qlim)
 # make-lan's delay is the link layer's, paid on the way down and again on the way up;

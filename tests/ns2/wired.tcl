@@ -15,32 +15,14 @@ array set opt {
     red_qweight -1  red_pktsize 500  red_gentle 1  red_targetdelay 0.005
     loss 0  duration 30  spacing 0  seed 1  trace 0
 }
-foreach arg $argv {
-    set kv [split $arg =]
-    if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
-        puts stderr "wired.tcl: bad argument '$arg' (expected key=value with a known key)"
-        exit 2
-    }
-    set opt([lindex $kv 0]) [lindex $kv 1]
-}
+source [file join [file dirname [info script]] common.tcl]
+parse_options wired.tcl
 
 set ns [new Simulator]
 # RED draws from the default generator; seed it so every seed is a distinct run.
 ns-random $opt(seed)
 
-# Matching tcplab (tests/ns2/README.md): no send overhead, RFC 6298 initial RTO, every
-# segment ACKed by TCPSink (40-byte ACKs), payload = packetSize_. The RTT clock ticks
-# every 100 us: fine enough for these RTTs, and coarse enough that rtt_update's 16-bit
-# `delta` (RTT change in ticks) cannot overflow, as it does with 1 us ticks once an RTT
-# sample moves by more than 32.7 ms.
-Agent/TCP set tcpTick_ 0.0001
-Agent/TCP set overhead_ 0
-Agent/TCP set maxcwnd_ 0
-Agent/TCP set window_ $opt(window)
-Agent/TCP set windowInit_ $opt(iw)
-Agent/TCP set minrto_ $opt(minrto)
-Agent/TCP set maxrto_ $opt(maxrto)
-Agent/TCP set rtxcur_init_ $opt(rtoinit)
+match_tcplab_tcp $opt(window) $opt(iw) $opt(minrto) $opt(maxrto) $opt(rtoinit)
 Agent/TCP set singledup_ $opt(singledup)
 Agent/TCP/Newreno set newreno_changes1_ $opt(impatient)
 Queue/DropTail set summarystats_ false

@@ -1,0 +1,31 @@
+# Shared by wired.tcl and lan.tcl: option parsing and the TCP settings that make ns-2
+# model what the tcplab side of each case models (README.md, "Matching the two tools").
+
+# Overrides the defaults in the global array `opt` with the key=value arguments;
+# an unknown key or a malformed argument exits with status 2.
+proc parse_options {script} {
+    global opt argv
+    foreach arg $argv {
+        set kv [split $arg =]
+        if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
+            puts stderr "$script: bad argument '$arg' (expected key=value with a known key)"
+            exit 2
+        }
+        set opt([lindex $kv 0]) [lindex $kv 1]
+    }
+}
+
+# No send overhead, RFC 6298 initial RTO unless told, every segment ACKed by TCPSink
+# (40-byte ACKs), payload = packetSize_. The RTT clock ticks every 100 us: fine enough
+# for these RTTs, and coarse enough that rtt_update's 16-bit `delta` (RTT change in
+# ticks) cannot overflow, as it does with 1 us ticks once a sample moves by > 32.7 ms.
+proc match_tcplab_tcp {window iw minrto maxrto rtoinit} {
+    Agent/TCP set tcpTick_ 0.0001
+    Agent/TCP set overhead_ 0
+    Agent/TCP set maxcwnd_ 0
+    Agent/TCP set window_ $window
+    Agent/TCP set windowInit_ $iw
+    Agent/TCP set minrto_ $minrto
+    Agent/TCP set maxrto_ $maxrto
+    Agent/TCP set rtxcur_init_ $rtoinit
+}
