@@ -350,7 +350,9 @@ impl TcpSender {
                 self.board
                     .push(seq, seq + len + fin as u64, len as u32, seg_flags, now);
                 self.snd_nxt += len + fin as u64;
-                self.rtt_timer.on_new_data(self.snd_nxt, now);
+                if self.p.rtt_sampling == RttSampling::OncePerRtt {
+                    self.rtt_timer.on_new_data(self.snd_nxt, now);
+                }
                 self.fin_sent |= fin;
                 let s = self.segment(now, seq, len as u32, seg_flags);
                 self.emit(now, s, out);
@@ -408,7 +410,11 @@ impl TcpSender {
             self.dupacks = 0;
             // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
             let mut restart_timer = true;
-            let timed = self.rtt_timer.on_ack(seg.ack, now);
+            // Only the once-per-RTT mode keeps a timed segment (nothing to do otherwise).
+            let timed = match self.p.rtt_sampling {
+                RttSampling::OncePerRtt => self.rtt_timer.on_ack(seg.ack, now),
+                RttSampling::EveryAck => None,
+            };
             let rtt = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
                 (true, Some(ecr), _) => Some(now - SimTime(ecr)),
                 (_, _, RttSampling::EveryAck) => acked.rtt_sample_from.map(|sent| now - sent),
