@@ -22,6 +22,8 @@ from .runner import InternalError, ProgressCallback, simulate
 from .scenario import Scenario, ScenarioError, load
 
 if TYPE_CHECKING:
+    import pandas
+
     from .results import RunResult
 
 
@@ -62,4 +64,36 @@ def validate(scenario: str | dict, *, overrides: list[str] | tuple[str, ...] = (
     return loaded
 
 
-__all__ = ["InternalError", "RunResult", "Scenario", "ScenarioError", "__version__", "load", "run", "validate"]
+def sweep(
+    source: str,
+    *,
+    out: str | None = None,
+    jobs: int | None = None,
+    dask: str | None = None,
+    progress=None,
+) -> "pandas.DataFrame":
+    """Runs a sweep (a scenario with a ``[sweep]`` table, or a sweep file) into ``out``
+    (default ``results/<name>-sweep``), resuming what is already there, and returns the
+    runs as a DataFrame: one row per run with its parameters, seed, status and metrics
+    (docs/sweeps.md). ``jobs`` local worker processes (default: all cores) or a Dask
+    scheduler at ``dask``."""
+    import os
+
+    from .sweeps import finish, read_sweep, run_sweep, runs_frame
+
+    spec = read_sweep(source)
+    root = out or os.path.join("results", f"{os.path.splitext(os.path.basename(str(source)))[0]}-sweep")
+    outcome = run_sweep(spec, root, jobs=jobs, dask_address=dask, progress=progress)
+    finish(spec, outcome.root)
+    return runs_frame(outcome.root)
+
+
+def open_sweep(directory: str):
+    """A DuckDB connection to a sweep directory's catalog (views ``runs``, ``flows``,
+    ``links`` and, when kept, ``flow_series``/``link_series``)."""
+    from .sweeps import connect
+
+    return connect(directory)
+
+
+__all__ = ["InternalError", "RunResult", "Scenario", "ScenarioError", "__version__", "load", "open_sweep", "run", "sweep", "validate"]

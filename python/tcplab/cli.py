@@ -1,4 +1,5 @@
-"""The ``tcplab`` command: ``run`` and ``validate``.
+"""The ``tcplab`` command: ``run`` and ``validate`` (``sweep``, ``query`` and ``reproduce``
+live in :mod:`tcplab.cli_sweeps`).
 
 Exit status: 0 on success, 2 for invalid input (scenario, overrides, output
 directory), 1 for an internal error (a bug: please report it).
@@ -180,6 +181,8 @@ def main_options(
 
 def main() -> None:
     """Entry point of the ``tcplab`` command."""
+    from . import cli_sweeps  # noqa: F401  (registers sweep, query, reproduce)
+
     app()
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import tomllib
 from collections import namedtuple
 from typing import TYPE_CHECKING
 
 from .errors import ScenarioError
+from .expand import expand_counts
 from .schema import compile_scenario
 
 if TYPE_CHECKING:
@@ -90,50 +92,164 @@ def _override_value(text: str) -> Any:
         return text
 
 
-def _override_steps(key: str) -> list[str | int]:
-    steps: list[str | int] = []
-    for part in key.replace("]", "").replace("[", ".").split("."):
-        if part == "":
-            raise ScenarioError(key, "empty segment in the field path (expected e.g. flow[0].app.rate)", "--set")
-        steps.append(int(part) if part.isdigit() else part)
+#: One step of a field path: a key (``app``), ``[3]``, ``[-1]``, ``[*]``, a slice
+#: ``[2:5]`` or a filter ``[name=client3]``.
+_STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\[\]]*)\]")
+
+
+def _override_steps(key: str) -> list:
+    """The steps of a field path: ``str`` keys, ``int`` indexes, ``slice`` objects and
+    ``(field, value)`` filters."""
+    steps: list = []
+    pos = 0
+    while pos < len(key):
+        m = _STEP.match(key, pos)
+        if m is None or (pos == 0 and key.startswith(".")):
+            raise ScenarioError(key, "cannot read the field path (expected e.g. flow[0].app.rate, flow[*].transport.sack "
+                                     "or link[from=b].delay)", "--set")
+        pos = m.end()
+        if m.group(1) is not None:
+            steps.append(int(m.group(1)) if m.group(1).isdigit() else m.group(1))
+            continue
+        sel = m.group(2).strip()
+        if sel == "*":
+            steps.append(slice(None))
+        elif re.fullmatch(r"-?\d+", sel):
+            steps.append(int(sel))
+        elif re.fullmatch(r"(-?\d*):(-?\d*)", sel):
+            a, b = sel.split(":")
+            steps.append(slice(int(a) if a else None, int(b) if b else None))
+        elif "=" in sel:
+            field, _, value = sel.partition("=")
+            steps.append((field.strip(), value.strip()))
+        else:
+            raise ScenarioError(key, f"cannot read the selector [{sel}]: expected an index [3], [*], a slice [2:5] "
+                                     "or a filter [name=client3]", "--set")
+    if not steps:
+        raise ScenarioError(key, "empty field path (expected e.g. flow[0].app.rate)", "--set")
     return steps
 
 
-def apply_override(raw: dict, assignment: str) -> None:
-    """Applies one ``KEY=VALUE`` (KEY a dotted path such as ``flow[0].app.rate`` or
-    ``topology.dumbbell.bottleneck.bandwidth``) to the scenario dict in place."""
+def _step_text(step: object) -> str:
+    if isinstance(step, str):
+        return f".{step}"
+    if isinstance(step, int):
+        return f"[{step}]"
+    if isinstance(step, slice):
+        if step.start is None and step.stop is None:
+            return "[*]"
+        return f"[{'' if step.start is None else step.start}:{'' if step.stop is None else step.stop}]"
+    return f"[{step[0]}={step[1]}]"
+
+
+def apply_override(raw: dict, assignment: str) -> int:
+    """Applies one ``KEY=VALUE`` to the scenario dict in place and returns how many
+    fields it set. KEY is a field path: keys joined by dots and list items selected by
+    index (``flow[0]``, ``flow[-1]``), all of them (``flow[*]``), a slice (``flow[2:5]``)
+    or a filter on one of their fields (``link[from=b]``, ``flow[name=node7]``)."""
     if "=" not in assignment:
         raise ScenarioError(assignment, "expected KEY=VALUE, e.g. topology.dumbbell.bottleneck.bandwidth=50Mbps", "--set")
-    key, _, text = assignment.partition("=")
-    key = key.strip()
+    # The key ends at the first '=' outside brackets (filters contain '=').
+    depth = 0
+    for cut, ch in enumerate(assignment):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "=" and depth == 0:
+            break
+    else:
+        raise ScenarioError(assignment, "expected KEY=VALUE, e.g. flow[*].transport.sack=true", "--set")
+    key, text = assignment[:cut].strip(), assignment[cut + 1:]
+    return set_path(raw, key, _override_value(text.strip()))
+
+
+def set_path(raw: dict, key: str, value: Any) -> int:
+    """Sets ``value`` at the field path ``key`` (see :func:`apply_override`) in
+    ``raw``; returns how many fields were set."""
     steps = _override_steps(key)
-    node: Any = raw
-    for i, step in enumerate(steps):
-        last = i == len(steps) - 1
-        where = key if last else ".".join(str(s) for s in steps[: i + 1])
-        if isinstance(step, int):
-            if not isinstance(node, list):
-                raise ScenarioError(where, "is not a list, cannot index it", "--set")
-            if step >= len(node):
-                raise ScenarioError(where, f"index {step} out of range (the list has {len(node)} items)", "--set")
-        elif not isinstance(node, dict):
-            raise ScenarioError(where, "is not a table, cannot set a key in it", "--set")
-        if last:
-            node[step] = _override_value(text.strip())
+    return _set(raw, steps, value, key, "")
+
+
+def _set(node: Any, steps: list, value: Any, key: str, where: str) -> int:
+    step, rest = steps[0], steps[1:]
+    here = (where + _step_text(step)).lstrip(".")
+    if isinstance(step, str):
+        if not isinstance(node, dict):
+            raise ScenarioError(where or key, "is not a table, cannot set a key in it", "--set")
+        if not rest:
+            node[step] = copy.deepcopy(value)
+            return 1
+        if step not in node:
+            node[step] = {}
+        return _set(node[step], rest, value, key, here)
+    if not isinstance(node, list):
+        raise ScenarioError(where or key, "is not a list, cannot select items in it", "--set")
+    if isinstance(step, int):
+        if not -len(node) <= step < len(node):
+            raise ScenarioError(here, f"index {step} out of range (the list has {len(node)} items)", "--set")
+        indexes = [step % len(node)]
+    elif isinstance(step, slice):
+        indexes = list(range(len(node)))[step]
+    else:
+        field, wanted = step
+        indexes = [i for i, item in enumerate(node) if isinstance(item, dict) and _matches(item.get(field), wanted)]
+    if not indexes:
+        raise ScenarioError(here, f"selects none of the list's {len(node)} items", "--set")
+    count = 0
+    for i in indexes:
+        if rest:
+            count += _set(node[i], rest, value, key, f"{where}[{i}]")
         else:
-            if isinstance(step, str) and step not in node:
-                node[step] = {}
-            node = node[step]
+            node[i] = copy.deepcopy(value)
+            count += 1
+    return count
 
 
-def load(source: ScenarioSource, overrides: list[str] | tuple[str, ...] = (), seed: int | None = None) -> Scenario:
+def _matches(field_value: object, wanted: str) -> bool:
+    if isinstance(field_value, str):
+        return field_value == wanted
+    return field_value is not None and str(field_value).lower() == wanted.lower()
+
+
+def split_count_overrides(overrides) -> tuple[list[str], list[str]]:
+    """Overrides of a ``count`` key apply to the scenario as written (before counted
+    tables are expanded); all others to the expanded scenario."""
+    before, after = [], []
+    for assignment in overrides:
+        key = assignment[0] if isinstance(assignment, tuple) else assignment.partition("=")[0].strip()
+        (before if key.endswith(".count") else after).append(assignment)
+    return before, after
+
+
+def _apply(raw: dict, assignment: str | tuple[str, Any]) -> None:
+    if isinstance(assignment, tuple):
+        path, value = assignment
+        set_path(raw, path, value)
+    else:
+        apply_override(raw, assignment)
+
+
+def load(source: ScenarioSource, overrides: list | tuple = (), seed: int | None = None) -> Scenario:
     """Reads, overrides, validates (syntax and units) and compiles a scenario.
+
+    ``overrides`` are ``KEY=VALUE`` strings as for ``--set``, or ``(KEY, value)`` pairs
+    whose value is used as is (what sweeps pass). Counted tables are expanded after
+    overrides of ``count`` keys and before all others (docs/scenario.md, "Many tables
+    at once").
 
     The engine checks the rest (references, reachability, ranges) when it is built.
     """
     raw, name = read_raw(source)
-    for assignment in overrides:
-        apply_override(raw, assignment)
+    # A sweep declared in the scenario is read by tcplab.sweeps, not by the engine.
+    raw.pop("sweep", None)
+    before, after = split_count_overrides(overrides)
+    for assignment in before:
+        _apply(raw, assignment)
+    try:
+        expand_counts(raw)
+    except ScenarioError as e:
+        raise e.with_source(name) from None
+    for assignment in after:
+        _apply(raw, assignment)
     if seed is not None:
         raw.setdefault("simulation", {})
         if isinstance(raw["simulation"], dict):

@@ -1,0 +1,183 @@
+"""The ``tcplab sweep``, ``tcplab query`` and ``tcplab reproduce`` commands (registered on
+the app of :mod:`tcplab.cli`)."""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .cli import SetOpt, _fail, app, err_console, out_console
+from .scenario import ScenarioError
+
+JobsOpt = Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Local worker processes (default: all cores).")]
+DaskOpt = Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786) instead of local workers.")]
+
+
+class SweepProgress:
+    """A progress bar with runs done / failed / remaining and an ETA."""
+
+    def __init__(self, label: str = "sweep") -> None:
+        self.bar = Progress(
+            TextColumn(f"{label}"), BarColumn(), TextColumn("{task.completed}/{task.total} runs"),
+            TextColumn("[red]{task.fields[failed]} failed[/]"), TextColumn("{task.fields[remaining]} remaining"),
+            TextColumn("({task.fields[skipped]} already stored)"), TimeRemainingColumn(), console=err_console,
+            transient=False,
+        )
+        self.task = None
+
+    def __call__(self, done: int, failed: int, total: int, skipped: int) -> None:
+        if self.task is None:
+            self.bar.start()
+            self.task = self.bar.add_task("runs", total=total, failed=0, remaining=total, skipped=skipped)
+        self.bar.update(self.task, completed=done, failed=failed, remaining=total - done)
+
+    def close(self) -> None:
+        if self.task is not None:
+            self.bar.stop()
+
+
+def _fmt(value: object, ci: object = None, scale: float = 1.0) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    text = f"{value * scale:.4g}"
+    if ci is not None and not (isinstance(ci, float) and math.isnan(ci)):
+        text += f" ± {ci * scale:.2g}"
+    return text
+
+
+def print_point_summary(summary, spec) -> None:
+    """Per point: parameters, runs, and each metric's mean ± 95% CI."""
+    table = Table(title=f"Per point: mean ± 95% CI over {spec.replications} replication(s)", title_justify="left")
+    names = [p.name for p in spec.parameters]
+    for name in names:
+        table.add_column(name)
+    table.add_column("runs", justify="right")
+    for m in spec.metrics:
+        table.add_column("goodput Mb/s" if m == "goodput_bps" else m, justify="right")
+    for _, row in summary.iterrows():
+        cells = [str(row[n]) for n in names]
+        cells.append(f"{row['runs']}" + (f" ([red]{row['failed']} failed[/])" if row["failed"] else ""))
+        for m in spec.metrics:
+            cells.append(_fmt(row[m], row[f"{m}_ci"], 1e-6 if m == "goodput_bps" else 1.0))
+        table.add_row(*cells)
+    out_console.print(table)
+
+
+def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: str = "sweep"):
+    """Runs ``spec`` into ``out`` with a progress bar; prints the per-point summary and
+    where plots went. Returns the outcome and the summary."""
+    from .sweeps import SweepInputError, finish, run_sweep
+
+    progress = SweepProgress(label)
+    try:
+        outcome = run_sweep(spec, out, jobs=jobs, dask_address=dask, progress=progress)
+    except SweepInputError as e:
+        progress.close()
+        _fail(str(e), 2)
+    finally:
+        progress.close()
+    summary, plots = finish(spec, outcome.root)
+    return outcome, summary, plots
+
+
+@app.command()
+def sweep(
+    file: Annotated[Path, typer.Argument(help="A scenario with a [sweep] table, or a sweep file (scenario = \"...\").", show_default=False)],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Sweep directory (default: results/<name>-sweep). Rerunning resumes it.")] = None,
+    jobs: JobsOpt = None,
+    dask: DaskOpt = None,
+) -> None:
+    """Run every point × replication of a sweep in parallel; resumable (runs already in
+    the directory are not run again). Exit status 1 if some runs failed."""
+    from .sweeps import read_sweep
+
+    try:
+        spec = read_sweep(file)
+    except ScenarioError as e:
+        _fail(str(e), 2)
+    target = out if out is not None else Path("results") / f"{file.stem}-sweep"
+    outcome, summary, plots = run_and_report(spec, target, jobs, dask)
+    if not summary.empty:
+        print_point_summary(summary, spec)
+    out_console.print(f"{outcome.total} runs: {outcome.skipped} already stored, {outcome.ran} run now "
+                      f"({outcome.failed} failed) in {outcome.wall_s:.1f} s. Catalog: [bold]{outcome.root / 'catalog.duckdb'}[/]")
+    for p in plots:
+        out_console.print(f"Plot: {p}")
+    if outcome.failed:
+        err_console.print(f"[yellow]{outcome.failed} run(s) failed; their messages: "
+                          f"tcplab query {outcome.root} \"SELECT point, rep, message FROM runs WHERE status = 'failed'\"[/]")
+        raise typer.Exit(1)
+
+
+@app.command()
+def query(
+    directory: Annotated[Path, typer.Argument(help="A sweep directory.", show_default=False)],
+    sql: Annotated[str, typer.Argument(help="SQL over the views runs, flows, links, flow_series, link_series.", show_default=False)],
+    csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
+) -> None:
+    """Run SQL against a sweep's catalog."""
+    import duckdb
+
+    from .sweeps import connect
+
+    if not (directory / "sweep.json").exists():
+        _fail(f"{directory}: not a sweep directory (no sweep.json)", 2)
+    con = connect(directory)
+    try:
+        df = con.execute(sql).df()
+    except duckdb.Error as e:
+        _fail(f"query: {e}", 2)
+    finally:
+        con.close()
+    if csv:
+        out_console.file.write(df.to_csv(index=False))
+        return
+    table = Table()
+    for col in df.columns:
+        table.add_column(str(col))
+    for row in df.itertuples(index=False):
+        table.add_row(*(_fmt(v) if isinstance(v, float) else str(v) for v in row))
+    out_console.print(table)
+
+
+@app.command()
+def reproduce(
+    study: Annotated[Optional[str], typer.Argument(help="A study name (see --list).", show_default=False)] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the studies.")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="The quick subset (documented per study).")] = False,
+    jobs: JobsOpt = None,
+    dask: DaskOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Output directory (default: results/reproduce-<study>[-quick]).")] = None,
+    export: Annotated[Optional[Path], typer.Option("--export", help="Write the study's files (scenarios, sweeps, published data) to DIR instead of running.")] = None,
+) -> None:
+    """Reproduce a published study: run its sweeps and write a report (Markdown and HTML)
+    with the published numbers side by side and its conclusions checked."""
+    from .studies import StudyError, available, export_study, load_study, reproduce_study
+
+    if list_ or study is None:
+        for s in available():
+            out_console.print(f"[bold]{s.name}[/]: {s.title}")
+        return
+    try:
+        loaded = load_study(study)
+        if export is not None:
+            written = export_study(loaded, export)
+            out_console.print(f"Wrote {len(written)} files to {export}")
+            return
+    except (StudyError, ScenarioError) as e:
+        _fail(str(e), 2)
+    target = out if out is not None else Path("results") / f"reproduce-{study}{'-quick' if quick else ''}"
+    started = time.perf_counter()
+    try:
+        report = reproduce_study(loaded, target, quick=quick, jobs=jobs, dask=dask, runner=run_and_report)
+    except (StudyError, ScenarioError) as e:
+        _fail(str(e), 2)
+    out_console.print(report.markdown_checklist(), markup=False, highlight=False)
+    out_console.print(f"Report: [bold]{report.markdown_path}[/] and [bold]{report.html_path}[/] "
+                      f"({time.perf_counter() - started:.0f} s)")

@@ -1,0 +1,111 @@
+"""Small, safe expressions inside scenario and sweep strings.
+
+Used in three places: per-index values of counted tables (``from = "left{i}"``,
+``start = "{i*100}ms"``), values a sweep parameter sets (``"{delay_ms/2}ms"``) and a
+sweep's ``exclude`` conditions (``"rto_s < 0.05 and delay_ms >= 10"``).
+
+An expression is Python syntax restricted to numbers, strings, names given by the
+caller, arithmetic (``+ - * / // % **``), comparisons, ``and``/``or``/``not``, ``in``
+with a literal tuple or list, and the functions ``min``, ``max``, ``round``, ``abs``.
+Nothing else is evaluated (no attribute access, no calls of other functions), so a
+scenario file cannot run code.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+
+from .errors import ScenarioError
+
+_BINARY = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+}
+_COMPARE = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+_FUNCTIONS = {"min": min, "max": max, "round": round, "abs": abs}
+
+#: ``{expression}`` inside a template string.
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+
+
+def evaluate(expression: str, names: dict, path: str = "") -> object:
+    """The value of ``expression`` with ``names`` bound; a :class:`ScenarioError` at
+    ``path`` for anything malformed, unknown or not allowed."""
+    try:
+        tree = ast.parse(expression.strip(), mode="eval")
+    except SyntaxError:
+        raise ScenarioError(path, f"cannot read the expression {expression!r}") from None
+    try:
+        return _eval(tree.body, names, expression, path)
+    except ZeroDivisionError:
+        raise ScenarioError(path, f"division by zero in {expression!r}") from None
+    except TypeError as e:
+        raise ScenarioError(path, f"cannot evaluate {expression!r}: {e}") from None
+
+
+def _eval(node: ast.AST, names: dict, text: str, path: str) -> object:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in names:
+            from .errors import suggest
+
+            known = ", ".join(sorted(names)) or "none"
+            raise ScenarioError(path, f"unknown name '{node.id}' in {text!r}{suggest(node.id, names)}; names available: {known}")
+        return names[node.id]
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        return _BINARY[type(node.op)](_eval(node.left, names, text, path), _eval(node.right, names, text, path))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Not)):
+        value = _eval(node.operand, names, text, path)
+        return -value if isinstance(node.op, ast.USub) else (+value if isinstance(node.op, ast.UAdd) else not value)
+    if isinstance(node, ast.BoolOp):
+        values = (_eval(v, names, text, path) for v in node.values)
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
+        left = _eval(node.left, names, text, path)
+        for op, right_node in zip(node.ops, node.comparators):
+            right = _eval(right_node, names, text, path)
+            if not _COMPARE[type(op)](left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_eval(e, names, text, path) for e in node.elts)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS
+            and not node.keywords):
+        return _FUNCTIONS[node.func.id](*(_eval(a, names, text, path) for a in node.args))
+    raise ScenarioError(path, f"not allowed in an expression: {ast.unparse(node)!r} (in {text!r}); "
+                              "use numbers, names, + - * / // % **, comparisons, and/or/not, in (...), min/max/round/abs")
+
+
+def format_number(value: object) -> str:
+    """A number as a scenario would write it: ``3``, ``0.05``, ``1e-06`` (12 significant
+    digits, so 0.1*3 reads 0.3, not 0.30000000000000004)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return format(value, ".12g")
+    return str(value)
+
+
+def render(template: str, names: dict, path: str = "") -> object:
+    """``template`` with every ``{expression}`` replaced by its value. A template that
+    is a single placeholder and nothing else keeps the value's type (so ``"{i}"`` is
+    the integer ``i``); otherwise the result is a string."""
+    whole = _PLACEHOLDER.fullmatch(template)
+    if whole:
+        return evaluate(whole.group(1), names, path)
+    return _PLACEHOLDER.sub(lambda m: format_number(evaluate(m.group(1), names, path)), template)
+
+
+def is_template(value: object) -> bool:
+    """Whether ``value`` is a string with at least one ``{expression}``."""
+    return isinstance(value, str) and _PLACEHOLDER.search(value) is not None

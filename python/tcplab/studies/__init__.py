@@ -1,0 +1,111 @@
+"""Published studies as data: ``tcplab reproduce STUDY``.
+
+A study is a directory in this package (``studies/<name>/``) holding ``study.toml``
+— the question, every setup choice the paper leaves open, its sweeps (each pointing to
+a scenario template in the same directory), the paper's published numbers, the figures
+to redraw and the conclusions to check — and the scenario templates. No study has code
+of its own: :mod:`.checks` has the generic rules, :mod:`.report` writes the report.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..scenario import ScenarioError
+from ..scenario.loader import read_raw
+
+STUDIES_DIR = Path(__file__).parent
+
+
+class StudyError(ValueError):
+    """An unknown study or a malformed study file (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Study:
+    """One study's data (``study.toml``) and where its files are."""
+
+    name: str
+    title: str
+    directory: Path
+    data: dict
+
+    def sweeps(self, quick: bool) -> list[dict]:
+        """The sweep declarations to run (``--quick`` leaves out ``full_only`` ones)."""
+        return [s for s in self.data.get("sweep", []) if not (quick and s.get("full_only"))]
+
+
+def available() -> list[Study]:
+    """Every study shipped with tcplab."""
+    return [load_study(p.parent.name) for p in sorted(STUDIES_DIR.glob("*/study.toml"))]
+
+
+def load_study(name: str) -> Study:
+    """The study called ``name`` (or the study directory at path ``name``)."""
+    directory = STUDIES_DIR / name
+    if not (directory / "study.toml").exists() and (Path(name) / "study.toml").exists():
+        directory = Path(name)
+    path = directory / "study.toml"
+    if not path.exists():
+        names = [p.parent.name for p in sorted(STUDIES_DIR.glob("*/study.toml"))]
+        from ..scenario.errors import suggest
+
+        raise StudyError(f"unknown study '{name}'{suggest(name, names)}; studies: {', '.join(names)}")
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise StudyError(f"{path}: malformed TOML: {e}") from None
+    return Study(name=data.get("name", directory.name), title=data.get("title", directory.name), directory=directory, data=data)
+
+
+def export_study(study: Study, target: Path) -> list[Path]:
+    """Copies the study's files into ``target`` so a user can change and rerun them
+    (``tcplab reproduce target``)."""
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for f in sorted(study.directory.iterdir()):
+        if f.is_file() and f.suffix in (".toml", ".md"):
+            shutil.copy2(f, target / f.name)
+            written.append(target / f.name)
+    return written
+
+
+def sweep_spec(study: Study, declaration: dict, quick: bool):
+    """The :class:`~tcplab.sweeps.spec.SweepSpec` of one of the study's sweeps."""
+    from ..sweeps.spec import sweep_from_table
+
+    table = dict(declaration.get("table", {}))
+    if quick and "quick" in declaration:
+        table.update({k: v for k, v in declaration["quick"].items()})
+    scenario_path = study.directory / declaration["scenario"]
+    try:
+        scenario, source = read_raw(scenario_path)
+    except ScenarioError as e:
+        raise StudyError(str(e)) from None
+    return sweep_from_table(table, scenario, source)
+
+
+def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, dask: str | None, runner):
+    """Runs the study's sweeps into ``out/sweeps/<name>``, checks its conclusions and
+    writes ``out/report.md`` and ``out/report.html``. ``runner(spec, dir, jobs, dask,
+    label)`` runs one sweep (the CLI passes one with a progress bar)."""
+    from ..sweeps import point_summary, runs_frame
+    from ..sweeps.spec import point_id
+    from .report import build_report
+
+    out.mkdir(parents=True, exist_ok=True)
+    summaries, specs, walls = {}, {}, {}
+    for declaration in study.sweeps(quick):
+        name = declaration["name"]
+        spec = sweep_spec(study, declaration, quick)
+        outcome, _summary, _plots = runner(spec, out / "sweeps" / name, jobs, dask, name)
+        runs = runs_frame(outcome.root)
+        order = [point_id(p) for p in spec.points()]
+        metrics = sorted({*spec.metrics, "goodput_bps"})
+        summaries[name] = point_summary(runs, [p.name for p in spec.parameters], metrics, order=order)
+        specs[name] = spec
+        walls[name] = outcome
+    return build_report(study, out, summaries, specs, walls, quick=quick)

@@ -1,0 +1,219 @@
+"""The kinds of conclusion a study can check, each a small generic rule over the
+per-point summary of one sweep (mean of a metric per point). A study names the kind
+and its arguments in its study.toml; nothing here knows any particular study.
+
+Kinds:
+
+* ``optimum`` — per group (``by``), the ``x`` that maximises ``y`` (``method =
+  "argmax"``) or the smallest ``x`` whose ``y`` reaches ``knee_fraction`` of the
+  group's maximum (``"knee"``: where the curve reaches its plateau) is within
+  ``tolerance`` of the expected value (a number or a [low, high] range) for each group.
+* ``rise`` — ``y`` at ``x = high`` is at least ``min_ratio`` times ``y`` at ``x = low``.
+* ``flat_after`` — for ``x ≥ after``, (max - min) / max of ``y`` is at most ``max_spread``.
+* ``ratio_to_best`` — ``y`` at ``x = at`` is at least ``min_ratio`` times ``y`` at the
+  point that maximises ``best_by``.
+* ``best_beats`` — the best ``y`` over the sweep is at least ``min_ratio`` times ``y``
+  of the ``other`` sweep, group by group.
+* ``measure_ratio`` — one measured quantity divided by another (each a table row's
+  column at one point, as in ``[[published]]``, averaged over replications) lies in
+  [``min``, ``max``]; ``sweep`` is shared by both unless given in them.
+* ``compare`` — the mean of ``y`` over the points matching ``a`` divided by the mean
+  over the points matching ``b`` lies in [``min``, ``max``].
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+
+class CheckError(ValueError):
+    """A conclusion's check is malformed (unknown kind, missing argument)."""
+
+
+@dataclass
+class Comparison:
+    """One published number next to tcplab's."""
+
+    label: str
+    published: object
+    tcplab: object
+    ci: float | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        """tcplab / published, when both are single numbers."""
+        if isinstance(self.published, (int, float)) and isinstance(self.tcplab, (int, float)) and self.published:
+            return self.tcplab / self.published
+        return None
+
+
+@dataclass
+class Outcome:
+    """Whether a conclusion holds in tcplab's runs, and the numbers that decide it."""
+
+    holds: bool | None
+    detail: str
+    comparisons: list[Comparison] = field(default_factory=list)
+
+
+def evaluate(check: dict, summaries: dict, measure_fn=None) -> Outcome:
+    """Evaluates one check (``check["kind"]``) against ``summaries`` (sweep name →
+    per-point summary DataFrame); ``measure_fn(spec)`` gives (mean, CI) of a measured
+    quantity for ``measure_ratio``."""
+    kind = check.get("kind")
+    if kind == "measure_ratio":
+        return _measure_ratio(check, summaries, measure_fn)
+    rule = _KINDS.get(kind)
+    if rule is None:
+        raise CheckError(f"unknown check kind {kind!r}; expected one of: {', '.join(_KINDS)}")
+    sweep = check.get("sweep")
+    if sweep not in summaries:
+        return Outcome(None, f"not decided: sweep {sweep!r} was not run")
+    return rule(check, summaries[sweep], summaries)
+
+
+def _groups(df, check: dict):
+    by = check.get("by")
+    if by is None:
+        return [(None, df)]
+    return [(value, g) for value, g in df.groupby(by, sort=False)]
+
+
+def _label(by: str | None, value: object) -> str:
+    return "" if by is None else f"{by} = {value}"
+
+
+def _key(value: object) -> str:
+    return format(float(value), "g") if isinstance(value, (int, float)) else str(value)
+
+
+def _y_at(g, x: str, y: str, at: float):
+    rows = g[(g[x] - at).abs() < 1e-9]
+    return None if rows.empty else float(rows[y].iloc[0])
+
+
+def _optimum(check: dict, df, _all) -> Outcome:
+    x, y, method = check["x"], check["y"], check.get("method", "argmax")
+    tolerance = check.get("tolerance", 0)
+    expect = {str(k): v for k, v in check.get("expect", {}).items()}
+    comparisons, misses = [], []
+    for value, g in _groups(df, check):
+        g = g.dropna(subset=[y]).sort_values(x)
+        if g.empty:
+            continue
+        if method == "knee":
+            peak = g[y].max()
+            found = float(g[g[y] >= check.get("knee_fraction", 0.99) * peak][x].iloc[0])
+        else:
+            found = float(g.loc[g[y].idxmax(), x])
+        wanted = expect.get(_key(value))
+        label = f"best {x} ({method}) at {_label(check.get('by'), value)}".strip()
+        comparisons.append(Comparison(label, wanted, found))
+        if wanted is None:
+            continue
+        low, high = (wanted, wanted) if not isinstance(wanted, list) else wanted
+        if not (low - tolerance - 1e-9 <= found <= high + tolerance + 1e-9):
+            misses.append(f"{_label(check.get('by'), value)}: {found:g} (paper {wanted})")
+    detail = ("all within ±" + format(tolerance, "g") + " of the paper" if not misses
+              else "outside ±" + format(tolerance, "g") + ": " + "; ".join(misses))
+    return Outcome(not misses, detail, comparisons)
+
+
+def _rise(check: dict, df, _all) -> Outcome:
+    x, y, lo, hi, need = check["x"], check["y"], check["low"], check["high"], check["min_ratio"]
+    parts, ok = [], True
+    for value, g in _groups(df, check):
+        a, b = _y_at(g, x, y, lo), _y_at(g, x, y, hi)
+        if a is None or b is None or a == 0:
+            parts.append(f"{_label(check.get('by'), value)}: not measured")
+            ok = False
+            continue
+        parts.append(f"{_label(check.get('by'), value)}: ×{b / a:.2f}")
+        ok &= b / a >= need
+    return Outcome(ok, f"{y} at {x}={hi:g} / at {x}={lo:g} (need ≥ {need:g}): " + "; ".join(parts))
+
+
+def _flat_after(check: dict, df, _all) -> Outcome:
+    x, y, after, spread = check["x"], check["y"], check["after"], check["max_spread"]
+    parts, ok = [], True
+    for value, g in _groups(df, check):
+        tail = g[g[x] >= after - 1e-9][y].dropna()
+        if tail.empty or tail.max() == 0:
+            continue
+        s = (tail.max() - tail.min()) / tail.max()
+        parts.append(f"{_label(check.get('by'), value)}: {100 * s:.1f}%")
+        ok &= s <= spread
+    return Outcome(ok, f"spread of {y} for {x} ≥ {after:g} (need ≤ {100 * spread:g}%): " + "; ".join(parts))
+
+
+def _ratio_to_best(check: dict, df, _all) -> Outcome:
+    x, y, best_by, at, need = check["x"], check["y"], check["best_by"], check["at"], check["min_ratio"]
+    parts, ok = [], True
+    for value, g in _groups(df, check):
+        best = g.loc[g[best_by].idxmax()]
+        here = _y_at(g, x, y, at)
+        if here is None:
+            continue
+        ratio = here / best[y] if best[y] else math.inf
+        parts.append(f"{_label(check.get('by'), value)}: {here:g} vs {best[y]:g} at {x}={best[x]:g} (×{ratio:.1f})")
+        ok &= ratio >= need
+    return Outcome(ok, f"{y} at {x}={at:g} vs at the best {x} (need ×{need:g}): " + "; ".join(parts))
+
+
+def _best_beats(check: dict, df, summaries) -> Outcome:
+    y, other_name, need = check["y"], check["other"], check.get("min_ratio", 1.0)
+    if other_name not in summaries:
+        return Outcome(None, f"not decided: sweep {other_name!r} was not run")
+    other = summaries[other_name]
+    by = check.get("by")
+    parts, ok, comparisons = [], True, []
+    for value, g in _groups(df, check):
+        o = other if by is None else other[other[by] == value]
+        if o.empty:
+            continue
+        best, base = float(g[y].max()), float(o[y].iloc[0])
+        parts.append(f"{_label(by, value)}: {best:.4g} vs {base:.4g} (×{best / base:.3f})")
+        ok &= best >= need * base
+    return Outcome(ok, f"best {y} vs {other_name} (need ×{need:g}): " + "; ".join(parts), comparisons)
+
+
+def _compare(check: dict, df, _all) -> Outcome:
+    y = check["y"]
+
+    def mean_where(cond: dict) -> float:
+        sel = df
+        for k, v in cond.items():
+            sel = sel[sel[k] == v]
+        return float(sel[y].mean())
+
+    a, b = mean_where(check["a"]), mean_where(check["b"])
+    ratio = a / b if b else math.inf
+    low, high = check.get("min", -math.inf), check.get("max", math.inf)
+    return Outcome(low <= ratio <= high, f"{y}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {low:g} … {high:g})")
+
+
+def _measure_ratio(check: dict, summaries: dict, measure_fn) -> Outcome:
+    sweep = check.get("sweep")
+    a_spec, b_spec = ({"sweep": sweep, **check[k]} for k in ("a", "b"))
+    if a_spec["sweep"] not in summaries or b_spec["sweep"] not in summaries:
+        return Outcome(None, "not decided: its sweep was not run")
+    (a, _), (b, _) = measure_fn(a_spec), measure_fn(b_spec)
+    if a is None or b is None:
+        return Outcome(None, "not decided: a quantity was not measured (no successful run at that point)")
+    ratio = a / b if b else math.inf
+    low, high = check.get("min", -math.inf), check.get("max", math.inf)
+    return Outcome(low <= ratio <= high, f"{check.get('label', 'ratio')}: {a:.4g} / {b:.4g} = {ratio:.3g} "
+                                         f"(need {_bounds(low, high)})")
+
+
+def _bounds(low: float, high: float) -> str:
+    if high == math.inf:
+        return f"≥ {low:g}"
+    if low == -math.inf:
+        return f"≤ {high:g}"
+    return f"{low:g} … {high:g}"
+
+
+_KINDS = {"measure_ratio": None, "optimum": _optimum, "rise": _rise, "flat_after": _flat_after, "ratio_to_best": _ratio_to_best,
+          "best_beats": _best_beats, "compare": _compare}

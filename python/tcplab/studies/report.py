@@ -1,0 +1,178 @@
+"""A study's report, in Markdown and in self-contained HTML (figures embedded): the
+setup with every choice the paper leaves open, the published numbers side by side with
+tcplab's, the paper's figures redrawn, and its conclusions as a checklist."""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .checks import Comparison, Outcome, evaluate
+from .measures import measure
+
+
+@dataclass
+class Report:
+    """The written report and what it found."""
+
+    markdown_path: Path
+    html_path: Path
+    conclusions: list[tuple[str, Outcome]]
+    comparisons: list[Comparison] = field(default_factory=list)
+
+    def markdown_checklist(self) -> str:
+        """The conclusions checklist as Markdown lines (also printed by the CLI)."""
+        return "\n".join(f"- [{_mark(o.holds)}] {text} — {o.detail}" for text, o in self.conclusions)
+
+    def outcomes(self) -> dict[str, str]:
+        """Conclusion text → "holds" / "does not hold" / "not decided"."""
+        return {text: _word(o.holds) for text, o in self.conclusions}
+
+
+def _mark(holds: bool | None) -> str:
+    return "x" if holds else (" " if holds is False else "?")
+
+
+def _word(holds: bool | None) -> str:
+    return "holds" if holds else ("does not hold" if holds is False else "not decided")
+
+
+def _num(value: object, ci: float | None = None) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, list):
+        return "–".join(_num(v) for v in value)
+    if isinstance(value, float) and math.isnan(value):
+        return "–"
+    text = f"{value:.4g}" if isinstance(value, (int, float)) else str(value)
+    if ci is not None and not math.isnan(ci) and ci > 0:
+        text += f" ± {ci:.2g}"
+    return text
+
+
+def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict, *, quick: bool) -> Report:
+    """Evaluates the study's checks and published numbers and writes both reports."""
+    from ..sweeps.plots import plot_metric
+    from ..sweeps.spec import PlotSpec
+
+    data = study.data
+    figures = []
+    for i, fig in enumerate(data.get("figure", [])):
+        if fig["sweep"] not in summaries or summaries[fig["sweep"]].empty:
+            continue
+        plot = PlotSpec(x=fig["x"], y=fig["y"], lines=fig.get("lines"))
+        path = plot_metric(summaries[fig["sweep"]], specs[fig["sweep"]], plot, out / "figures", title=fig["title"])
+        renamed = path.with_name(f"fig{i + 1:02d}_{path.name}")
+        path.replace(renamed)
+        figures.append((fig["title"], renamed))
+    for i, fig in enumerate(data.get("series_figure", [])):
+        from .series_figures import draw_series_figure
+
+        path = draw_series_figure(fig, out, i)
+        if path is not None:
+            figures.append((fig["title"], path))
+
+    comparisons: list[Comparison] = []
+    for item in data.get("published", []):
+        value, ci = measure(item, out)
+        comparisons.append(Comparison(item["label"], item["value"], value, ci))
+    conclusions = []
+    for c in data.get("conclusion", []):
+        if quick and c.get("full_only"):
+            continue
+        outcome = evaluate(c["check"], summaries, lambda spec: measure(spec, out))
+        conclusions.append((c["text"], outcome))
+        comparisons.extend(outcome.comparisons)
+
+    md = _markdown(study, summaries, specs, outcomes, figures, comparisons, conclusions, quick, out)
+    md_path = out / "report.md"
+    md_path.write_text(md)
+    html_path = out / "report.html"
+    html_path.write_text(_html(study, specs, outcomes, figures, comparisons, conclusions, quick))
+    return Report(md_path, html_path, conclusions, comparisons)
+
+
+def _differences(study) -> list[str]:
+    return [d if isinstance(d, str) else d.get("text", "") for d in study.data.get("difference", [])]
+
+
+def _markdown(study, summaries, specs, outcomes, figures, comparisons, conclusions, quick, out) -> str:
+    d = study.data
+    lines = [f"# {study.title}", "", f"Paper: {d.get('paper', '')}", "", d.get("question", "").replace("\n", " "), ""]
+    if quick:
+        lines += ["**Quick subset.** " + d.get("quick_note", "").replace("\n", " "), ""]
+    lines += ["## Setup: what the paper leaves open and what tcplab chose", "",
+              "| item | paper | tcplab | why |", "|---|---|---|---|"]
+    for s in d.get("setup", []):
+        lines.append(f"| {s['item']} | {s['paper']} | {s['tcplab']} | {s['why']} |")
+    lines += ["", "## Runs", "", "| sweep | points × replications | runs | failed | wall time |", "|---|---|---|---|---|"]
+    for name, spec in specs.items():
+        o = outcomes[name]
+        lines.append(f"| {name} | {len(spec.points())} × {spec.replications} | {o.total} ({o.skipped} stored before) | "
+                     f"{o.failed} | {o.wall_s:.1f} s |")
+    lines += ["", "## Published numbers side by side", "", "| quantity | paper | tcplab | tcplab / paper |", "|---|---|---|---|"]
+    for c in comparisons:
+        ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
+        lines.append(f"| {c.label} | {_num(c.published)} | {_num(c.tcplab, c.ci)} | {ratio} |")
+    lines += ["", "## Conclusions", ""]
+    for text, o in conclusions:
+        lines.append(f"- [{_mark(o.holds)}] **{_word(o.holds)}**: {text} — {o.detail}")
+    diffs = _differences(study)
+    if diffs:
+        lines += ["", "## Where tcplab differs from the paper, and why", ""]
+        lines += [f"- {t}" for t in diffs]
+    lines += ["", "## Figures", ""]
+    for title, path in figures:
+        lines += [f"### {title}", "", f"![{title}]({path.relative_to(out)})", ""]
+    lines += ["## Data", "", "Each sweep's runs are in `sweeps/<name>/` (Parquet and `catalog.duckdb`); e.g. "
+              f"`tcplab query {out}/sweeps/{next(iter(specs), 'NAME')} \"SELECT * FROM runs\"`.", ""]
+    return "\n".join(lines)
+
+
+_CSS = """body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+table{border-collapse:collapse;margin:1em 0;font-size:.92em}th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
+th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}.holds{color:#146c2e;font-weight:600}
+.fails{color:#b3261e;font-weight:600}.undecided{color:#8a6d00;font-weight:600}figure{margin:1.5em 0}img{max-width:100%;border:1px solid #eee}
+.note{background:#fff8e1;padding:.6em 1em;border-left:4px solid #f0b400}"""
+
+
+def _html(study, specs, outcomes, figures, comparisons, conclusions, quick) -> str:
+    d = study.data
+    e = html.escape
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(study.title)}</title>",
+             f"<style>{_CSS}</style></head><body>", f"<h1>{e(study.title)}</h1>", f"<p>Paper: {e(d.get('paper', ''))}</p>",
+             f"<p>{e(d.get('question', ''))}</p>"]
+    if quick:
+        parts.append(f"<p class='note'><b>Quick subset.</b> {e(d.get('quick_note', ''))}</p>")
+    parts.append("<h2>Conclusions</h2><ul>")
+    for text, o in conclusions:
+        cls = "holds" if o.holds else ("fails" if o.holds is False else "undecided")
+        parts.append(f"<li><span class='{cls}'>{e(_word(o.holds))}</span>: {e(text)}<br><small>{e(o.detail)}</small></li>")
+    parts.append("</ul><h2>Published numbers side by side</h2><table><tr><th>quantity</th><th>paper</th><th>tcplab</th><th>tcplab / paper</th></tr>")
+    for c in comparisons:
+        ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
+        parts.append(f"<tr><td>{e(c.label)}</td><td class='num'>{e(_num(c.published))}</td>"
+                     f"<td class='num'>{e(_num(c.tcplab, c.ci))}</td><td class='num'>{ratio}</td></tr>")
+    parts.append("</table>")
+    diffs = _differences(study)
+    if diffs:
+        parts.append("<h2>Where tcplab differs from the paper, and why</h2><ul>")
+        parts += [f"<li>{e(t)}</li>" for t in diffs]
+        parts.append("</ul>")
+    parts.append("<h2>Figures</h2>")
+    for title, path in figures:
+        data = base64.b64encode(path.read_bytes()).decode()
+        parts.append(f"<figure><img alt='{e(title)}' src='data:image/png;base64,{data}'><figcaption>{e(title)}</figcaption></figure>")
+    parts.append("<h2>Setup: what the paper leaves open and what tcplab chose</h2><table><tr><th>item</th><th>paper</th><th>tcplab</th><th>why</th></tr>")
+    for s in d.get("setup", []):
+        parts.append(f"<tr><td>{e(s['item'])}</td><td>{e(s['paper'])}</td><td>{e(s['tcplab'])}</td><td>{e(s['why'])}</td></tr>")
+    parts.append("</table><h2>Runs</h2><table><tr><th>sweep</th><th>points × replications</th><th>runs</th><th>failed</th><th>wall time</th></tr>")
+    for name, spec in specs.items():
+        o = outcomes[name]
+        parts.append(f"<tr><td>{e(name)}</td><td class='num'>{len(spec.points())} × {spec.replications}</td>"
+                     f"<td class='num'>{o.total}</td><td class='num'>{o.failed}</td><td class='num'>{o.wall_s:.1f} s</td></tr>")
+    parts.append("</table></body></html>")
+    return "\n".join(parts)

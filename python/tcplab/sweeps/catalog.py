@@ -1,0 +1,96 @@
+"""The DuckDB catalog of a sweep directory: views over its Parquet batches, and the
+per-point summary (mean and 95% confidence interval over replications).
+
+Views (docs/sweeps.md): ``runs`` (one row per run: parameters, point, rep, seed,
+status, message, wall time, tcplab version, metrics), ``flows``, ``links`` and, when
+series were kept, ``flow_series``, ``link_series`` and ``delay_hist`` (joined to
+``runs`` by ``key``).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from .stats import mean_ci
+from .store import TABLES
+
+
+def connect(root: str | Path, *, database: str | None = None):
+    """A DuckDB connection with the catalog's views defined. ``database`` None keeps
+    the connection in memory (nothing locked on disk); otherwise the views are also
+    stored in that file (``DIR/catalog.duckdb``) for other tools to open."""
+    import duckdb
+
+    root = Path(root).resolve()
+    con = duckdb.connect(database if database is not None else ":memory:")
+    define_views(con, root)
+    return con
+
+
+def define_views(con, root: Path) -> list[str]:
+    """(Re)defines one view per table present in ``root``'s batches; returns their names."""
+    defined = []
+    for name in TABLES:
+        files = sorted(root.glob(f"batches/batch=*/{name}.parquet"))
+        if not files:
+            con.execute(f"DROP VIEW IF EXISTS {name}")
+            continue
+        pattern = str(root / "batches" / "batch=*" / f"{name}.parquet").replace("'", "''")
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet('{pattern}', "
+                    "hive_partitioning = true, union_by_name = true)")
+        defined.append(name)
+    return defined
+
+
+def write_catalog(root: str | Path) -> Path:
+    """Writes ``DIR/catalog.duckdb`` with the views (replacing an older one)."""
+    root = Path(root).resolve()
+    path = root / "catalog.duckdb"
+    tmp = root / ".tmp" / "catalog.duckdb"
+    tmp.parent.mkdir(exist_ok=True)
+    if tmp.exists():
+        tmp.unlink()
+    con = connect(root, database=str(tmp))
+    con.close()
+    tmp.replace(path)
+    return path
+
+
+def runs_frame(root: str | Path):
+    """The ``runs`` view as a pandas DataFrame (empty if nothing ran yet)."""
+    import pandas as pd
+
+    con = connect(root)
+    try:
+        if "runs" not in {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}:
+            return pd.DataFrame()
+        return con.execute("SELECT * FROM runs ORDER BY point, rep").df()
+    finally:
+        con.close()
+
+
+def point_summary(runs, parameters: list[str], metrics: list[str], level: float = 0.95, order: list[str] | None = None):
+    """Per point: the parameter values, how many runs succeeded/failed, and for each
+    metric its mean and the half-width of its ``level`` confidence interval (Student t
+    over replications; NaN with one replication). Points come in ``order`` (point ids)
+    when given."""
+    import pandas as pd
+
+    rows = []
+    if runs.empty:
+        return pd.DataFrame(rows)
+    groups = dict(tuple(runs.groupby("point", sort=False)))
+    ids = [p for p in order if p in groups] if order is not None else list(groups)
+    for point in ids:
+        group = groups[point]
+        ok = group[group["status"] == "ok"]
+        row = {p: group[p].iloc[0] for p in parameters if p in group}
+        row.update({"point": point, "runs": len(ok), "failed": int((group["status"] != "ok").sum())})
+        for m in metrics:
+            values = [float(v) for v in ok[m]] if m in ok and len(ok) else []
+            mean, half = mean_ci(values, level)
+            row[m] = mean
+            row[f"{m}_ci"] = half if half is not None else math.nan
+        rows.append(row)
+    return pd.DataFrame(rows)

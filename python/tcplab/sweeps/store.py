@@ -1,0 +1,153 @@
+"""A sweep directory: what is in it, and how runs get there without ever being lost,
+half-written or stored twice.
+
+Layout (docs/sweeps.md)::
+
+    DIR/sweep.json                       identity: scenario hash, parameters, points
+    DIR/batches/batch=<id>/runs.parquet  one row per run (parameters, seed, status, metrics)
+    DIR/batches/batch=<id>/flows.parquet one row per flow of each run   (also links, and
+                                         flow_series / link_series when series are kept)
+    DIR/catalog.duckdb                   views over all batches (runs, flows, links, ...)
+    DIR/.tmp/                            batches being written (removed on the next start)
+
+Runs are stored in *batches*: the parent collects finished runs and commits them
+together, every few seconds, by renaming one finished directory into ``batches/``. A
+rename is atomic, so after a SIGKILL at any moment a batch is either wholly there or
+not there; runs of a lost batch are simply run again. Batching is what keeps the
+sweep's overhead small (one Parquet file per run cost 5 ms against 24 ms of engine
+time on the LAN study's runs). Every row carries the run's ``key``, the content hash
+that decides whether a run is already done.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import uuid
+from pathlib import Path
+
+#: The tables a batch may hold, in the order they are written.
+TABLES = ("runs", "flows", "links", "flow_series", "link_series", "delay_hist")
+
+
+class SweepDirectoryError(ValueError):
+    """The output directory cannot hold this sweep (another scenario's sweep, or not a
+    sweep directory at all). Bad input: exit status 2."""
+
+
+class SweepStore:
+    """Reads and writes one sweep directory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.batches = self.root / "batches"
+        self.tmp = self.root / ".tmp"
+
+    def open(self, identity: dict) -> None:
+        """Creates the directory, or checks that it holds a sweep of the same scenario
+        (same scenario hash); removes batches a killed sweep left half-written."""
+        marker = self.root / "sweep.json"
+        if self.root.exists() and not self.root.is_dir():
+            raise SweepDirectoryError(f"{self.root}: exists and is not a directory; choose another --out")
+        if marker.exists():
+            try:
+                existing = json.loads(marker.read_text())
+            except (OSError, json.JSONDecodeError) as e:
+                raise SweepDirectoryError(f"{marker}: unreadable ({e}); move the directory away or choose another --out") from None
+            if existing.get("scenario_hash") != identity["scenario_hash"]:
+                raise SweepDirectoryError(
+                    f"{self.root} holds a sweep of a different scenario ({existing.get('scenario_source')}, hash "
+                    f"{str(existing.get('scenario_hash'))[:12]}; this one is {identity['scenario_source']}, hash "
+                    f"{identity['scenario_hash'][:12]}). To resume that sweep, rerun its own command; to start fresh, "
+                    f"pass another --out or delete {self.root}.")
+        elif self.root.exists() and any(self.root.iterdir()):
+            raise SweepDirectoryError(f"{self.root}: not empty and not a sweep directory (no sweep.json); "
+                                      "choose another --out")
+        self.batches.mkdir(parents=True, exist_ok=True)
+        if self.tmp.exists():
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        self.tmp.mkdir(exist_ok=True)
+        _write_atomically(marker, json.dumps(identity, indent=2, default=str) + "\n", self.tmp)
+
+    def done_keys(self) -> set[str]:
+        """Keys of the runs already stored (ok or failed)."""
+        import pyarrow.parquet as pq
+
+        keys: set[str] = set()
+        for path in self.batches.glob("batch=*/runs.parquet"):
+            keys.update(pq.read_table(path, columns=["key"]).column("key").to_pylist())
+        return keys
+
+    def commit(self, tables: dict[str, dict]) -> Path:
+        """Writes one batch (table name → columns) and makes it visible atomically."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        batch_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        staging = self.tmp / f"batch={batch_id}"
+        staging.mkdir()
+        for name in TABLES:
+            columns = tables.get(name)
+            if columns and any(len(v) for v in columns.values()):
+                pq.write_table(pa.table(columns), staging / f"{name}.parquet")
+        _fsync_dir(staging)
+        final = self.batches / staging.name
+        os.rename(staging, final)
+        _fsync_dir(self.batches)
+        return final
+
+
+class BatchBuffer:
+    """Finished runs waiting to be committed, as columns per table."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, dict[str, list]] = {}
+        self.runs = 0
+
+    def add(self, result: dict) -> None:
+        """Adds one run's rows (see :func:`tcplab.sweeps.task.execute`)."""
+        self._rows("runs", [result["run"]])
+        for name in ("flows", "links"):
+            if name in result:
+                self._rows(name, result[name])
+        for name in ("flow_series", "link_series", "delay_hist"):
+            if name in result:
+                self._columns(name, result[name])
+        self.runs += 1
+
+    def _rows(self, name: str, rows: list[dict]) -> None:
+        table = self.tables.setdefault(name, {})
+        filled = len(next(iter(table.values()))) if table else 0
+        for row in rows:
+            for k in row:
+                if k not in table:
+                    table[k] = [None] * filled
+            for k, column in table.items():
+                column.append(row.get(k))
+            filled += 1
+
+    def _columns(self, name: str, columns: dict[str, list]) -> None:
+        table = self.tables.setdefault(name, {})
+        for k, values in columns.items():
+            table.setdefault(k, []).extend(values)
+
+    def take(self) -> dict[str, dict]:
+        """The buffered tables; the buffer is empty afterwards."""
+        tables, self.tables, self.runs = self.tables, {}, 0
+        return tables
+
+
+def _write_atomically(path: Path, text: str, tmp_dir: Path) -> None:
+    staging = tmp_dir / f"{path.name}.{uuid.uuid4().hex[:8]}"
+    staging.write_text(text)
+    os.replace(staging, path)
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,39 @@
+"""`tcplab reproduce`: the studies' quick subsets decide their conclusions the way the
+full runs did (each conclusion's `full_run` in its study.toml, recorded from a full
+`tcplab reproduce`); a change fails here and must be explained in the study."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from conftest import run_cli
+from tcplab.studies import load_study
+
+
+def test_list_and_unknown_study():
+    r = run_cli("reproduce", "--list")
+    assert r.returncode == 0 and "lan" in r.stdout and "jumbo" in r.stdout
+    bad = run_cli("reproduce", "lna")
+    assert bad.returncode == 2 and "unknown study 'lna' (did you mean 'lan'?)" in bad.stderr
+
+
+def test_export_writes_the_study_files(tmp_path):
+    r = run_cli("reproduce", "lan", "--export", str(tmp_path / "lan"))
+    assert r.returncode == 0
+    data = tomllib.loads((tmp_path / "lan" / "study.toml").read_text())
+    assert data["name"] == "lan" and (tmp_path / "lan" / "lan-star.toml").exists()
+
+
+@pytest.mark.parametrize("study", ["lan", "jumbo"])
+def test_quick_reproduction_decides_conclusions_as_the_full_run(study, tmp_path):
+    r = run_cli("reproduce", study, "--quick", "--out", str(tmp_path / study))
+    assert r.returncode == 0, r.stderr
+    md = (tmp_path / study / "report.md").read_text()
+    html = (tmp_path / study / "report.html").read_text()
+    assert "## Published numbers side by side" in md and "data:image/png;base64," in html
+    expected = {c["text"]: c["full_run"] for c in load_study(study).data["conclusion"] if not c.get("full_only")}
+    assert expected
+    for text, outcome in expected.items():
+        assert f"**{outcome}**: {text}" in md, f"{study}: '{text}' no longer {outcome}"

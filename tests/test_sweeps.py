@@ -1,0 +1,281 @@
+"""Many flows at once, sweeps, the catalog, resumption after SIGKILL, and bad sweeps.
+
+Expectations are hand-derived: expansions written out by hand, grid sizes counted,
+t quantiles from a printed table, and run results compared between independent
+executions (1 vs 2 workers, killed-and-resumed vs uninterrupted).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pyarrow.parquet as pq
+import pytest
+
+import tcplab
+from tcplab.sweeps.spec import read_sweep
+from tcplab.sweeps.stats import t_quantile
+
+from conftest import run_cli
+
+STAR = """
+[simulation]
+duration = "{duration}"
+seed = 3
+
+[[node]]
+name = "switch"
+kind = "router"
+
+[[node]]
+name = "server"
+
+[[node]]
+count = 4
+name = "c{{i}}"
+
+[[link]]
+from = "switch"
+to = "server"
+bandwidth = "{bottleneck}"
+delay = "1ms"
+queue = {{ type = "droptail", limit = "20 packets" }}
+
+[[link]]
+count = 4
+from = "c{{i}}"
+to = "switch"
+bandwidth = "100Mbps"
+delay = {{ each = ["1ms", "2ms", "3ms", "4ms"] }}
+
+[[flow]]
+count = 4
+name = "bulk"
+from = "c{{i}}"
+to = "server"
+start = "{{i*100}}ms"
+app = {{ type = "bulk" }}
+transport = {{ type = "tcp", cc = "reno" }}
+"""
+
+SWEEP = """
+[sweep]
+replications = {reps}
+[sweep.parameters]
+limit = {{ values = [10, 30], set = {{ "link[0].queue.limit" = "{{limit}} packets" }} }}
+loss = {{ values = [0.0, 0.01], set = {{ "link[0].loss" = {{ type = "bernoulli", rate = "{{loss}}" }} }} }}
+"""
+
+
+def star(duration: str = "2s", bottleneck: str = "10Mbps") -> str:
+    return STAR.format(duration=duration, bottleneck=bottleneck)
+
+
+# ------------------------------------------------------------------- many flows at once
+
+
+def test_count_expands_names_templates_and_per_index_lists():
+    s = tcplab.load(star())
+    flows = s.raw["flow"]
+    assert [f["name"] for f in flows] == ["bulk0", "bulk1", "bulk2", "bulk3"]
+    assert [f["from"] for f in flows] == ["c0", "c1", "c2", "c3"]
+    assert [f["start"] for f in flows] == ["0ms", "100ms", "200ms", "300ms"]
+    assert [l["delay"] for l in s.raw["link"][1:]] == ["1ms", "2ms", "3ms", "4ms"]
+    assert [n["name"] for n in s.raw["node"]] == ["switch", "server", "c0", "c1", "c2", "c3"]
+    # The engine sees 4 flows whose start times are 0, 0.1, 0.2, 0.3 s.
+    assert [f["start_ns"] for f in s.engine["flows"]] == [0, 100_000_000, 200_000_000, 300_000_000]
+
+
+def test_set_with_wildcards_slices_and_filters():
+    s = tcplab.load(star(), ["flow[*].transport.sack=true", "flow[2:].start=1s", "link[from=c3].delay=9ms",
+                             "flow[-1].app.type=bulk"])
+    assert [f["transport"].get("sack") for f in s.raw["flow"]] == [True] * 4
+    assert [f["start"] for f in s.raw["flow"]] == ["0ms", "100ms", "1s", "1s"]
+    assert [l["delay"] for l in s.raw["link"]] == ["1ms", "1ms", "2ms", "3ms", "9ms"]
+
+
+def test_count_override_applies_before_expansion():
+    s = tcplab.load(star(), ["flow[0].count=2", "flow[*].transport.sack=true"])
+    assert [f["name"] for f in s.raw["flow"]] == ["bulk0", "bulk1"]
+    assert [f["transport"]["sack"] for f in s.raw["flow"]] == [True, True]
+    # A per-index list must still match the count it is expanded with.
+    with pytest.raises(tcplab.ScenarioError, match="expected a list of count = 2 values"):
+        tcplab.load(star(), ["link[1].count=2"])
+
+
+@pytest.mark.parametrize(("override", "message"), [
+    ("flow[0].count=0", "flow[0].count: must be at least 1"),
+    ("flow[name=nobody].start=1s", "selects none of the list's 4 items"),
+    ("flow[9].start=1s", "index 9 out of range"),
+])
+def test_bad_counts_and_selectors_exit_2(write_scenario, override, message):
+    path = write_scenario(star())
+    r = run_cli("validate", str(path), "--set", override)
+    assert r.returncode == 2
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------------------------ sweeps
+
+
+def test_grid_ranges_zip_and_exclude(write_scenario):
+    path = write_scenario(star() + """
+[sweep]
+replications = 2
+exclude = ["a == 3 and b == 'y'"]
+zip = [["c", "d"]]
+[sweep.parameters]
+a = { from = 1, to = 5, step = 2, set = { "simulation.duration" = "{a}s" } }
+b = { cases = { x = {}, y = { "flow[*].transport.sack" = true } } }
+c = { from = 1, to = 100, num = 3, scale = "log", set = {} }
+d = { values = ["p", "q", "r"], set = {} }
+e = { from = 0.1, to = 0.2, step = 0.025, set = {} }
+""")
+    spec = read_sweep(path)
+    assert [p.values for p in spec.parameters] == [(1, 3, 5), ("x", "y"), (1.0, 10.0, 100.0), ("p", "q", "r"),
+                                                   (0.1, 0.125, 0.15, 0.175, 0.2)]
+    # 3 (a) x 2 (b) x 3 (c,d zipped) x 5 (e) = 90, minus a=3,b=y: 3 x 5 = 15 -> 75.
+    points = spec.points()
+    assert len(points) == 75
+    assert {(p["c"], p["d"]) for p in points} == {(1.0, "p"), (10.0, "q"), (100.0, "r")}
+    assert not any(p["a"] == 3 and p["b"] == "y" for p in points)
+
+
+def test_t_quantiles_match_the_printed_table():
+    # Student t, two-sided 95%: the standard table's values.
+    for df, expected in [(1, 12.706), (2, 4.303), (4, 2.776), (9, 2.262), (29, 2.045), (120, 1.980)]:
+        assert t_quantile(0.975, df) == pytest.approx(expected, abs=5e-4)
+
+
+def _runs(root):
+    con = tcplab.open_sweep(str(root))
+    try:
+        return con.execute("SELECT key, point, rep, seed, status, goodput_bps, drops, retransmits FROM runs ORDER BY key").fetchall()
+    finally:
+        con.close()
+
+
+def test_sweep_is_identical_on_one_and_two_workers_and_resumes(write_scenario, tmp_path):
+    path = write_scenario(star() + SWEEP.format(reps=2))
+    one = run_cli("sweep", str(path), "--jobs", "1", "--out", str(tmp_path / "one"))
+    assert one.returncode == 0, one.stderr
+    two = run_cli("sweep", str(path), "--jobs", "2", "--out", str(tmp_path / "two"))
+    assert two.returncode == 0, two.stderr
+    a, b = _runs(tmp_path / "one"), _runs(tmp_path / "two")
+    assert len(a) == 8 and a == b
+    # Replications differ in seed, and with random loss in their results.
+    lossy = [r for r in a if r[1] in {r2[1] for r2 in a}]
+    assert len({r[3] for r in a}) == 8
+    assert len({r[5] for r in lossy}) > 4
+    # A rerun finds every run stored and runs nothing.
+    again = run_cli("sweep", str(path), "--jobs", "2", "--out", str(tmp_path / "one"))
+    assert again.returncode == 0
+    assert "8 already stored, 0 run now" in again.stdout
+    assert _runs(tmp_path / "one") == a
+    # Per-point summary with a CI and a plot.
+    assert (tmp_path / "one" / "summary.csv").exists()
+    assert list((tmp_path / "one" / "plots").glob("*.png"))
+
+
+def test_python_api_returns_runs_and_a_connection(write_scenario, tmp_path):
+    path = write_scenario(star() + SWEEP.format(reps=1))
+    df = tcplab.sweep(str(path), out=str(tmp_path / "s"), jobs=2)
+    assert len(df) == 4 and set(df["status"]) == {"ok"}
+    assert {"limit", "loss", "seed", "goodput_bps", "jain", "tcplab_version"} <= set(df.columns)
+    con = tcplab.open_sweep(str(tmp_path / "s"))
+    (flows,) = con.execute("SELECT count(*) FROM flows JOIN runs USING (key)").fetchone()
+    assert flows == 16
+
+
+def test_query_command(write_scenario, tmp_path):
+    path = write_scenario(star() + SWEEP.format(reps=1))
+    assert run_cli("sweep", str(path), "--out", str(tmp_path / "s")).returncode == 0
+    r = run_cli("query", str(tmp_path / "s"), "SELECT count(*) AS n FROM runs", "--csv")
+    assert r.returncode == 0 and r.stdout.splitlines() == ["n", "4"]
+    bad = run_cli("query", str(tmp_path / "s"), "SELECT nope FROM runs")
+    assert bad.returncode == 2 and "nope" in bad.stderr
+
+
+def test_failed_point_is_recorded_and_others_run(write_scenario, tmp_path):
+    path = write_scenario(star() + """
+[sweep]
+[sweep.parameters]
+start = { values = ["0s", "5s"], set = { "flow[0].start" = "{start}" } }
+""")
+    r = run_cli("sweep", str(path), "--out", str(tmp_path / "s"))
+    assert r.returncode == 1  # some runs failed
+    rows = tcplab.open_sweep(str(tmp_path / "s")).execute("SELECT start, status, message FROM runs ORDER BY start").fetchall()
+    assert rows[0][:2] == ("0s", "ok")
+    assert rows[1][1] == "failed" and "before the end of the simulation" in rows[1][2]
+
+
+def test_sigkill_mid_sweep_then_rerun_has_every_run_exactly_once(write_scenario, tmp_path):
+    # 80 runs, about 6 s on two workers: long enough to be killed between two batch commits (2 s apart).
+    path = write_scenario(star("30s", "200Mbps") + SWEEP.format(reps=20))
+    out = tmp_path / "s"
+    cmd = [sys.executable, "-m", "tcplab", "sweep", str(path), "--jobs", "2", "--out", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Kill once at least one batch is committed but before the sweep ends.
+    deadline = time.time() + 120
+    while time.time() < deadline and not list(out.glob("batches/batch=*/runs.parquet")):
+        time.sleep(0.05)
+    time.sleep(0.3)
+    assert proc.poll() is None, "the sweep ended before it could be killed; make it longer"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    stored_before = sum(pq.read_table(p).num_rows for p in out.glob("batches/batch=*/runs.parquet"))
+    assert 0 < stored_before < 80
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert f"{stored_before} already stored, {80 - stored_before} run now" in r.stdout
+    keys = [k for p in out.glob("batches/batch=*/runs.parquet") for k in pq.read_table(p).column("key").to_pylist()]
+    assert len(keys) == 80 and len(set(keys)) == 80
+    # Same results as an uninterrupted sweep.
+    clean = run_cli("sweep", str(path), "--jobs", "2", "--out", str(tmp_path / "clean"))
+    assert clean.returncode == 0
+    assert _runs(out) == _runs(tmp_path / "clean")
+
+
+# ---------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(("sweep", "message"), [
+    ('nope = { values = [1], set = { "flow[*].transport.sackk" = true } }', "unknown key 'sackk' (did you mean 'sack'?)"),
+    ('x = { values = [] , set = {} }', "sweep.parameters.x.values: expected a non-empty list"),
+    ('x = { from = 1, to = 5, step = 0 }', "sweep.parameters.x.step: must not be 0"),
+    ('x = { from = 5, to = 1, step = 1 }', "points the wrong way"),
+    ('x = { from = 0, to = 1, num = 3, scale = "log" }', "needs from and to above 0"),
+])
+def test_bad_sweeps_exit_2_and_write_nothing(write_scenario, tmp_path, sweep, message):
+    path = write_scenario(star() + f"\n[sweep]\n[sweep.parameters]\n{sweep}\n")
+    r = run_cli("sweep", str(path), "--out", str(tmp_path / "s"))
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+    assert not (tmp_path / "s").exists()
+
+
+def test_directory_of_another_scenario_is_refused_and_kept(write_scenario, tmp_path):
+    first = write_scenario(star() + SWEEP.format(reps=1), "a.toml")
+    assert run_cli("sweep", str(first), "--out", str(tmp_path / "s")).returncode == 0
+    before = sorted(p.name for p in (tmp_path / "s" / "batches").iterdir())
+    other = write_scenario(star().replace("seed = 3", "seed = 4") + SWEEP.format(reps=1), "b.toml")
+    r = run_cli("sweep", str(other), "--out", str(tmp_path / "s"))
+    assert r.returncode == 2
+    assert "holds a sweep of a different scenario" in r.stderr and "another --out" in r.stderr
+    assert sorted(p.name for p in (tmp_path / "s" / "batches").iterdir()) == before
+
+
+def test_dask_address_that_does_not_answer_fails_fast(write_scenario, tmp_path):
+    path = write_scenario(star() + SWEEP.format(reps=1))
+    started = time.time()
+    r = run_cli("sweep", str(path), "--dask", "tcp://127.0.0.1:9", "--out", str(tmp_path / "s"))
+    assert r.returncode == 2
+    assert "no Dask scheduler answered" in r.stderr
+    assert time.time() - started < 20
+    assert not (tmp_path / "s").exists()
