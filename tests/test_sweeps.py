@@ -169,9 +169,8 @@ def test_sweep_is_identical_on_one_and_two_workers_and_resumes(write_scenario, t
     a, b = _runs(tmp_path / "one"), _runs(tmp_path / "two")
     assert len(a) == 8 and a == b
     # Replications differ in seed, and with random loss in their results.
-    lossy = [r for r in a if r[1] in {r2[1] for r2 in a}]
     assert len({r[3] for r in a}) == 8
-    assert len({r[5] for r in lossy}) > 4
+    assert len({r[5] for r in a}) > 4
     # A rerun finds every run stored and runs nothing.
     again = run_cli("sweep", str(path), "--jobs", "2", "--out", str(tmp_path / "one"))
     assert again.returncode == 0

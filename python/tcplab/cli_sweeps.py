@@ -78,7 +78,6 @@ def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: s
     try:
         outcome = run_sweep(spec, out, jobs=jobs, dask_address=dask, progress=progress)
     except SweepInputError as e:
-        progress.close()
         _fail(str(e), 2)
     finally:
         progress.close()

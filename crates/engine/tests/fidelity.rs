@@ -321,6 +321,21 @@ fn reno_does_not_fast_retransmit_twice_for_holes_of_one_window() {
     assert_eq!((f.fast_retransmits, f.rto_count), (Some(1), Some(1)));
 }
 
+/// Data packets one bulk TCP flow sends in `duration_ns` over two 1 Gbps hops of 1 and
+/// 49 ms (RTT ≈ 100 ms, so the count shows the window's growth round by round).
+fn segments_sent_on_100ms_path(duration_ns: u64, queue_packets: u64, t: TcpConfig) -> u64 {
+    let mut cfg = two_hops(
+        1_000_000_000,
+        MS,
+        1_000_000_000,
+        49 * MS,
+        droptail(queue_packets),
+    );
+    cfg.simulation.duration_ns = duration_ns;
+    cfg.flows.push(tcp_flow("f", "a", "b", t, AppConfig::Bulk));
+    run(cfg).flows[0].packets_sent
+}
+
 /// ns-2's `delay_growth_`: one segment in the first round trip, the initial window
 /// only once it is acknowledged. Path RTT ≈ 100 ms (1 Gbps links, 1 + 49 ms), IW 4,
 /// run for 150 ms: with it, 1 segment at t = 0 and 4 when its ACK returns (5 sent);
@@ -328,8 +343,6 @@ fn reno_does_not_fast_retransmit_twice_for_holes_of_one_window() {
 #[test]
 fn delay_growth_sends_one_segment_then_the_initial_window() {
     let sent = |delay_growth| {
-        let mut cfg = two_hops(1_000_000_000, MS, 1_000_000_000, 49 * MS, droptail(100));
-        cfg.simulation.duration_ns = 150 * MS;
         let t = TcpConfig {
             handshake: false,
             initial_window_segments: 4,
@@ -337,8 +350,7 @@ fn delay_growth_sends_one_segment_then_the_initial_window() {
             delay_growth,
             ..tcp()
         };
-        cfg.flows.push(tcp_flow("f", "a", "b", t, AppConfig::Bulk));
-        run(cfg).flows[0].packets_sent
+        segments_sent_on_100ms_path(150 * MS, 100, t)
     };
     let (with, without) = (sent(true), sent(false));
     println!("segments sent in 150 ms: delay_growth {with} (expected 5), without {without} (expected 12)");
@@ -355,8 +367,6 @@ fn delay_growth_sends_one_segment_then_the_initial_window() {
 #[test]
 fn cwnd_counting_acks_grows_one_segment_per_ack() {
     let sent = |counting| {
-        let mut cfg = two_hops(1_000_000_000, MS, 1_000_000_000, 49 * MS, droptail(1000));
-        cfg.simulation.duration_ns = 350 * MS;
         let t = TcpConfig {
             handshake: false,
             initial_window_segments: 4,
@@ -365,8 +375,7 @@ fn cwnd_counting_acks_grows_one_segment_per_ack() {
             cwnd_counting: counting,
             ..tcp()
         };
-        cfg.flows.push(tcp_flow("f", "a", "b", t, AppConfig::Bulk));
-        run(cfg).flows[0].packets_sent
+        segments_sent_on_100ms_path(350 * MS, 1000, t)
     };
     let (bytes, acks) = (sent(CwndCounting::Bytes), sent(CwndCounting::Acks));
     println!("segments sent in 3.5 RTTs: bytes {bytes} (expected 60), acks {acks} (expected 31)");

@@ -79,7 +79,7 @@ def sweep_spec(study: Study, declaration: dict, quick: bool):
 
     table = dict(declaration.get("table", {}))
     if quick and "quick" in declaration:
-        table.update({k: v for k, v in declaration["quick"].items()})
+        table.update(declaration["quick"])
     scenario_path = study.directory / declaration["scenario"]
     try:
         scenario, source = read_raw(scenario_path)

@@ -66,7 +66,7 @@ def evaluate(check: dict, summaries: dict, measure_fn=None) -> Outcome:
         return _measure_ratio(check, summaries, measure_fn)
     rule = _KINDS.get(kind)
     if rule is None:
-        raise CheckError(f"unknown check kind {kind!r}; expected one of: {', '.join(_KINDS)}")
+        raise CheckError(f"unknown check kind {kind!r}; expected one of: measure_ratio, {', '.join(_KINDS)}")
     sweep = check.get("sweep")
     if sweep not in summaries:
         return Outcome(None, f"not decided: sweep {sweep!r} was not run")
@@ -167,7 +167,7 @@ def _best_beats(check: dict, df, summaries) -> Outcome:
         return Outcome(None, f"not decided: sweep {other_name!r} was not run")
     other = summaries[other_name]
     by = check.get("by")
-    parts, ok, comparisons = [], True, []
+    parts, ok = [], True
     for value, g in _groups(df, check):
         o = other if by is None else other[other[by] == value]
         if o.empty:
@@ -175,7 +175,7 @@ def _best_beats(check: dict, df, summaries) -> Outcome:
         best, base = float(g[y].max()), float(o[y].iloc[0])
         parts.append(f"{_label(by, value)}: {best:.4g} vs {base:.4g} (×{best / base:.3f})")
         ok &= best >= need * base
-    return Outcome(ok, f"best {y} vs {other_name} (need ×{need:g}): " + "; ".join(parts), comparisons)
+    return Outcome(ok, f"best {y} vs {other_name} (need ×{need:g}): " + "; ".join(parts))
 
 
 def _compare(check: dict, df, _all) -> Outcome:
@@ -215,5 +215,5 @@ def _bounds(low: float, high: float) -> str:
     return f"{low:g} … {high:g}"
 
 
-_KINDS = {"measure_ratio": None, "optimum": _optimum, "rise": _rise, "flat_after": _flat_after, "ratio_to_best": _ratio_to_best,
+_KINDS = {"optimum": _optimum, "rise": _rise, "flat_after": _flat_after, "ratio_to_best": _ratio_to_best,
           "best_beats": _best_beats, "compare": _compare}

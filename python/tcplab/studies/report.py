@@ -87,7 +87,7 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
         conclusions.append((c["text"], outcome))
         comparisons.extend(outcome.comparisons)
 
-    md = _markdown(study, summaries, specs, outcomes, figures, comparisons, conclusions, quick, out)
+    md = _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out)
     md_path = out / "report.md"
     md_path.write_text(md)
     html_path = out / "report.html"
@@ -99,7 +99,7 @@ def _differences(study) -> list[str]:
     return [d if isinstance(d, str) else d.get("text", "") for d in study.data.get("difference", [])]
 
 
-def _markdown(study, summaries, specs, outcomes, figures, comparisons, conclusions, quick, out) -> str:
+def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out) -> str:
     d = study.data
     lines = [f"# {study.title}", "", f"Paper: {d.get('paper', '')}", "", d.get("question", "").replace("\n", " "), ""]
     if quick:

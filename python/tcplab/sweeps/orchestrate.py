@@ -66,14 +66,16 @@ def plan(spec: SweepSpec) -> list[PlannedRun]:
     for point in spec.points():
         overrides = (*spec.base_overrides, *spec.overrides(point))
         pid = point_id(point)
+        # The seed changes nothing but simulation.seed, so one load validates every
+        # replication of the point; the key adds the seed.
+        error = None
+        try:
+            content = load(spec.scenario, list(overrides)).raw
+        except ScenarioError as e:
+            error = str(e.with_source(f"{spec.scenario_source} at point {_describe(point)}"))
+            content = {"scenario": spec.scenario, "overrides": [list(o) if isinstance(o, tuple) else o for o in overrides]}
         for rep in range(spec.replications):
             seed = derive_seed(base_seed, point, rep)
-            error = None
-            try:
-                content = load(spec.scenario, list(overrides), seed).raw
-            except ScenarioError as e:
-                error = str(e.with_source(f"{spec.scenario_source} at point {_describe(point)}"))
-                content = {"scenario": spec.scenario, "overrides": [list(o) if isinstance(o, tuple) else o for o in overrides]}
             key = hashlib.sha256(canonical_json({"scenario": content, "seed": seed, "tcplab": __version__}).encode()).hexdigest()[:24]
             task = RunTask(key=key, point_id=pid, replication=rep, seed=seed, scenario=spec.scenario,
                            overrides=tuple(overrides), series=spec.series, time_limit_s=spec.time_limit_s)
@@ -186,7 +188,9 @@ def _worker_init() -> None:
         if os.getppid() == 1:  # the parent died before prctl took effect
             os._exit(1)
     except OSError:
-        pass
+        # No libc prctl (not Linux): workers still exit when the pool shuts down
+        # normally; only the SIGKILL-orphan guarantee is lost.
+        return
 
 
 def _local_results(tasks: list[RunTask], jobs: int | None) -> Iterator[dict]:

@@ -52,9 +52,8 @@ class Parameter:
         if self.cases:
             return list(self.cases[value].items())
         if self.set:
-            names = {k: v for k, v in point.items() if k.isidentifier()}
             where = join("sweep.parameters", self.name)
-            return [(path, _render_all(t, names, where)) for path, t in self.set.items()]
+            return [(path, _render_all(t, expression_names(point), where)) for path, t in self.set.items()]
         if self.unit is not None:
             return [(self.name, f"{format_number(value)} {self.unit}")]
         return [(self.name, value)]
@@ -132,9 +131,13 @@ def _render_all(value: object, names: dict, path: str) -> object:
     return value
 
 
+def expression_names(point: dict) -> dict:
+    """The parameters an expression can name: those whose names are identifiers."""
+    return {k: v for k, v in point.items() if k.isidentifier()}
+
+
 def _excluded(condition: str, point: dict, index: int) -> bool:
-    names = {k: v for k, v in point.items() if k.isidentifier()}
-    return bool(evaluate(condition, names, f"sweep.exclude[{index}]"))
+    return bool(evaluate(condition, expression_names(point), f"sweep.exclude[{index}]"))
 
 
 def point_id(point: dict) -> str:
@@ -337,7 +340,8 @@ def _zip_groups(value: object, parameters: tuple[Parameter, ...]) -> tuple[tuple
             if name in seen:
                 raise ScenarioError(f"sweep.zip[{i}]", f"parameter {name!r} is in more than one zip group")
             seen.add(name)
-        lengths = {len(next(p for p in parameters if p.name == n).values) for n in group}
+        by_name = {p.name: p for p in parameters}
+        lengths = {len(by_name[n].values) for n in group}
         if len(lengths) > 1:
             raise ScenarioError(f"sweep.zip[{i}]", f"parameters that move together need equally many values, got {sorted(lengths)}")
         groups.append(tuple(group))

@@ -48,9 +48,7 @@ def execute(task: RunTask) -> dict:
                 raise TimeLimitExceeded(f"stopped after the time limit of {task.time_limit_s:g} s wall time")
 
         engine, engine_wall = simulate(scenario, check_deadline if deadline else None, series=task.series)
-    except ScenarioError as e:
-        return {"run": {**run, "status": "failed", "message": str(e), "wall_s": time.perf_counter() - started}}
-    except TimeLimitExceeded as e:
+    except (ScenarioError, TimeLimitExceeded) as e:
         return {"run": {**run, "status": "failed", "message": str(e), "wall_s": time.perf_counter() - started}}
     except Exception as e:  # an internal error in one run must not stop the sweep
         detail = traceback.format_exception_only(type(e), e)[-1].strip()
