@@ -35,7 +35,7 @@ def test_tcplab_scenario_matches_the_parameters_given_to_ns2_and_ns3(b):
     for i, f in enumerate(engine["flows"]):
         assert f["start_ns"] == round(i * b.spacing * 1e9)
         t = f["transport"]
-        assert (t["cc"], t["sack"], t["ack_every"], t["handshake"], t["initial_window_segments"]) == ("newreno", False, 1, False, b.iw)
+        assert (t["cc"]["algorithm"], t["sack"], t["ack_every"], t["handshake"], t["initial_window_segments"]) == ("newreno", False, 1, False, b.iw)
     senders = [l for l in engine["links"] if l["from"].startswith("left")]
     for i, l in enumerate(senders):
         expected = f"{1 + i % b.delay_mod}ms" if b.delay_mod else b.access_delay

@@ -88,7 +88,7 @@ class RunResult:
                 values = s.get(key)
                 return nan if values is None else np.array([np.nan if v is None else v for v in values], dtype=float)
 
-            frames.append(pd.DataFrame({
+            columns = {
                 "flow": s["id"],
                 "time_s": start,
                 "delivered_bytes": delivered,
@@ -99,7 +99,12 @@ class RunResult:
                 "cwnd_bytes": series("cwnd_bytes"),
                 "ssthresh_bytes": series("ssthresh_bytes"),
                 "srtt_ms": series("srtt_ms"),
-            }))
+            }
+            # The congestion-control algorithm's own state (CUBIC's W_max, BBR's
+            # bandwidth estimate, ...), one column per value: cc_<name>.
+            for name, values in s.get("cc_state", []):
+                columns[f"cc_{name}"] = np.array([np.nan if v is None else v for v in values], dtype=float)
+            frames.append(pd.DataFrame(columns))
         return pd.concat(frames, ignore_index=True)
 
     @property

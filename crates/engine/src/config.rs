@@ -280,14 +280,20 @@ pub enum TransportConfig {
     Tcp(TcpConfig),
 }
 
-/// Congestion-control algorithms (one file each under `transport::tcp::cc`).
+pub use crate::transport::tcp::cc::CcConfig;
+
+/// Loss recovery, chosen independently of the congestion-control algorithm.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CongestionControlKind {
-    /// RFC 5681 AIMD with classic Reno fast recovery (exits on the first new ACK).
+pub enum Recovery {
+    /// RFC 5681 fast recovery; ends on the first new ACK.
+    #[serde(rename = "reno")]
     Reno,
-    /// RFC 5681 AIMD with RFC 6582 NewReno partial-ACK handling.
-    Newreno,
+    /// RFC 6582 NewReno partial-ACK handling.
+    #[serde(rename = "newreno")]
+    NewReno,
+    /// RFC 6675 SACK-based recovery (needs `sack`).
+    #[serde(rename = "sack")]
+    Sack,
 }
 
 /// When a NewReno sender restarts its retransmission timer on partial ACKs
@@ -359,9 +365,13 @@ pub struct RtoConfig {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TcpConfig {
-    /// Congestion control.
-    pub cc: CongestionControlKind,
-    /// SACK (RFC 2018) with RFC 6675 loss recovery.
+    /// Congestion control: the algorithm and its parameters.
+    pub cc: CcConfig,
+    /// Loss recovery (`None`: SACK recovery with `sack`, else Reno for `reno`, else
+    /// NewReno).
+    #[serde(default)]
+    pub recovery: Option<Recovery>,
+    /// SACK (RFC 2018): the receiver reports SACK blocks.
     pub sack: bool,
     /// Maximum segment size (payload bytes, options excluded); `None`: path MTU − 40.
     #[serde(default)]

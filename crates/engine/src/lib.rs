@@ -44,7 +44,7 @@ pub mod time;
 pub mod transport;
 pub mod validate;
 
-pub use config::{ConfigError, ScenarioConfig};
+pub use config::{CcConfig, ConfigError, ScenarioConfig};
 pub use results::RunResults;
 pub use sim::{InternalError, Simulation};
 pub use time::SimTime;

@@ -179,6 +179,10 @@ pub struct FlowSeries {
     pub ssthresh_bytes: Option<Vec<Option<f64>>>,
     /// Smoothed RTT at the end of each bin, ms.
     pub srtt_ms: Option<Vec<Option<f64>>>,
+    /// The congestion-control algorithm's own state at the end of each bin, by name
+    /// (e.g. CUBIC's `w_max_segments`, BBR's `bw_mbps`); empty when it exposes none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cc_state: Vec<(String, Vec<Option<f64>>)>,
 }
 
 /// Binned time series of one link direction.
@@ -348,6 +352,16 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
                     .map(|v| v.map(ms))
                     .collect()
             }),
+            cc_state: m
+                .bin_congestion
+                .as_ref()
+                .map(|c| {
+                    c.cc_state
+                        .iter()
+                        .map(|(name, v)| (name.to_string(), forward_fill(v)))
+                        .collect()
+                })
+                .unwrap_or_default(),
         });
         delay_histograms.push(DelayHistogram {
             id: fc.name.clone(),

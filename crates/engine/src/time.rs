@@ -42,6 +42,11 @@ impl SimTime {
         self.0 as f64 * 1e-9
     }
 
+    /// `self − d`, or zero if `d` is later.
+    pub fn saturating_sub(self, d: SimTime) -> SimTime {
+        SimTime(self.0.saturating_sub(d.0))
+    }
+
     /// `self + d`, saturating at [`SimTime::NEVER`] instead of overflowing.
     pub fn saturating_add(self, d: SimTime) -> SimTime {
         SimTime(self.0.saturating_add(d.0))

@@ -334,6 +334,12 @@ fn check_tcp(
         Some(m) => m,
         None => path_mtu - header,
     };
+    if let Err(e) = tcp.cc.validate() {
+        return err(&o, &format!("cc.{}", e.field), e.message);
+    }
+    if tcp.recovery == Some(crate::config::Recovery::Sack) && !tcp.sack {
+        return err(&o, "recovery", "SACK recovery needs sack = true");
+    }
     if tcp.initial_window_segments == 0 {
         return err(&o, "initial_window", "must be at least 1 segment");
     }

@@ -306,7 +306,7 @@ fn reno_does_not_fast_retransmit_twice_for_holes_of_one_window() {
         packets: vec![200, 202],
     };
     let t = TcpConfig {
-        cc: CongestionControlKind::Reno,
+        cc: CcConfig::reno(),
         handshake: false,
         receive_buffer: packets(8),
         ..tcp()

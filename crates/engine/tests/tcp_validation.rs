@@ -361,7 +361,7 @@ fn three_losses_in_one_window_sack_repairs_in_one_rtt_newreno_in_three_reno_stal
     );
     let reno = multi_loss(
         TcpConfig {
-            cc: CongestionControlKind::Reno,
+            cc: CcConfig::reno(),
             ..tcp()
         },
         drops,

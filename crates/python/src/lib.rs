@@ -114,10 +114,18 @@ fn validate(config_json: &str) -> PyResult<()> {
         .map_err(config_error)
 }
 
+/// Every congestion-control algorithm with its parameters' defaults and its presets,
+/// as JSON: `{name: {"defaults": {...}, "presets": {...}}}`.
+#[pyfunction]
+fn congestion_controls() -> String {
+    tcplab_engine::CcConfig::catalogue().to_string()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add("EngineConfigError", m.py().get_type::<EngineConfigError>())?;
     m.add(
         "EngineInternalError",

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import fields as F
 from .errors import ScenarioError
+from .congestion import parse_cc
 from .fields import Table, join
 from .topology import expand_topology
 from .units import (
@@ -37,8 +38,8 @@ QUEUE_TYPES = ["droptail", "red"]
 LOSS_TYPES = ["none", "bernoulli", "gilbert_elliott", "every_nth", "list"]
 APP_TYPES = ["cbr", "poisson", "onoff", "bulk", "file", "rate_limited"]
 TRANSPORTS = ["udp", "tcp"]
-CONGESTION_CONTROLS = ["reno", "newreno"]
-TCP_KEYS = ["type", "profile", "cc", "sack", "mss", "initial_window", "handshake", "delayed_ack", "receive_buffer",
+RECOVERIES = ["reno", "newreno", "sack"]
+TCP_KEYS = ["type", "profile", "cc", "recovery", "sack", "mss", "initial_window", "handshake", "delayed_ack", "receive_buffer",
             "max_window", "timestamps", "window_scaling", "rto", "pacing", "send_jitter", "limited_transmit",
             "newreno_timer", "timeout_ssthresh", "cwnd_counting", "rtt_sampling", "delay_growth"]
 CWND_COUNTING = ["bytes", "acks"]
@@ -308,10 +309,19 @@ def _tcp(t: Table) -> dict:
     profile = t.get("profile", F.choice(list(TCP_PROFILES)), "tcplab")
     d = {**TCP_DEFAULTS, **TCP_PROFILES[profile]}
     every, timeout = t.get("delayed_ack", _delayed_ack(d), (d["ack_every"], parse_duration_ns(d["delayed_ack_timeout"], "")))
+    cc = t.get("cc", parse_cc, parse_cc(d["cc"], ""))
+    sack = t.get("sack", F.boolean, d["sack"])
+    # Loss recovery is its own choice; without one: SACK recovery with SACK, Reno's
+    # with the Reno algorithm, else NewReno.
+    default_recovery = "sack" if sack else ("reno" if cc["algorithm"] == "reno" else "newreno")
+    recovery = t.get("recovery", F.choice(RECOVERIES), default_recovery)
+    if recovery == "sack" and not sack:
+        raise ScenarioError(join(t.path, "recovery"), 'SACK recovery needs sack = true')
     return {
         "type": "tcp",
-        "cc": t.get("cc", F.choice(CONGESTION_CONTROLS), d["cc"]),
-        "sack": t.get("sack", F.boolean, d["sack"]),
+        "cc": cc,
+        "recovery": recovery,
+        "sack": sack,
         "mss_bytes": t.get("mss", parse_size_bytes, None),
         "initial_window_segments": t.get("initial_window", _segments, d["initial_window"]),
         "handshake": t.get("handshake", F.boolean, d["handshake"]),

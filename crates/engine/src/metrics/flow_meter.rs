@@ -78,6 +78,8 @@ pub struct CongestionSeries {
     pub ssthresh_bytes: Vec<f64>,
     /// Smoothed RTT, ns.
     pub srtt_ns: Vec<f64>,
+    /// The congestion-control algorithm's own state: (name, value per bin).
+    pub cc_state: Vec<(&'static str, Vec<f64>)>,
 }
 
 impl FlowMeter {
@@ -134,7 +136,15 @@ impl FlowMeter {
             cwnd_bytes: vec![f64::NAN; n],
             ssthresh_bytes: vec![f64::NAN; n],
             srtt_ns: vec![f64::NAN; n],
+            cc_state: probe
+                .cc_names
+                .iter()
+                .map(|name| (*name, vec![f64::NAN; n]))
+                .collect(),
         });
+        for (k, (_, values)) in series.cc_state.iter_mut().enumerate() {
+            values[i] = probe.cc_state[k];
+        }
         series.cwnd_bytes[i] = probe.cwnd_bytes as f64;
         series.ssthresh_bytes[i] = if probe.ssthresh_bytes >= u64::MAX / 2 {
             f64::NAN
@@ -217,6 +227,8 @@ mod tests {
             cwnd_bytes: cwnd,
             ssthresh_bytes: u64::MAX,
             srtt: Some(SimTime(cwnd * 10)),
+            cc_names: &[],
+            cc_state: [f64::NAN; crate::transport::tcp::cc::STATE_SLOTS],
         }
     }
 

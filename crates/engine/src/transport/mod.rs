@@ -68,6 +68,10 @@ pub struct Probe {
     pub ssthresh_bytes: u64,
     /// Smoothed RTT, if measured.
     pub srtt: Option<SimTime>,
+    /// Names of the congestion-control algorithm's own state values.
+    pub cc_names: &'static [&'static str],
+    /// Those values, in the same order.
+    pub cc_state: [f64; crate::transport::tcp::cc::STATE_SLOTS],
 }
 
 /// Counters a reliable transport reports at the end of a run (both endpoints' are summed).

@@ -176,7 +176,8 @@ pub fn dumbbell(
 /// changes (handshake on), 64 MiB receive buffer.
 pub fn tcp() -> TcpConfig {
     TcpConfig {
-        cc: CongestionControlKind::Newreno,
+        cc: CcConfig::newreno(),
+        recovery: None,
         sack: false,
         mss_bytes: None,
         initial_window_segments: 10,

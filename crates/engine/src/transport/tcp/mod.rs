@@ -15,17 +15,19 @@
 //! like ns-2's one-way TCP); the receiving application reads at once.
 
 pub mod cc;
+pub mod rate;
 pub mod receiver;
 pub mod rto;
 pub mod scoreboard;
 pub mod segment;
 pub mod sender;
 
+pub use crate::config::Recovery;
 pub use receiver::{ReceiverParams, TcpReceiver};
-pub use sender::{Recovery, SenderParams, TcpSender};
+pub use sender::{SenderParams, TcpSender};
 
 use crate::app::ByteSource;
-use crate::config::{Amount, CongestionControlKind, SizeUnit, TcpConfig};
+use crate::config::{Amount, CcConfig, SizeUnit, TcpConfig};
 use crate::rng::Rng;
 use crate::time::SimTime;
 use segment::{SCALED_WINDOW_MAX, TIMESTAMPS_OPTION_BYTES, UNSCALED_WINDOW_MAX};
@@ -53,18 +55,18 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
         UNSCALED_WINDOW_MAX
     };
     let window = amount_bytes(cfg.receive_buffer, segment_bytes).min(window_limit);
-    let recovery = if cfg.sack {
+    let recovery = cfg.recovery.unwrap_or(if cfg.sack {
         Recovery::Sack
-    } else if cfg.cc == CongestionControlKind::Reno {
+    } else if matches!(cfg.cc, CcConfig::Reno(_)) {
         Recovery::Reno
     } else {
         Recovery::NewReno
-    };
+    });
     let sender = TcpSender::new(
         SenderParams {
             segment_bytes,
             recovery,
-            cc: cfg.cc,
+            cc: cfg.cc.clone(),
             initial_window: cfg.initial_window_segments as u64 * segment_bytes as u64,
             max_window: cfg
                 .max_window

@@ -7,6 +7,7 @@
 //! walking the queue). Lost marking follows RFC 6675's IsLost with DupThresh = 3
 //! segments: a segment is lost once three SACKed segments lie above it.
 
+use super::rate::{Delivered, DeliveryStamp};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -28,6 +29,8 @@ pub struct SentSegment {
     pub sent_at: SimTime,
     /// Ever retransmitted (Karn's rule: no RTT sample).
     pub ever_retransmitted: bool,
+    /// Delivery-rate state at its last transmission.
+    pub stamp: DeliveryStamp,
     sacked: bool,
     lost: bool,
     retransmitted: bool,
@@ -36,6 +39,13 @@ pub struct SentSegment {
 impl SentSegment {
     fn len(&self) -> u64 {
         self.end - self.start
+    }
+
+    fn delivered(&self) -> Delivered {
+        Delivered {
+            stamp: self.stamp,
+            sent_at: self.sent_at,
+        }
     }
 }
 
@@ -47,6 +57,19 @@ pub struct Acked {
     /// Newest segment removed was never retransmitted, and neither was any other
     /// removed segment: its send time gives an unambiguous RTT sample.
     pub rtt_sample_from: Option<SimTime>,
+    /// Bytes removed that had not been SACKed before (newly delivered).
+    pub newly_delivered: u64,
+    /// The newest newly delivered segment, for the delivery-rate sample.
+    pub newest: Option<Delivered>,
+}
+
+/// What SACK blocks newly marked.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sacked {
+    /// Bytes newly SACKed.
+    pub bytes: u64,
+    /// The newest newly SACKed segment.
+    pub newest: Option<Delivered>,
 }
 
 /// Segments in flight with their marks.
@@ -101,8 +124,16 @@ impl Scoreboard {
         self.segs.front()
     }
 
-    /// Records a new segment sent at `now`.
-    pub fn push(&mut self, start: u64, end: u64, payload_bytes: u32, flags: u8, now: SimTime) {
+    /// Records a new segment sent at `now` with delivery state `stamp`.
+    pub fn push(
+        &mut self,
+        start: u64,
+        end: u64,
+        payload_bytes: u32,
+        flags: u8,
+        now: SimTime,
+        stamp: DeliveryStamp,
+    ) {
         self.segs.push_back(SentSegment {
             start,
             end,
@@ -110,6 +141,7 @@ impl Scoreboard {
             flags,
             sent_at: now,
             ever_retransmitted: false,
+            stamp,
             sacked: false,
             lost: false,
             retransmitted: false,
@@ -147,6 +179,10 @@ impl Scoreboard {
             self.segs.pop_front();
             self.unmark(s);
             acked.bytes += s.len();
+            if !s.sacked {
+                acked.newly_delivered += s.len();
+                acked.newest = Some(s.delivered().newest(acked.newest));
+            }
             ambiguous |= s.ever_retransmitted;
             newest = Some(s.sent_at);
         }
@@ -158,9 +194,8 @@ impl Scoreboard {
         acked
     }
 
-    /// Marks the segments inside SACK block [left, right); returns bytes newly SACKed.
-    pub fn sack(&mut self, left: u64, right: u64) -> u64 {
-        let mut newly = 0;
+    /// Marks the segments inside SACK block [left, right), adding to `newly`.
+    pub fn sack(&mut self, left: u64, right: u64, newly: &mut Sacked) {
         let mut i = self.segs.partition_point(|s| s.end <= left);
         while i < self.segs.len() && self.segs[i].start < right {
             let s = &mut self.segs[i];
@@ -181,7 +216,8 @@ impl Scoreboard {
                 if was_retx {
                     self.retransmitted -= len;
                 }
-                newly += len;
+                newly.bytes += len;
+                newly.newest = Some(self.segs[i].delivered().newest(newly.newest));
                 let start = self.segs[i].start;
                 if self.top_sacked.len() < DUP_THRESH || start > self.top_sacked[0] {
                     let at = self.top_sacked.partition_point(|&x| x < start);
@@ -193,7 +229,6 @@ impl Scoreboard {
             }
             i += 1;
         }
-        newly
     }
 
     fn mark_lost_at(&mut self, i: usize) {
@@ -268,8 +303,9 @@ impl Scoreboard {
         }
     }
 
-    /// Records the retransmission at `now` of the segment starting at `start`.
-    pub fn retransmitted(&mut self, start: u64, now: SimTime) {
+    /// Records the retransmission at `now`, with delivery state `stamp`, of the segment
+    /// starting at `start`.
+    pub fn retransmitted(&mut self, start: u64, now: SimTime, stamp: DeliveryStamp) {
         let i = self.segs.partition_point(|s| s.start < start);
         let s = &mut self.segs[i];
         debug_assert_eq!(s.start, start);
@@ -282,6 +318,7 @@ impl Scoreboard {
         }
         s.ever_retransmitted = true;
         s.sent_at = now;
+        s.stamp = stamp;
         self.retransmit_hint = s.end;
     }
 }
@@ -293,7 +330,14 @@ mod tests {
     fn board(n: u64) -> Scoreboard {
         let mut b = Scoreboard::new();
         for i in 0..n {
-            b.push(1 + i * 100, 1 + (i + 1) * 100, 100, 0, SimTime::ZERO);
+            b.push(
+                1 + i * 100,
+                1 + (i + 1) * 100,
+                100,
+                0,
+                SimTime::ZERO,
+                DeliveryStamp::default(),
+            );
         }
         b
     }
@@ -302,13 +346,13 @@ mod tests {
     fn pipe_counts_what_is_neither_sacked_nor_lost_plus_retransmissions() {
         let mut b = board(10);
         assert_eq!(b.in_flight(), 1000);
-        b.sack(201, 501); // segments 3..5 received
+        b.sack(201, 501, &mut Sacked::default()); // segments 3..5 received
         assert_eq!(b.in_flight(), 700);
         assert!(b.mark_lost_by_sack()); // 3 SACKed above segments 1 and 2
         assert_eq!(b.in_flight(), 500);
         let s = b.next_to_retransmit().unwrap();
         assert_eq!(s.start, 1);
-        b.retransmitted(1, SimTime::from_ms(1));
+        b.retransmitted(1, SimTime::from_ms(1), DeliveryStamp::default());
         assert_eq!(b.in_flight(), 600);
         assert_eq!(b.next_to_retransmit().unwrap().start, 101);
     }
@@ -316,8 +360,8 @@ mod tests {
     #[test]
     fn fewer_than_dupthresh_sacks_mark_nothing() {
         let mut b = board(10);
-        b.sack(901, 1001);
-        b.sack(701, 801);
+        b.sack(901, 1001, &mut Sacked::default());
+        b.sack(701, 801, &mut Sacked::default());
         assert!(!b.mark_lost_by_sack());
         assert!(b.next_to_retransmit().is_none());
     }
@@ -329,7 +373,7 @@ mod tests {
         assert_eq!(a.bytes, 200);
         assert_eq!(a.rtt_sample_from, Some(SimTime::ZERO));
         b.mark_first_lost();
-        b.retransmitted(201, SimTime::from_ms(5));
+        b.retransmitted(201, SimTime::from_ms(5), DeliveryStamp::default());
         let a = b.ack_to(401);
         assert_eq!(a.bytes, 200);
         assert_eq!(a.rtt_sample_from, None); // Karn
@@ -341,7 +385,7 @@ mod tests {
     fn timeout_marks_retransmissions_lost_again() {
         let mut b = board(3);
         b.mark_first_lost();
-        b.retransmitted(1, SimTime::ZERO);
+        b.retransmitted(1, SimTime::ZERO, DeliveryStamp::default());
         b.mark_all_lost();
         assert_eq!(b.in_flight(), 0);
         assert_eq!(b.next_to_retransmit().unwrap().start, 1);

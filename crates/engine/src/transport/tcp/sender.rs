@@ -25,29 +25,20 @@
 //! * Send jitter (ns-2's `overhead_`): each time the sender may transmit, whatever it
 //!   sends then waits a fresh random U[0, send_jitter] first.
 
-use super::cc::{new_controller, AckSample, CongestionControl};
+use super::cc::{AckEvent, BuildContext, CongestionControl};
+use super::rate::RateSampler;
 use super::rto::{RttEstimator, RttTimer};
-use super::scoreboard::{Scoreboard, DUP_THRESH};
+use super::scoreboard::{Sacked, Scoreboard, DUP_THRESH};
 use super::segment::{flags, TcpSegment};
 use crate::app::ByteSource;
+pub use crate::config::Recovery;
 use crate::config::{
-    CongestionControlKind, CwndCounting, NewRenoTimer, RtoConfig, RttSampling, TimeoutSsthresh,
+    CcConfig, CwndCounting, NewRenoTimer, RtoConfig, RttSampling, TimeoutSsthresh,
 };
 use crate::net::packet::TransportHeader;
 use crate::rng::Rng;
 use crate::time::{round_ns, SimTime};
 use crate::transport::{Endpoint, Outbox, Probe, TransportStats};
-
-/// Which loss-recovery algorithm the sender runs.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Recovery {
-    /// RFC 5681 fast recovery; ends on the first new ACK.
-    Reno,
-    /// RFC 6582 NewReno.
-    NewReno,
-    /// RFC 6675 SACK-based recovery.
-    Sack,
-}
 
 /// Fixed parameters of a sender.
 #[derive(Debug, Clone)]
@@ -56,8 +47,8 @@ pub struct SenderParams {
     pub segment_bytes: u32,
     /// Loss recovery.
     pub recovery: Recovery,
-    /// Congestion-control algorithm.
-    pub cc: CongestionControlKind,
+    /// Congestion-control algorithm and its parameters.
+    pub cc: CcConfig,
     /// Initial window, bytes.
     pub initial_window: u64,
     /// Send-window cap in bytes, whatever cwnd and the receiver allow.
@@ -133,6 +124,12 @@ pub struct TcpSender {
     /// `delay_growth` is holding the window at one segment until the first ACK.
     growth_delayed: bool,
     rtt: RttEstimator,
+    /// Delivery-rate samples and round trips.
+    rate: RateSampler,
+    /// Pace: `pacing` asked for it or the algorithm requires it.
+    paced: bool,
+    /// The algorithm reads delivery-rate samples.
+    rate_samples: bool,
     /// The segment being timed, with `RttSampling::OncePerRtt`.
     rtt_timer: RttTimer,
     rto_at: Option<SimTime>,
@@ -156,9 +153,18 @@ const DATA_START: u64 = 1;
 impl TcpSender {
     /// A sender whose application is `app`.
     pub fn new(p: SenderParams, app: ByteSource, rng: Rng) -> Self {
-        let cc = new_controller(p.cc, p.segment_bytes as u64, p.initial_window);
+        // The algorithm's own stream, derived without drawing from the sender's.
+        let cc_rng = Rng::for_component(rng.clone().next_u64(), "congestion-control");
+        let cc = p.cc.build(BuildContext {
+            mss: p.segment_bytes as u64,
+            initial_window: p.initial_window,
+            rng: cc_rng,
+        });
         let rtt = RttEstimator::new(&p.rto);
         TcpSender {
+            paced: p.pacing || cc.requires_pacing(),
+            rate_samples: cc.wants_rate_samples(),
+            rate: RateSampler::new(),
             cc,
             app,
             rng,
@@ -212,13 +218,14 @@ impl TcpSender {
         seg
     }
 
-    fn emit(&mut self, now: SimTime, seg: TcpSegment, out: &mut Outbox) {
+    fn emit(&mut self, now: SimTime, seg: TcpSegment, in_flight: u64, out: &mut Outbox) {
         let size = seg.ip_bytes();
+        self.cc.on_sent(now, seg.payload_bytes as u64, in_flight);
         out.send(size, TransportHeader::Tcp(seg));
         if self.rto_at.is_none() {
             self.rto_at = Some(now + self.rtt.rto()); // RFC 6298 (5.1)
         }
-        if self.p.pacing {
+        if self.paced {
             if let Some(rate) = self.pacing_rate_bps() {
                 self.next_send_at = now + SimTime(round_ns(size as f64 * 8e9 / rate));
             }
@@ -268,10 +275,11 @@ impl TcpSender {
     fn open(&mut self, now: SimTime, out: &mut Outbox) {
         if self.p.handshake {
             self.conn = Connection::SynSent;
-            self.board.push(0, 1, 0, flags::SYN, now);
+            let stamp = self.rate.on_send(now, 0);
+            self.board.push(0, 1, 0, flags::SYN, now, stamp);
             self.snd_nxt = 1;
             let syn = self.segment(now, 0, 0, flags::SYN);
-            self.emit(now, syn, out);
+            self.emit(now, syn, 0, out);
         } else {
             self.conn = Connection::Established;
             self.snd_una = DATA_START;
@@ -290,13 +298,17 @@ impl TcpSender {
         if !self.transmit_burst(now, out) {
             self.jitter_release = None; // the opportunity is used up
         }
+        if self.app_wait.is_some() && self.board.in_flight() < self.cwnd() {
+            // Out of data with room in the window (draft section 3.4).
+            self.rate.mark_app_limited(self.board.in_flight());
+        }
     }
 
     /// The loop of [`TcpSender::transmit`]; returns true if the send jitter is holding
     /// a transmission back (then `jitter_release` says until when).
     fn transmit_burst(&mut self, now: SimTime, out: &mut Outbox) -> bool {
         loop {
-            if self.p.pacing && now < self.next_send_at {
+            if self.paced && now < self.next_send_at {
                 self.pace_wait = true;
                 return false;
             }
@@ -312,10 +324,11 @@ impl TcpSender {
                     self.fast_retransmit_due = forced;
                     return true;
                 }
-                self.board.retransmitted(seg.start, now);
+                let stamp = self.rate.on_send(now, in_flight);
+                self.board.retransmitted(seg.start, now, stamp);
                 self.stats.retransmits += 1;
                 let s = self.segment(now, seg.start, seg.payload_bytes, seg.flags);
-                self.emit(now, s, out);
+                self.emit(now, s, in_flight, out);
                 continue;
             }
             let written = if self.app.unlimited() && self.app.finished(now) {
@@ -347,15 +360,22 @@ impl TcpSender {
                 // The last segment of a finished application carries the FIN.
                 let fin = self.snd_nxt + len == written && self.app.finished(now);
                 let seg_flags = if fin { flags::FIN } else { 0 };
-                self.board
-                    .push(seq, seq + len + fin as u64, len as u32, seg_flags, now);
+                let stamp = self.rate.on_send(now, in_flight);
+                self.board.push(
+                    seq,
+                    seq + len + fin as u64,
+                    len as u32,
+                    seg_flags,
+                    now,
+                    stamp,
+                );
                 self.snd_nxt += len + fin as u64;
                 if self.p.rtt_sampling == RttSampling::OncePerRtt {
                     self.rtt_timer.on_new_data(self.snd_nxt, now);
                 }
                 self.fin_sent |= fin;
                 let s = self.segment(now, seq, len as u32, seg_flags);
-                self.emit(now, s, out);
+                self.emit(now, s, in_flight, out);
                 continue;
             }
             if !self.fin_sent && self.app.finished(now) {
@@ -366,11 +386,12 @@ impl TcpSender {
                     return true;
                 }
                 let seq = self.snd_nxt;
-                self.board.push(seq, seq + 1, 0, flags::FIN, now);
+                let stamp = self.rate.on_send(now, in_flight);
+                self.board.push(seq, seq + 1, 0, flags::FIN, now, stamp);
                 self.snd_nxt += 1;
                 self.fin_sent = true;
                 let s = self.segment(now, seq, 0, flags::FIN);
-                self.emit(now, s, out);
+                self.emit(now, s, in_flight, out);
                 continue;
             }
             if !self.fin_sent {
@@ -399,13 +420,24 @@ impl TcpSender {
     fn on_ack(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) {
         self.rwnd = seg.window;
         let mss = self.mss();
+        let prior_in_flight = self.board.in_flight();
+        // The ACK that ends a recovery still belongs to it (no growth on it).
+        let in_recovery = self.phase == Phase::FastRecovery;
+        let mut sacked = Sacked::default();
         if self.p.recovery == Recovery::Sack {
             for (left, right) in seg.sack_blocks() {
-                self.board.sack(left, right);
+                self.board.sack(left, right, &mut sacked);
             }
         }
+        let mut newest = sacked.newest;
+        let mut delivered = sacked.bytes;
+        let mut newly_acked = 0;
+        let mut rtt = None;
         if seg.ack > self.snd_una {
             let acked = self.board.ack_to(seg.ack);
+            newly_acked = acked.bytes;
+            delivered += acked.newly_delivered;
+            newest = acked.newest.map(|n| n.newest(newest)).or(newest);
             self.snd_una = seg.ack;
             self.dupacks = 0;
             // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
@@ -415,7 +447,7 @@ impl TcpSender {
                 RttSampling::OncePerRtt => self.rtt_timer.on_ack(seg.ack, now),
                 RttSampling::EveryAck => None,
             };
-            let rtt = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
+            rtt = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
                 (true, Some(ecr), _) => Some(now - SimTime(ecr)),
                 (_, _, RttSampling::EveryAck) => acked.rtt_sample_from.map(|sent| now - sent),
                 (_, _, RttSampling::OncePerRtt) => timed,
@@ -446,30 +478,12 @@ impl TcpSender {
                         }
                     }
                 }
-                Phase::TimeoutRecovery | Phase::Open => {
-                    if self.phase == Phase::TimeoutRecovery && seg.ack >= self.recover {
+                Phase::TimeoutRecovery => {
+                    if seg.ack >= self.recover {
                         self.phase = Phase::Open;
                     }
-                    let sample = AckSample {
-                        now,
-                        bytes_acked: match self.p.cwnd_counting {
-                            CwndCounting::Bytes => acked.bytes,
-                            CwndCounting::Acks => acked.bytes.min(mss),
-                        },
-                        rtt,
-                        min_rtt: self.rtt.min_rtt(),
-                        srtt: self.rtt.srtt(),
-                        in_flight: self.board.in_flight(),
-                        delivery_rate_bps: None,
-                        app_limited: self.app_wait.is_some(),
-                    };
-                    if std::mem::take(&mut self.growth_delayed) {
-                        // The first ACK opens the initial window, as ns-2 sets cwnd_ to
-                        // initial_window() on it instead of growing it.
-                    } else if self.cwnd_limited {
-                        self.cc.on_ack(&sample);
-                    }
                 }
+                Phase::Open => {}
             }
             // RFC 6298 (5.2)/(5.3): stop when all is acknowledged, else restart.
             if self.board.is_empty() {
@@ -477,21 +491,76 @@ impl TcpSender {
             } else if restart_timer {
                 self.rto_at = Some(now + self.rtt.rto());
             }
-            if self.board.is_empty() && self.fin_sent {
-                self.conn = Connection::Closed;
-                return;
-            }
         } else if seg.ack == self.snd_una && !self.board.is_empty() && seg.payload_bytes == 0 {
             self.dupacks += 1;
             if self.phase == Phase::FastRecovery && self.p.recovery != Recovery::Sack {
                 self.inflation += mss as i64; // RFC 5681 3.2 step 4
             }
         }
+        self.report_ack(
+            now,
+            newly_acked,
+            delivered,
+            newest,
+            rtt,
+            prior_in_flight,
+            in_recovery,
+        );
+        if self.board.is_empty() && self.fin_sent && seg.ack >= self.snd_nxt {
+            self.conn = Connection::Closed;
+            return;
+        }
         let sack_says_lost = self.p.recovery == Recovery::Sack && self.board.mark_lost_by_sack();
         if self.phase == Phase::Open && (self.dupacks as usize >= DUP_THRESH || sack_says_lost) {
             self.enter_fast_recovery(now);
         }
         self.transmit(now, out);
+    }
+
+    /// Takes the delivery-rate sample and hands the ACK to the algorithm.
+    fn report_ack(
+        &mut self,
+        now: SimTime,
+        newly_acked: u64,
+        delivered: u64,
+        newest: Option<super::rate::Delivered>,
+        rtt: Option<SimTime>,
+        prior_in_flight: u64,
+        in_recovery: bool,
+    ) {
+        let rate = self.rate.on_ack(
+            now,
+            delivered,
+            newest,
+            self.rtt.min_rtt(),
+            self.rate_samples,
+        );
+        if self.growth_delayed && newly_acked > 0 {
+            self.growth_delayed = false;
+            // The first ACK opens the initial window, as ns-2 sets cwnd_ to
+            // initial_window() on it instead of growing it.
+            return;
+        }
+        let event = AckEvent {
+            now,
+            bytes_acked: match self.p.cwnd_counting {
+                CwndCounting::Bytes => newly_acked,
+                CwndCounting::Acks => newly_acked.min(self.mss()),
+            },
+            newly_acked_bytes: newly_acked,
+            delivered_bytes: delivered,
+            rtt,
+            min_rtt: self.rtt.min_rtt(),
+            srtt: self.rtt.srtt(),
+            in_flight: self.board.in_flight(),
+            prior_in_flight,
+            in_recovery,
+            cwnd_limited: self.cwnd_limited,
+            round_start: rate.round_start,
+            round_count: self.rate.round_count(),
+            rate: rate.sample,
+        };
+        self.cc.on_ack(&event);
     }
 
     /// Fast retransmit: RFC 5681 3.2 steps 2–3, RFC 6582 3.2 step 2, RFC 6675 (4).
@@ -506,7 +575,8 @@ impl TcpSender {
             return;
         }
         self.recover = self.snd_nxt;
-        self.cc.on_congestion_event(now, self.board.outstanding());
+        self.cc
+            .on_congestion_event(now, self.board.outstanding(), self.board.in_flight());
         self.stats.fast_retransmits += 1;
         self.board.mark_first_lost();
         self.phase = Phase::FastRecovery;
@@ -546,9 +616,10 @@ impl TcpSender {
         self.rto_at = Some(now + self.rtt.rto());
         if self.conn == Connection::SynSent {
             let s = self.segment(now, 0, 0, flags::SYN);
-            self.board.retransmitted(0, now);
+            let stamp = self.rate.on_send(now, 0);
+            self.board.retransmitted(0, now, stamp);
             self.stats.retransmits += 1;
-            self.emit(now, s, out);
+            self.emit(now, s, 0, out);
             return;
         }
         self.transmit(now, out);
@@ -610,6 +681,8 @@ impl Endpoint for TcpSender {
             cwnd_bytes: self.cwnd(),
             ssthresh_bytes: self.cc.ssthresh(),
             srtt: self.rtt.srtt(),
+            cc_names: self.cc.state_names(),
+            cc_state: self.cc.state(),
         })
     }
 

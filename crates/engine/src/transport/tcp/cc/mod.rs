@@ -1,41 +1,124 @@
-//! Congestion control: a small trait, one file per algorithm.
+//! Congestion control: a small trait, one file per algorithm, configs that build
+//! controllers.
 //!
 //! The sender state machine (sequence space, SACK scoreboard, timers, fast-recovery
-//! window inflation) is shared; an algorithm only decides the congestion window and
-//! slow-start threshold at the moments Linux's `tcp_congestion_ops` hooks mark: on
-//! ACKs outside recovery, on a congestion event, on a retransmission timeout, and when
-//! recovery ends. It gets RTT samples and base RTT (for delay-based algorithms such as
-//! Vegas and FAST) and delivery-rate samples (for BBR), and may ask for a pacing rate.
-//! Adding HighSpeed, Scalable, BIC, CUBIC, Vegas, FAST or BBR means adding one file
-//! here and one name in `new_controller`.
+//! window inflation, the choice of loss recovery) is shared; an algorithm decides the
+//! congestion window, the slow-start threshold and optionally a pacing rate, at the
+//! moments Linux's `tcp_congestion_ops` hooks mark: every ACK ([`AckEvent`], with
+//! "in recovery" and "cwnd-limited" flags, round starts and a delivery-rate sample),
+//! every transmission, a congestion event, a retransmission timeout, the end of
+//! recovery. Growth rules (Reno's AIMD included) live in the algorithms, as in Linux.
+//!
+//! Adding an algorithm: one file here with a `Config` (every published parameter with
+//! its default; `#[serde(default)]`), a controller implementing [`CongestionControl`],
+//! and one line in the `algorithms!` registration below.
 
+mod bbr;
+mod bic;
+mod cubic;
+mod fast;
+mod highspeed;
 mod reno;
+mod scalable;
+mod vegas;
+pub mod window;
+
+#[cfg(test)]
+mod sequences;
 
 pub use reno::Reno;
 
-use crate::config::CongestionControlKind;
+use crate::rng::Rng;
 use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
 
-/// What an acknowledgement tells the algorithm.
+/// A delivery-rate sample (IETF draft-cheng-iccrg-delivery-rate-estimation, section 3.3).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateSample {
+    /// Bytes delivered over the sample's interval.
+    pub delivered_bytes: u64,
+    /// max(send elapsed, ACK elapsed) of the newest delivered segment.
+    pub interval: SimTime,
+    /// `delivered_bytes / interval`, bit/s.
+    pub delivery_rate_bps: f64,
+    /// The newest delivered segment was sent while the sender was application-limited.
+    pub is_app_limited: bool,
+    /// Connection-wide bytes delivered when that segment was sent.
+    pub prior_delivered: u64,
+    /// RTT of that segment (now − its last transmission).
+    pub rtt: SimTime,
+}
+
+/// What an acknowledgement tells the algorithm. Every ACK arrives, duplicates included.
 #[derive(Debug, Clone, Copy)]
-pub struct AckSample {
+pub struct AckEvent {
     /// When the ACK arrived.
     pub now: SimTime,
-    /// Bytes newly acknowledged (cumulatively or by SACK).
+    /// Bytes newly acknowledged cumulatively, as the growth rule counts them (the
+    /// sender's `cwnd_counting`: all of them, or at most one segment per ACK); 0 for a
+    /// duplicate ACK.
     pub bytes_acked: u64,
+    /// Bytes newly acknowledged cumulatively, however counted (Linux `pkts_acked`).
+    pub newly_acked_bytes: u64,
+    /// Bytes newly delivered: cumulatively acknowledged and not SACKed before, plus
+    /// newly SACKed.
+    pub delivered_bytes: u64,
     /// RTT measured by this ACK, if any (Karn's rule applied).
     pub rtt: Option<SimTime>,
     /// Smallest RTT seen on the connection.
     pub min_rtt: Option<SimTime>,
     /// Smoothed RTT.
     pub srtt: Option<SimTime>,
-    /// Bytes in flight after this ACK.
+    /// Bytes in flight after this ACK (RFC 6675 pipe).
     pub in_flight: u64,
-    /// Delivery rate sample, bit/s, if one could be taken.
-    pub delivery_rate_bps: Option<f64>,
-    /// The sender was limited by the application, not the window.
-    pub app_limited: bool,
+    /// Bytes in flight before this ACK.
+    pub prior_in_flight: u64,
+    /// The sender is in fast recovery (Linux `TCP_CA_Recovery`).
+    pub in_recovery: bool,
+    /// The window, not the receiver or the application, limited the last
+    /// transmission (Linux `tcp_is_cwnd_limited`): only then may a window grow.
+    pub cwnd_limited: bool,
+    /// This ACK starts a new round trip: it acknowledges a segment sent after the
+    /// previous round began (draft-cheng-iccrg-delivery-rate-estimation; BBR's rounds).
+    pub round_start: bool,
+    /// Round trips counted so far.
+    pub round_count: u64,
+    /// Delivery-rate sample, if this ACK delivered something and the interval was long
+    /// enough to be meaningful.
+    pub rate: Option<RateSample>,
 }
+
+impl AckEvent {
+    /// An ACK with nothing in it at `now`: a starting point for tests and tools.
+    pub fn empty(now: SimTime) -> Self {
+        AckEvent {
+            now,
+            bytes_acked: 0,
+            newly_acked_bytes: 0,
+            delivered_bytes: 0,
+            rtt: None,
+            min_rtt: None,
+            srtt: None,
+            in_flight: 0,
+            prior_in_flight: 0,
+            in_recovery: false,
+            cwnd_limited: true,
+            round_start: false,
+            round_count: 0,
+            rate: None,
+        }
+    }
+
+    /// Whether a loss-based window may grow on this ACK (Linux calls `cong_avoid` only
+    /// outside recovery and when cwnd-limited, on ACKs of new data).
+    pub fn may_grow(&self) -> bool {
+        self.bytes_acked > 0 && !self.in_recovery && self.cwnd_limited
+    }
+}
+
+/// Up to this many named values of an algorithm's own state are sampled into the
+/// per-bin time series (CUBIC's W_max, Vegas's diff, BBR's bandwidth estimate, …).
+pub const STATE_SLOTS: usize = 4;
 
 /// A congestion-control algorithm. Windows are in bytes.
 pub trait CongestionControl: std::fmt::Debug + Send {
@@ -43,13 +126,17 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     fn name(&self) -> &'static str;
     /// Congestion window.
     fn cwnd(&self) -> u64;
-    /// Slow-start threshold.
+    /// Slow-start threshold (`u64::MAX` while unset).
     fn ssthresh(&self) -> u64;
-    /// An ACK of new data arrived outside loss recovery (Linux `cong_avoid`).
-    fn on_ack(&mut self, ack: &AckSample);
+    /// An acknowledgement arrived (new or duplicate).
+    fn on_ack(&mut self, ack: &AckEvent);
+    /// A segment of `bytes` was (re)transmitted with `in_flight` bytes outstanding
+    /// before it (Linux `CA_EVENT_TX_START` when that is 0).
+    fn on_sent(&mut self, _now: SimTime, _bytes: u64, _in_flight: u64) {}
     /// Loss detected by duplicate ACKs or SACK (fast retransmit): reduce the window
-    /// (Linux `ssthresh`); `flight_bytes` is FlightSize (RFC 5681 eq. 4).
-    fn on_congestion_event(&mut self, now: SimTime, flight_bytes: u64);
+    /// (Linux `ssthresh`); `flight_bytes` is FlightSize (RFC 5681 eq. 4), `in_flight`
+    /// the pipe.
+    fn on_congestion_event(&mut self, now: SimTime, flight_bytes: u64, in_flight: u64);
     /// The retransmission timer expired; `basis_bytes` is what ssthresh is halved from
     /// (FlightSize per RFC 5681 eq. 4, or the window as ns-2 and Linux do: the sender's
     /// `timeout_ssthresh`); `first` is false for a further expiry of the same
@@ -61,16 +148,176 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     fn pacing_rate_bps(&self) -> Option<f64> {
         None
     }
+    /// The algorithm reads [`AckEvent::rate`] (BBR): others spare the sender computing it.
+    fn wants_rate_samples(&self) -> bool {
+        false
+    }
+    /// The algorithm only works paced (BBR): the sender paces whatever `pacing` says.
+    fn requires_pacing(&self) -> bool {
+        false
+    }
+    /// Names of the state values [`CongestionControl::state`] reports (at most
+    /// [`STATE_SLOTS`]); they become time-series columns `cc_<name>`.
+    fn state_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The current values of the named state, in the order of `state_names`.
+    fn state(&self) -> [f64; STATE_SLOTS] {
+        [f64::NAN; STATE_SLOTS]
+    }
 }
 
-/// The controller for `kind`, with maximum segment size `mss` and initial window `iw` bytes.
-pub fn new_controller(
-    kind: CongestionControlKind,
-    mss: u64,
-    iw: u64,
-) -> Box<dyn CongestionControl> {
-    match kind {
-        CongestionControlKind::Reno => Box::new(Reno::new("reno", mss, iw)),
-        CongestionControlKind::Newreno => Box::new(Reno::new("newreno", mss, iw)),
+/// What a controller is built with besides its own parameters.
+#[derive(Debug, Clone)]
+pub struct BuildContext {
+    /// Payload bytes of a full segment.
+    pub mss: u64,
+    /// Initial window, bytes.
+    pub initial_window: u64,
+    /// The flow's own random stream (BBR's random gain-cycle phase).
+    pub rng: Rng,
+}
+
+/// A rejected parameter: which one and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamError {
+    /// The parameter's scenario key (e.g. `beta`).
+    pub field: String,
+    /// What was expected.
+    pub message: String,
+}
+
+impl ParamError {
+    /// An error about `field`.
+    pub fn new(field: &str, message: impl Into<String>) -> Self {
+        ParamError {
+            field: field.to_string(),
+            message: message.into(),
+        }
     }
+}
+
+/// Checks that `value` lies in the open interval (`lo`, `hi`).
+pub(crate) fn check_open(field: &str, value: f64, lo: f64, hi: f64) -> Result<(), ParamError> {
+    if value > lo && value < hi {
+        Ok(())
+    } else {
+        Err(ParamError::new(
+            field,
+            format!("must lie strictly between {lo} and {hi}, got {value}"),
+        ))
+    }
+}
+
+/// Checks that `value` is finite and greater than 0.
+pub(crate) fn check_positive(field: &str, value: f64) -> Result<(), ParamError> {
+    if value > 0.0 && value.is_finite() {
+        Ok(())
+    } else {
+        Err(ParamError::new(
+            field,
+            format!("must be greater than 0, got {value}"),
+        ))
+    }
+}
+
+/// An algorithm's configuration: its parameters, their check, its named presets, and
+/// the controller it builds.
+pub trait AlgorithmConfig: Default + Serialize + Clone {
+    /// Rejects out-of-range parameters, naming the first bad one.
+    fn validate(&self) -> Result<(), ParamError>;
+    /// The controller these parameters describe.
+    fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl>;
+    /// Named parameter sets (e.g. `linux-2.6.18`: what that kernel's module did),
+    /// each as a complete configuration.
+    fn presets() -> Vec<(&'static str, Self)> {
+        Vec::new()
+    }
+}
+
+/// Declares the algorithms: each line is `Variant "name" => module::Config`, the name
+/// being the algorithm's spelling in scenario files.
+macro_rules! algorithms {
+    ($($variant:ident $name:literal => $module:ident :: $config:ident),* $(,)?) => {
+        /// An algorithm and its parameters, as in scenario files:
+        /// `{"algorithm": "cubic", "beta": 0.7, ...}` (missing parameters take defaults).
+        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[serde(tag = "algorithm")]
+        pub enum CcConfig {
+            $(
+                #[allow(missing_docs)]
+                #[serde(rename = $name)]
+                $variant($module::$config),
+            )*
+        }
+
+        impl CcConfig {
+            /// The controller for this configuration.
+            pub fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
+                match self { $(CcConfig::$variant(c) => c.build(ctx),)* }
+            }
+
+            /// The algorithm's scenario name.
+            pub fn name(&self) -> &'static str {
+                match self { $(CcConfig::$variant(_) => $name,)* }
+            }
+
+            /// Rejects out-of-range parameters.
+            pub fn validate(&self) -> Result<(), ParamError> {
+                match self { $(CcConfig::$variant(c) => c.validate(),)* }
+            }
+
+            /// Every algorithm with its default parameters and presets, as JSON:
+            /// `{name: {"defaults": {...}, "presets": {preset: {...}}}}` — the scenario
+            /// layer derives its keys and types from it.
+            pub fn catalogue() -> serde_json::Value {
+                let mut all = serde_json::Map::new();
+                $(
+                    let defaults = CcConfig::$variant($module::$config::default());
+                    let mut presets = serde_json::Map::new();
+                    for (name, preset) in $module::$config::presets() {
+                        presets.insert(name.to_string(), params_json(&CcConfig::$variant(preset)));
+                    }
+                    let mut entry = serde_json::Map::new();
+                    entry.insert("defaults".into(), params_json(&defaults));
+                    entry.insert("presets".into(), serde_json::Value::Object(presets));
+                    all.insert(defaults.name().to_string(), serde_json::Value::Object(entry));
+                )*
+                serde_json::Value::Object(all)
+            }
+        }
+    };
+}
+
+algorithms! {
+    Reno "reno" => reno::RenoConfig,
+    Newreno "newreno" => reno::NewRenoConfig,
+    Highspeed "highspeed" => highspeed::Config,
+    Scalable "scalable" => scalable::Config,
+    Bic "bic" => bic::Config,
+    Cubic "cubic" => cubic::Config,
+    Vegas "vegas" => vegas::Config,
+    Fast "fast" => fast::Config,
+    Bbr "bbr" => bbr::Config,
+}
+
+impl CcConfig {
+    /// The Reno algorithm with default parameters.
+    pub fn reno() -> Self {
+        CcConfig::Reno(reno::RenoConfig::default())
+    }
+
+    /// The NewReno algorithm (Reno's growth rule) with default parameters.
+    pub fn newreno() -> Self {
+        CcConfig::Newreno(reno::NewRenoConfig::default())
+    }
+}
+
+/// The parameters of `c` without the tag.
+fn params_json(c: &CcConfig) -> serde_json::Value {
+    let mut v = serde_json::to_value(c).unwrap_or(serde_json::Value::Null);
+    if let serde_json::Value::Object(m) = &mut v {
+        m.remove("algorithm");
+    }
+    v
 }

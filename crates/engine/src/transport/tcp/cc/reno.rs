@@ -4,8 +4,56 @@
 //! timeout (section 3.1). NewReno differs only in how the sender handles partial ACKs
 //! during recovery (RFC 6582), which the sender does, so both names share this file.
 
-use super::{AckSample, CongestionControl};
+use super::{check_open, AckEvent, AlgorithmConfig, BuildContext, CongestionControl, ParamError};
 use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of `reno` (RFC 5681).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RenoConfig {
+    /// Multiplicative decrease: ssthresh = β·FlightSize (RFC 5681 eq. 4: 1/2).
+    pub beta: f64,
+}
+
+impl Default for RenoConfig {
+    fn default() -> Self {
+        RenoConfig { beta: 0.5 }
+    }
+}
+
+impl AlgorithmConfig for RenoConfig {
+    fn validate(&self) -> Result<(), ParamError> {
+        check_open("beta", self.beta, 0.0, 1.0)
+    }
+    fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
+        Box::new(Reno::new("reno", ctx.mss, ctx.initial_window).with_beta(self.beta))
+    }
+}
+
+/// Parameters of `newreno`: Reno's growth rule; the name selects NewReno loss recovery
+/// (RFC 6582) by default.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewRenoConfig {
+    /// Multiplicative decrease: ssthresh = β·FlightSize (RFC 5681 eq. 4: 1/2).
+    pub beta: f64,
+}
+
+impl Default for NewRenoConfig {
+    fn default() -> Self {
+        NewRenoConfig { beta: 0.5 }
+    }
+}
+
+impl AlgorithmConfig for NewRenoConfig {
+    fn validate(&self) -> Result<(), ParamError> {
+        check_open("beta", self.beta, 0.0, 1.0)
+    }
+    fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
+        Box::new(Reno::new("newreno", ctx.mss, ctx.initial_window).with_beta(self.beta))
+    }
+}
 
 /// AIMD window of Reno and NewReno.
 #[derive(Debug, Clone)]
@@ -16,6 +64,8 @@ pub struct Reno {
     ssthresh: u64,
     /// Bytes acknowledged towards the next +1 SMSS in congestion avoidance.
     bytes_acked: u64,
+    /// Multiplicative decrease factor.
+    beta: f64,
 }
 
 impl Reno {
@@ -27,7 +77,23 @@ impl Reno {
             cwnd: iw,
             ssthresh: u64::MAX,
             bytes_acked: 0,
+            beta: 0.5,
         }
+    }
+
+    /// The same with decrease factor `beta`.
+    pub fn with_beta(mut self, beta: f64) -> Self {
+        self.beta = beta;
+        self
+    }
+
+    fn decreased(&self, basis: u64) -> u64 {
+        let target = if self.beta == 0.5 {
+            basis / 2 // exact integer halving, as RFC 5681 and ns-2
+        } else {
+            (basis as f64 * self.beta) as u64
+        };
+        target.max(2 * self.mss)
     }
 }
 
@@ -44,7 +110,10 @@ impl CongestionControl for Reno {
         self.ssthresh
     }
 
-    fn on_ack(&mut self, ack: &AckSample) {
+    fn on_ack(&mut self, ack: &AckEvent) {
+        if !ack.may_grow() {
+            return;
+        }
         if self.cwnd < self.ssthresh {
             // RFC 3465 (2.2): cwnd += min(N, L·SMSS), L = 2.
             self.cwnd += ack.bytes_acked.min(2 * self.mss);
@@ -58,15 +127,15 @@ impl CongestionControl for Reno {
         }
     }
 
-    fn on_congestion_event(&mut self, _now: SimTime, flight_bytes: u64) {
-        self.ssthresh = (flight_bytes / 2).max(2 * self.mss);
+    fn on_congestion_event(&mut self, _now: SimTime, flight_bytes: u64, _in_flight: u64) {
+        self.ssthresh = self.decreased(flight_bytes);
         self.cwnd = self.ssthresh;
         self.bytes_acked = 0;
     }
 
     fn on_retransmission_timeout(&mut self, _now: SimTime, flight_bytes: u64, first: bool) {
         if first {
-            self.ssthresh = (flight_bytes / 2).max(2 * self.mss);
+            self.ssthresh = self.decreased(flight_bytes);
         }
         self.cwnd = self.mss;
         self.bytes_acked = 0;
@@ -77,16 +146,12 @@ impl CongestionControl for Reno {
 mod tests {
     use super::*;
 
-    fn ack(bytes: u64) -> AckSample {
-        AckSample {
-            now: SimTime::ZERO,
+    fn ack(bytes: u64) -> AckEvent {
+        AckEvent {
             bytes_acked: bytes,
-            rtt: None,
-            min_rtt: None,
-            srtt: None,
-            in_flight: 0,
-            delivery_rate_bps: None,
-            app_limited: false,
+            newly_acked_bytes: bytes,
+            delivered_bytes: bytes,
+            ..AckEvent::empty(SimTime::ZERO)
         }
     }
 
@@ -109,7 +174,7 @@ mod tests {
     #[test]
     fn congestion_avoidance_adds_one_segment_per_window() {
         let mut r = Reno::new("reno", 1000, 10_000);
-        r.on_congestion_event(SimTime::ZERO, 20_000);
+        r.on_congestion_event(SimTime::ZERO, 20_000, 20_000);
         assert_eq!((r.cwnd(), r.ssthresh()), (10_000, 10_000));
         for _ in 0..10 {
             r.on_ack(&ack(1000));
@@ -124,7 +189,7 @@ mod tests {
         assert_eq!((r.cwnd(), r.ssthresh()), (1000, 8000));
         r.on_retransmission_timeout(SimTime::ZERO, 1000, false);
         assert_eq!((r.cwnd(), r.ssthresh()), (1000, 8000));
-        r.on_congestion_event(SimTime::ZERO, 1000);
+        r.on_congestion_event(SimTime::ZERO, 1000, 1000);
         assert_eq!(r.ssthresh(), 2000); // never below 2 SMSS
     }
 }

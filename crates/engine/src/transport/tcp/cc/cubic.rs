@@ -1,0 +1,370 @@
+//! CUBIC (RFC 9438). After a congestion event at W_max the window follows
+//! W_cubic(t) = C·(t − K)³ + W_max (eq. 1), K = ∛(W_max·(1 − β)/C) (eq. 2), t being the
+//! time since the window was reduced. Each ACK moves cwnd towards the target
+//! W_cubic(t + RTT) (section 4.2: cwnd += (target − cwnd)/cwnd per segment, target
+//! clamped to [cwnd, 1.5·cwnd]); the Reno-friendly estimate W_est (section 4.3, eq. 4,
+//! α_cubic = 3(1 − β)/(1 + β)) takes over where it is larger. Fast convergence
+//! (section 4.7) lowers W_max to W·(1 + β)/2 when a loss comes before W_max was
+//! reached again. HyStart++ (RFC 9406) is an option for slow start.
+//!
+//! Linux-era behaviour is parameters, not code: 2.6.18 used β = 819/1024 and, through
+//! a scaling bug, C ≈ 0.4·32/410 (preset `linux-2.6.18`, with initial_ssthresh 100);
+//! 2.6.22 (ns-2's TCP/Linux) fixed C (preset `linux-2.6.22`); both capped the growth
+//! above W_max at `max_increment` segments per 100 ms of minimum RTT. Mainline uses
+//! β = 717/1024 with HyStart (preset `linux`).
+
+use super::window::{SegmentWindow, UNSET};
+use super::{check_open, check_positive, AckEvent, AlgorithmConfig, BuildContext};
+use super::{CongestionControl, ParamError};
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of `cubic` (RFC 9438 section 5 names).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// C, segments/s³ (RFC 9438: 0.4).
+    pub c: f64,
+    /// β_cubic (RFC 9438: 0.7).
+    pub beta: f64,
+    /// Fast convergence (section 4.7).
+    pub fast_convergence: bool,
+    /// The Reno-friendly region (section 4.3).
+    pub reno_friendly: bool,
+    /// HyStart++ (RFC 9406) in slow start.
+    pub hystart: bool,
+    /// Linux 2.6's cap on growth above W_max: at most this many segments per 100 ms of
+    /// minimum RTT (0: none, as RFC 9438).
+    pub max_increment: u32,
+    /// Initial slow-start threshold, segments (0: none).
+    pub initial_ssthresh: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            c: 0.4,
+            beta: 0.7,
+            fast_convergence: true,
+            reno_friendly: true,
+            hystart: false,
+            max_increment: 0,
+            initial_ssthresh: 0,
+        }
+    }
+}
+
+impl AlgorithmConfig for Config {
+    fn validate(&self) -> Result<(), ParamError> {
+        check_positive("c", self.c)?;
+        check_open("beta", self.beta, 0.0, 1.0)
+    }
+
+    fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
+        let mut w = SegmentWindow::new(ctx.mss, ctx.initial_window);
+        if self.initial_ssthresh > 0 {
+            w.ssthresh = self.initial_ssthresh;
+        }
+        Box::new(Cubic {
+            w,
+            c: self.clone(),
+            w_max: 0.0,
+            k: 0.0,
+            epoch_start: None,
+            origin: 0.0,
+            w_est: 0.0,
+            hystart: HyStart::new(),
+        })
+    }
+
+    fn presets() -> Vec<(&'static str, Self)> {
+        let era = Config {
+            beta: 819.0 / 1024.0,
+            c: 410.0 / 1024.0,
+            max_increment: 16,
+            ..Config::default()
+        };
+        vec![
+            (
+                "linux-2.6.18",
+                Config {
+                    c: 0.4 * 32.0 / 410.0,
+                    initial_ssthresh: 100,
+                    ..era.clone()
+                },
+            ),
+            ("linux-2.6.22", era),
+            (
+                "linux",
+                Config {
+                    beta: 717.0 / 1024.0,
+                    hystart: true,
+                    ..Config::default()
+                },
+            ),
+        ]
+    }
+}
+
+/// A CUBIC controller.
+#[derive(Debug)]
+struct Cubic {
+    w: SegmentWindow,
+    c: Config,
+    /// W_max, segments.
+    w_max: f64,
+    /// K, seconds.
+    k: f64,
+    /// Start of the current congestion-avoidance epoch.
+    epoch_start: Option<SimTime>,
+    /// The window the cubic function returns at t = K.
+    origin: f64,
+    /// Reno-friendly estimate W_est, segments.
+    w_est: f64,
+    hystart: HyStart,
+}
+
+impl Cubic {
+    /// Segments per one-segment increase at `now` (RFC 9438 4.2–4.3).
+    fn ack_count(&mut self, now: SimTime, min_rtt: Option<SimTime>, acked: u32) -> u32 {
+        let cwnd = self.w.cwnd as f64;
+        let rtt = min_rtt.map_or(0.1, |r| r.as_secs_f64());
+        let start = *self.epoch_start.get_or_insert_with(|| {
+            // A new epoch (eq. 2); after a timeout or before any loss W_max may lie below.
+            if self.w_max > cwnd {
+                self.k = ((self.w_max - cwnd) / self.c.c).cbrt();
+                self.origin = self.w_max;
+            } else {
+                self.k = 0.0;
+                self.origin = cwnd;
+            }
+            self.w_est = cwnd;
+            now
+        });
+        let t = (now - start).as_secs_f64() + rtt;
+        let target = (self.origin + self.c.c * (t - self.k).powi(3)).clamp(cwnd, 1.5 * cwnd);
+        let mut cnt = if target > cwnd {
+            cwnd / (target - cwnd)
+        } else {
+            100.0 * cwnd
+        };
+        if self.c.max_increment > 0 && t >= self.k {
+            // Linux 2.6: at most max_increment segments per 100 ms of delay.
+            let min_cnt = cwnd * 0.1 / (self.c.max_increment as f64 * rtt.max(1e-6));
+            cnt = cnt.max(min_cnt);
+        }
+        if self.c.reno_friendly {
+            let beta = self.c.beta;
+            let alpha = 3.0 * (1.0 - beta) / (1.0 + beta);
+            self.w_est += alpha * acked as f64 / cwnd; // eq. 4
+            if self.w_est > cwnd {
+                cnt = cnt.min(cwnd / (self.w_est - cwnd));
+            }
+        }
+        (cnt as u32).max(1)
+    }
+
+    fn decreased(&mut self, cwnd: u32) -> u32 {
+        let w = cwnd as f64;
+        self.epoch_start = None;
+        self.w_max = if self.c.fast_convergence && w < self.w_max {
+            w * (1.0 + self.c.beta) / 2.0
+        } else {
+            w
+        };
+        ((w * self.c.beta) as u32).max(2)
+    }
+}
+
+impl CongestionControl for Cubic {
+    fn name(&self) -> &'static str {
+        "cubic"
+    }
+    fn cwnd(&self) -> u64 {
+        self.w.cwnd_bytes()
+    }
+    fn ssthresh(&self) -> u64 {
+        self.w.ssthresh_bytes()
+    }
+
+    fn on_ack(&mut self, ack: &AckEvent) {
+        if self.c.hystart && self.w.in_slow_start() {
+            if let Some(exit) = self.hystart.on_ack(ack, self.w.cwnd) {
+                self.w.ssthresh = exit;
+            }
+        }
+        if !ack.may_grow() {
+            return;
+        }
+        let acked = self.w.acked_segments(ack.newly_acked_bytes);
+        if acked == 0 {
+            return;
+        }
+        let left = if self.w.in_slow_start() {
+            let divisor = self.hystart.css_divisor();
+            self.w.slow_start(acked.div_ceil(divisor)) * divisor
+        } else {
+            acked
+        };
+        if left > 0 && !self.w.in_slow_start() {
+            let cnt = self.ack_count(ack.now, ack.min_rtt, left);
+            self.w.cong_avoid_ai(cnt, left);
+        }
+    }
+
+    fn on_congestion_event(&mut self, _now: SimTime, _flight: u64, _in_flight: u64) {
+        let target = self.decreased(self.w.cwnd);
+        self.w.reduce_to(target);
+        self.hystart.done = true;
+    }
+
+    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, first: bool) {
+        let target = self.decreased(self.w.segments(basis).max(1));
+        self.w.loss_window(target, first);
+        self.hystart = HyStart::new();
+    }
+
+    fn state_names(&self) -> &'static [&'static str] {
+        &["w_max_segments", "k_s"]
+    }
+
+    fn state(&self) -> [f64; super::STATE_SLOTS] {
+        if self.w.ssthresh == UNSET || self.w_max == 0.0 {
+            return [f64::NAN; super::STATE_SLOTS];
+        }
+        [self.w_max, self.k, f64::NAN, f64::NAN]
+    }
+}
+
+/// HyStart++ (RFC 9406 section 4.3) round state.
+#[derive(Debug, Clone)]
+struct HyStart {
+    last_round_min_rtt: Option<SimTime>,
+    current_round_min_rtt: Option<SimTime>,
+    rtt_sample_count: u32,
+    /// In Conservative Slow Start since this RTT baseline, with rounds left.
+    css: Option<(SimTime, u32)>,
+    done: bool,
+}
+
+/// RFC 9406 constants (section 4.3).
+const MIN_RTT_THRESH: SimTime = SimTime::from_ms(4);
+const MAX_RTT_THRESH: SimTime = SimTime::from_ms(16);
+const MIN_RTT_DIVISOR: u64 = 8;
+const N_RTT_SAMPLE: u32 = 8;
+const CSS_GROWTH_DIVISOR: u32 = 4;
+const CSS_ROUNDS: u32 = 5;
+
+impl HyStart {
+    fn new() -> Self {
+        HyStart {
+            last_round_min_rtt: None,
+            current_round_min_rtt: None,
+            rtt_sample_count: 0,
+            css: None,
+            done: false,
+        }
+    }
+
+    fn css_divisor(&self) -> u32 {
+        if self.css.is_some() {
+            CSS_GROWTH_DIVISOR
+        } else {
+            1
+        }
+    }
+
+    /// Returns the new ssthresh (segments) when slow start should end.
+    fn on_ack(&mut self, ack: &AckEvent, cwnd: u32) -> Option<u32> {
+        if self.done {
+            return None;
+        }
+        if ack.round_start {
+            self.last_round_min_rtt = self.current_round_min_rtt;
+            self.current_round_min_rtt = None;
+            self.rtt_sample_count = 0;
+            if let Some((base, rounds)) = self.css {
+                if rounds <= 1 {
+                    self.done = true;
+                    self.css = None;
+                    return Some(cwnd);
+                }
+                self.css = Some((base, rounds - 1));
+            }
+        }
+        if let Some(r) = ack.rtt {
+            self.current_round_min_rtt = Some(self.current_round_min_rtt.map_or(r, |m| m.min(r)));
+            self.rtt_sample_count += 1;
+        }
+        let (Some(last), Some(current)) = (self.last_round_min_rtt, self.current_round_min_rtt)
+        else {
+            return None;
+        };
+        match self.css {
+            None if self.rtt_sample_count >= N_RTT_SAMPLE => {
+                let thresh = SimTime(last.as_ns() / MIN_RTT_DIVISOR)
+                    .max(MIN_RTT_THRESH)
+                    .min(MAX_RTT_THRESH);
+                if current >= last + thresh {
+                    self.css = Some((current, CSS_ROUNDS));
+                }
+            }
+            Some((base, _)) if self.rtt_sample_count >= N_RTT_SAMPLE && current < base => {
+                self.css = None; // the delay increase was spurious: back to slow start
+            }
+            _ => {}
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After a loss at W = 1,000 segments (β = 0.7, C = 0.4, no Reno-friendly region)
+    /// the window follows C(t − K)³ + W_max with K = ∛(W_max(1 − β)/C) ≈ 9.09 s, to
+    /// within 2% (t counted from the reduction, each RTT of 100 ms one window of ACKs).
+    #[test]
+    fn window_follows_the_cubic_function() {
+        let cfg = Config {
+            reno_friendly: false,
+            ..Config::default()
+        };
+        let mut cc = Cubic {
+            w: SegmentWindow::new(1000, 1_000_000),
+            c: cfg,
+            w_max: 0.0,
+            k: 0.0,
+            epoch_start: None,
+            origin: 0.0,
+            w_est: 0.0,
+            hystart: HyStart::new(),
+        };
+        let rtt = SimTime::from_ms(100);
+        cc.on_congestion_event(SimTime::ZERO, 0, 0);
+        assert_eq!(cc.w.cwnd, 700);
+        let k = (1000.0f64 * 0.3 / 0.4).cbrt();
+        let mut now = SimTime::ZERO;
+        for round in 0..150 {
+            let n = cc.w.cwnd;
+            for i in 0..n {
+                let at = now + SimTime(rtt.as_ns() * i as u64 / n as u64);
+                cc.on_ack(&AckEvent {
+                    bytes_acked: 1000,
+                    newly_acked_bytes: 1000,
+                    min_rtt: Some(rtt),
+                    ..AckEvent::empty(at)
+                });
+            }
+            now += rtt;
+            let t = now.as_secs_f64();
+            let expected = 0.4 * (t - k).powi(3) + 1000.0;
+            let got = cc.w.cwnd as f64;
+            assert!(
+                (got - expected).abs() / expected < 0.02,
+                "round {round}, t = {t:.1} s: cwnd {got} vs W_cubic {expected:.1}"
+            );
+        }
+    }
+}

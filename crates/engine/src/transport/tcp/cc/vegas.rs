@@ -1,0 +1,172 @@
+//! TCP Vegas (Brakmo & Peterson, "TCP Vegas: end to end congestion avoidance on a
+//! global internet", JSAC 1995, section 3.2), as Linux's `tcp_vegas.c` runs it.
+//!
+//! Once per round trip, with BaseRTT the smallest RTT ever seen and RTT the smallest in
+//! the last round: diff = cwnd·(RTT − BaseRTT)/BaseRTT estimates the segments this flow
+//! keeps queued. In congestion avoidance cwnd grows by one when diff < α, shrinks by
+//! one when diff > β, else holds; in slow start, diff > γ ends slow start with cwnd
+//! lowered to the expected window + 1. Rounds with fewer than three RTT samples fall
+//! back to Reno. Loss is handled as Reno (halving).
+//!
+//! Linux 2.6.18 used α/β/γ = 1/3/1 (preset `linux-2.6.18`); mainline 2/4/1 (defaults).
+
+use super::window::SegmentWindow;
+use super::ParamError;
+use super::{check_positive, AckEvent, AlgorithmConfig, BuildContext, CongestionControl};
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of `vegas`, segments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Grow while fewer than α segments are queued.
+    pub alpha: f64,
+    /// Shrink while more than β segments are queued.
+    pub beta: f64,
+    /// Leave slow start once more than γ segments are queued.
+    pub gamma: f64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            alpha: 2.0,
+            beta: 4.0,
+            gamma: 1.0,
+        }
+    }
+}
+
+impl AlgorithmConfig for Config {
+    fn validate(&self) -> Result<(), ParamError> {
+        check_positive("alpha", self.alpha)?;
+        check_positive("gamma", self.gamma)?;
+        if !(self.beta >= self.alpha) || !self.beta.is_finite() {
+            return Err(ParamError::new(
+                "beta",
+                format!("must be at least alpha ({}), got {}", self.alpha, self.beta),
+            ));
+        }
+        Ok(())
+    }
+
+    fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
+        Box::new(Vegas {
+            w: SegmentWindow::new(ctx.mss, ctx.initial_window),
+            c: self.clone(),
+            base_rtt: None,
+            round_min_rtt: None,
+            round_samples: 0,
+            diff: f64::NAN,
+        })
+    }
+
+    fn presets() -> Vec<(&'static str, Self)> {
+        vec![(
+            "linux-2.6.18",
+            Config {
+                alpha: 1.0,
+                beta: 3.0,
+                gamma: 1.0,
+            },
+        )]
+    }
+}
+
+/// A Vegas controller.
+#[derive(Debug)]
+struct Vegas {
+    w: SegmentWindow,
+    c: Config,
+    base_rtt: Option<SimTime>,
+    round_min_rtt: Option<SimTime>,
+    round_samples: u32,
+    /// The last diff computed, segments.
+    diff: f64,
+}
+
+impl Vegas {
+    /// The once-per-round decision (Linux `tcp_vegas_cong_avoid` on a new round).
+    fn end_of_round(&mut self, acked: u32) {
+        let (Some(base), Some(rtt)) = (self.base_rtt, self.round_min_rtt) else {
+            self.w.reno_grow(acked);
+            return;
+        };
+        if self.round_samples <= 2 {
+            self.w.reno_grow(acked);
+            return;
+        }
+        let cwnd = self.w.cwnd as f64;
+        let (base, rtt) = (base.as_ns() as f64, rtt.as_ns() as f64);
+        let target = cwnd * base / rtt;
+        self.diff = cwnd * (rtt - base) / base;
+        if self.diff > self.c.gamma && self.w.in_slow_start() {
+            // Leave slow start at the expected window.
+            self.w.cwnd = self.w.cwnd.min(target as u32 + 1);
+            self.w.ssthresh = self.w.ssthresh.min(self.w.cwnd.saturating_sub(1)).max(2);
+        } else if self.w.in_slow_start() {
+            self.w.slow_start(acked);
+        } else if self.diff > self.c.beta {
+            self.w.cwnd -= 1;
+            self.w.ssthresh = self.w.ssthresh.min(self.w.cwnd.saturating_sub(1)).max(2);
+        } else if self.diff < self.c.alpha {
+            self.w.cwnd += 1;
+        }
+        self.w.cwnd = self.w.cwnd.max(2);
+    }
+}
+
+impl CongestionControl for Vegas {
+    fn name(&self) -> &'static str {
+        "vegas"
+    }
+    fn cwnd(&self) -> u64 {
+        self.w.cwnd_bytes()
+    }
+    fn ssthresh(&self) -> u64 {
+        self.w.ssthresh_bytes()
+    }
+
+    fn on_ack(&mut self, ack: &AckEvent) {
+        if let Some(r) = ack.rtt {
+            self.base_rtt = Some(self.base_rtt.map_or(r, |b| b.min(r)));
+            self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
+            self.round_samples += 1;
+        }
+        if !ack.may_grow() {
+            return;
+        }
+        let acked = self.w.acked_segments(ack.bytes_acked);
+        if ack.round_start {
+            self.end_of_round(acked);
+            self.round_min_rtt = None;
+            self.round_samples = 0;
+        } else if self.w.in_slow_start() {
+            self.w.slow_start(acked);
+        }
+    }
+
+    fn on_congestion_event(&mut self, _now: SimTime, flight: u64, _in_flight: u64) {
+        let target = self.w.segments(flight) / 2;
+        self.w.reduce_to(target);
+    }
+
+    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, first: bool) {
+        let target = self.w.segments(basis) / 2;
+        self.w.loss_window(target, first);
+    }
+
+    fn state_names(&self) -> &'static [&'static str] {
+        &["diff_segments", "base_rtt_ms"]
+    }
+
+    fn state(&self) -> [f64; super::STATE_SLOTS] {
+        [
+            self.diff,
+            self.base_rtt.map_or(f64::NAN, |b| b.as_ns() as f64 / 1e6),
+            f64::NAN,
+            f64::NAN,
+        ]
+    }
+}

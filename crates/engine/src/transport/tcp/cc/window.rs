@@ -1,0 +1,151 @@
+//! A congestion window counted in whole segments, with Linux's per-ACK growth helpers
+//! (`tcp_slow_start`, `tcp_cong_avoid_ai` in `net/ipv4/tcp_cong.c`). The Linux-derived
+//! algorithms (HighSpeed, Scalable, BIC, CUBIC, Vegas) keep their window here, so they
+//! grow in the same integer steps as the kernel modules they follow.
+
+/// `ssthresh` before the first congestion event.
+pub const UNSET: u32 = u32::MAX;
+
+/// snd_cwnd, snd_cwnd_cnt and snd_ssthresh, in segments.
+#[derive(Debug, Clone)]
+pub struct SegmentWindow {
+    /// Payload bytes of a full segment.
+    pub mss: u64,
+    /// Congestion window, segments (Linux `snd_cwnd`).
+    pub cwnd: u32,
+    /// ACKed segments counted towards the next increment (Linux `snd_cwnd_cnt`).
+    pub cwnd_cnt: u32,
+    /// Slow-start threshold, segments ([`UNSET`] until the first loss).
+    pub ssthresh: u32,
+    /// ACKed bytes not yet making up a whole segment.
+    partial_bytes: u64,
+}
+
+impl SegmentWindow {
+    /// A window of `initial_window` bytes (at least one segment) in slow start.
+    pub fn new(mss: u64, initial_window: u64) -> Self {
+        SegmentWindow {
+            mss,
+            cwnd: segments(initial_window, mss).max(1),
+            cwnd_cnt: 0,
+            ssthresh: UNSET,
+            partial_bytes: 0,
+        }
+    }
+
+    /// Whole segments acknowledged by `bytes`, carrying the remainder to the next ACK.
+    pub fn acked_segments(&mut self, bytes: u64) -> u32 {
+        self.partial_bytes += bytes;
+        let n = self.partial_bytes / self.mss;
+        self.partial_bytes %= self.mss;
+        n.min(u32::MAX as u64) as u32
+    }
+
+    /// Whether the window is below the threshold (RFC 5681 3.1).
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// Slow start by `acked` segments, not beyond ssthresh; returns the segments left
+    /// over for congestion avoidance (Linux `tcp_slow_start`).
+    pub fn slow_start(&mut self, acked: u32) -> u32 {
+        let room = self.ssthresh.saturating_sub(self.cwnd);
+        let grow = acked.min(room);
+        self.cwnd = self.cwnd.saturating_add(grow);
+        acked - grow
+    }
+
+    /// Additive increase of one segment per `w` segments acknowledged (Linux
+    /// `tcp_cong_avoid_ai`): `w = cwnd` is Reno's one segment per RTT.
+    pub fn cong_avoid_ai(&mut self, w: u32, acked: u32) {
+        let w = w.max(1);
+        if self.cwnd_cnt >= w {
+            self.cwnd_cnt = 0;
+            self.cwnd = self.cwnd.saturating_add(1);
+        }
+        self.cwnd_cnt = self.cwnd_cnt.saturating_add(acked);
+        if self.cwnd_cnt >= w {
+            let delta = self.cwnd_cnt / w;
+            self.cwnd_cnt -= delta * w;
+            self.cwnd = self.cwnd.saturating_add(delta);
+        }
+    }
+
+    /// Reno's rule on `acked` segments: slow start below ssthresh, then one segment per
+    /// window (Linux `tcp_reno_cong_avoid`).
+    pub fn reno_grow(&mut self, acked: u32) {
+        let left = if self.in_slow_start() {
+            self.slow_start(acked)
+        } else {
+            acked
+        };
+        if left > 0 && !self.in_slow_start() {
+            let w = self.cwnd;
+            self.cong_avoid_ai(w, left);
+        }
+    }
+
+    /// Multiplicative decrease: ssthresh = max(`target`, 2) segments, cwnd = ssthresh.
+    pub fn reduce_to(&mut self, target: u32) {
+        self.ssthresh = target.max(2);
+        self.cwnd = self.ssthresh;
+        self.cwnd_cnt = 0;
+    }
+
+    /// After a timeout: ssthresh = max(`target`, 2) when `set_threshold`, and a loss
+    /// window of one segment (RFC 5681 3.1).
+    pub fn loss_window(&mut self, target: u32, set_threshold: bool) {
+        if set_threshold {
+            self.ssthresh = target.max(2);
+        }
+        self.cwnd = 1;
+        self.cwnd_cnt = 0;
+    }
+
+    /// The window in bytes.
+    pub fn cwnd_bytes(&self) -> u64 {
+        self.cwnd as u64 * self.mss
+    }
+
+    /// The threshold in bytes (`u64::MAX` while unset).
+    pub fn ssthresh_bytes(&self) -> u64 {
+        if self.ssthresh == UNSET {
+            u64::MAX
+        } else {
+            self.ssthresh as u64 * self.mss
+        }
+    }
+
+    /// `bytes` in whole segments.
+    pub fn segments(&self, bytes: u64) -> u32 {
+        segments(bytes, self.mss)
+    }
+}
+
+/// `bytes` in whole segments of `mss`, saturating.
+pub fn segments(bytes: u64, mss: u64) -> u32 {
+    (bytes / mss.max(1)).min(u32::MAX as u64) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reno_growth_is_one_segment_per_window_after_slow_start() {
+        let mut w = SegmentWindow::new(1000, 10_000);
+        w.ssthresh = 12;
+        w.reno_grow(5); // 10 -> 12, 3 left: 3/12 towards the next segment
+        assert_eq!((w.cwnd, w.cwnd_cnt), (12, 3));
+        w.reno_grow(9);
+        assert_eq!((w.cwnd, w.cwnd_cnt), (13, 0));
+    }
+
+    #[test]
+    fn partial_segments_carry_over() {
+        let mut w = SegmentWindow::new(1000, 1000);
+        assert_eq!(w.acked_segments(1500), 1);
+        assert_eq!(w.acked_segments(500), 1);
+        assert_eq!(w.acked_segments(999), 0);
+    }
+}
