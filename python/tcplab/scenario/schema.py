@@ -310,18 +310,13 @@ def _tcp(t: Table) -> dict:
     d = {**TCP_DEFAULTS, **TCP_PROFILES[profile]}
     every, timeout = t.get("delayed_ack", _delayed_ack(d), (d["ack_every"], parse_duration_ns(d["delayed_ack_timeout"], "")))
     cc = t.get("cc", parse_cc, parse_cc(d["cc"], ""))
-    sack = t.get("sack", F.boolean, d["sack"])
-    # Loss recovery is its own choice; without one: SACK recovery with SACK, Reno's
-    # with the Reno algorithm, else NewReno.
-    default_recovery = "sack" if sack else ("reno" if cc["algorithm"] == "reno" else "newreno")
-    recovery = t.get("recovery", F.choice(RECOVERIES), default_recovery)
-    if recovery == "sack" and not sack:
-        raise ScenarioError(join(t.path, "recovery"), 'SACK recovery needs sack = true')
     return {
         "type": "tcp",
         "cc": cc,
-        "recovery": recovery,
-        "sack": sack,
+        # Loss recovery is its own choice; when unwritten the engine picks it (SACK
+        # recovery with SACK, Reno's with the Reno algorithm, else NewReno).
+        "recovery": t.get("recovery", F.choice(RECOVERIES), None),
+        "sack": t.get("sack", F.boolean, d["sack"]),
         "mss_bytes": t.get("mss", parse_size_bytes, None),
         "initial_window_segments": t.get("initial_window", _segments, d["initial_window"]),
         "handshake": t.get("handshake", F.boolean, d["handshake"]),

@@ -31,9 +31,8 @@ use super::rto::{RttEstimator, RttTimer};
 use super::scoreboard::{Sacked, Scoreboard, DUP_THRESH};
 use super::segment::{flags, TcpSegment};
 use crate::app::ByteSource;
-pub use crate::config::Recovery;
 use crate::config::{
-    CcConfig, CwndCounting, NewRenoTimer, RtoConfig, RttSampling, TimeoutSsthresh,
+    CcConfig, CwndCounting, NewRenoTimer, Recovery, RtoConfig, RttSampling, TimeoutSsthresh,
 };
 use crate::net::packet::TransportHeader;
 use crate::rng::Rng;

@@ -167,19 +167,11 @@ impl CongestionControl for Bic {
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
-        if !ack.may_grow() {
+        let Some(acked) = self.w.growth(ack, ack.newly_acked_bytes) else {
             return;
-        }
-        let acked = self.w.acked_segments(ack.newly_acked_bytes);
-        if acked == 0 {
-            return;
-        }
-        let left = if self.w.in_slow_start() {
-            self.w.slow_start(acked)
-        } else {
-            acked
         };
-        if left > 0 && !self.w.in_slow_start() {
+        let left = self.w.slow_start_then(acked);
+        if left > 0 {
             let cnt = self.ack_count(self.w.cwnd);
             self.w.cong_avoid_ai(cnt, left);
         }

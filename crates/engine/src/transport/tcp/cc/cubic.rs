@@ -61,20 +61,7 @@ impl AlgorithmConfig for Config {
     }
 
     fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
-        let mut w = SegmentWindow::new(ctx.mss, ctx.initial_window);
-        if self.initial_ssthresh > 0 {
-            w.ssthresh = self.initial_ssthresh;
-        }
-        Box::new(Cubic {
-            w,
-            c: self.clone(),
-            w_max: 0.0,
-            k: 0.0,
-            epoch_start: None,
-            origin: 0.0,
-            w_est: 0.0,
-            hystart: HyStart::new(),
-        })
+        Box::new(Cubic::new(self.clone(), ctx.mss, ctx.initial_window))
     }
 
     fn presets() -> Vec<(&'static str, Self)> {
@@ -125,6 +112,23 @@ struct Cubic {
 }
 
 impl Cubic {
+    fn new(c: Config, mss: u64, initial_window: u64) -> Self {
+        let mut w = SegmentWindow::new(mss, initial_window);
+        if c.initial_ssthresh > 0 {
+            w.ssthresh = c.initial_ssthresh;
+        }
+        Cubic {
+            w,
+            c,
+            w_max: 0.0,
+            k: 0.0,
+            epoch_start: None,
+            origin: 0.0,
+            w_est: 0.0,
+            hystart: HyStart::new(),
+        }
+    }
+
     /// Segments per one-segment increase at `now` (RFC 9438 4.2–4.3).
     fn ack_count(&mut self, now: SimTime, min_rtt: Option<SimTime>, acked: u32) -> u32 {
         let cwnd = self.w.cwnd as f64;
@@ -193,13 +197,9 @@ impl CongestionControl for Cubic {
                 self.w.ssthresh = exit;
             }
         }
-        if !ack.may_grow() {
+        let Some(acked) = self.w.growth(ack, ack.newly_acked_bytes) else {
             return;
-        }
-        let acked = self.w.acked_segments(ack.newly_acked_bytes);
-        if acked == 0 {
-            return;
-        }
+        };
         let left = if self.w.in_slow_start() {
             let divisor = self.hystart.css_divisor();
             self.w.slow_start(acked.div_ceil(divisor)) * divisor
@@ -331,16 +331,7 @@ mod tests {
             reno_friendly: false,
             ..Config::default()
         };
-        let mut cc = Cubic {
-            w: SegmentWindow::new(1000, 1_000_000),
-            c: cfg,
-            w_max: 0.0,
-            k: 0.0,
-            epoch_start: None,
-            origin: 0.0,
-            w_est: 0.0,
-            hystart: HyStart::new(),
-        };
+        let mut cc = Cubic::new(cfg, 1000, 1_000_000);
         let rtt = SimTime::from_ms(100);
         cc.on_congestion_event(SimTime::ZERO, 0, 0);
         assert_eq!(cc.w.cwnd, 700);

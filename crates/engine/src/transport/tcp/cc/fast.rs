@@ -15,7 +15,7 @@
 //! (`update_rounds`; the module updates every other RTT), and a loss halves the window
 //! as Reno. The module's defaults are α = 100 packets and γ = 0.5.
 
-use super::{check_open, check_positive, AckEvent, AlgorithmConfig, BuildContext};
+use super::{check_positive, AckEvent, AlgorithmConfig, BuildContext};
 use super::{CongestionControl, ParamError};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
@@ -48,7 +48,12 @@ impl Default for Config {
 impl AlgorithmConfig for Config {
     fn validate(&self) -> Result<(), ParamError> {
         check_positive("alpha", self.alpha)?;
-        check_open("gamma", self.gamma, 0.0, 1.0 + 1e-12)?;
+        if !(self.gamma > 0.0 && self.gamma <= 1.0) {
+            return Err(ParamError::new(
+                "gamma",
+                format!("must be in (0, 1], got {}", self.gamma),
+            ));
+        }
         if self.update_rounds == 0 {
             return Err(ParamError::new("update_rounds", "must be at least 1"));
         }

@@ -140,19 +140,25 @@ struct HighSpeed {
 }
 
 impl HighSpeed {
-    fn update_row(&mut self) {
-        let cwnd = self.w.cwnd;
-        while cwnd > self.table[self.row].cwnd && self.row + 1 < self.table.len() {
-            self.row += 1;
+    /// The row of window `cwnd`, searched from `row` (Linux moves `ai` step by step).
+    fn row_for(&self, cwnd: u32, mut row: usize) -> usize {
+        while cwnd > self.table[row].cwnd && row + 1 < self.table.len() {
+            row += 1;
         }
-        while self.row > 0 && cwnd <= self.table[self.row - 1].cwnd {
-            self.row -= 1;
+        while row > 0 && cwnd <= self.table[row - 1].cwnd {
+            row -= 1;
         }
+        row
     }
 
-    fn decreased(&self) -> u32 {
-        let cwnd = self.w.cwnd as u64;
-        (cwnd - cwnd * self.table[self.row].md as u64 / 256) as u32
+    fn update_row(&mut self) {
+        self.row = self.row_for(self.w.cwnd, self.row);
+    }
+
+    /// cwnd − cwnd·md/256 with the md of `cwnd`'s row.
+    fn decreased(&self, cwnd: u32) -> u32 {
+        let md = self.table[self.row_for(cwnd, self.row)].md as u64;
+        (cwnd as u64 - cwnd as u64 * md / 256) as u32
     }
 }
 
@@ -168,13 +174,9 @@ impl CongestionControl for HighSpeed {
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
-        if !ack.may_grow() {
+        let Some(acked) = self.w.growth(ack, ack.bytes_acked) else {
             return;
-        }
-        let acked = self.w.acked_segments(ack.bytes_acked);
-        if acked == 0 {
-            return;
-        }
+        };
         if self.w.in_slow_start() {
             let max_ss = self.limited_slow_start;
             if max_ss > 0 && self.w.cwnd > max_ss {
@@ -195,16 +197,12 @@ impl CongestionControl for HighSpeed {
 
     fn on_congestion_event(&mut self, _now: SimTime, _flight: u64, _in_flight: u64) {
         self.update_row();
-        let target = self.decreased();
+        let target = self.decreased(self.w.cwnd);
         self.w.reduce_to(target);
     }
 
     fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, first: bool) {
-        let cwnd = self.w.cwnd;
-        self.w.cwnd = self.w.segments(basis).max(1);
-        self.update_row();
-        let target = self.decreased();
-        self.w.cwnd = cwnd;
+        let target = self.decreased(self.w.segments(basis).max(1));
         self.w.loss_window(target, first);
         self.row = 0;
     }

@@ -95,13 +95,9 @@ impl CongestionControl for Scalable {
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
-        if !ack.may_grow() {
+        let Some(acked) = self.w.growth(ack, ack.bytes_acked) else {
             return;
-        }
-        let acked = self.w.acked_segments(ack.bytes_acked);
-        if acked == 0 {
-            return;
-        }
+        };
         if self.w.in_slow_start() {
             self.w.slow_start(acked);
         } else {

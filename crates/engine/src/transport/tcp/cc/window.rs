@@ -41,6 +41,16 @@ impl SegmentWindow {
         n.min(u32::MAX as u64) as u32
     }
 
+    /// Whole segments an ACK lets the window grow by, counting `bytes`; `None` when the
+    /// ACK may not grow it (Linux calls `cong_avoid` only then) or covers no whole
+    /// segment yet.
+    pub fn growth(&mut self, ack: &super::AckEvent, bytes: u64) -> Option<u32> {
+        if !ack.may_grow() {
+            return None;
+        }
+        Some(self.acked_segments(bytes)).filter(|&n| n > 0)
+    }
+
     /// Whether the window is below the threshold (RFC 5681 3.1).
     pub fn in_slow_start(&self) -> bool {
         self.cwnd < self.ssthresh
@@ -71,15 +81,26 @@ impl SegmentWindow {
         }
     }
 
-    /// Reno's rule on `acked` segments: slow start below ssthresh, then one segment per
-    /// window (Linux `tcp_reno_cong_avoid`).
-    pub fn reno_grow(&mut self, acked: u32) {
+    /// Slow start by `acked` segments while below ssthresh; returns the segments left
+    /// for congestion avoidance (0 while still in slow start).
+    pub fn slow_start_then(&mut self, acked: u32) -> u32 {
         let left = if self.in_slow_start() {
             self.slow_start(acked)
         } else {
             acked
         };
-        if left > 0 && !self.in_slow_start() {
+        if self.in_slow_start() {
+            0
+        } else {
+            left
+        }
+    }
+
+    /// Reno's rule on `acked` segments: slow start below ssthresh, then one segment per
+    /// window (Linux `tcp_reno_cong_avoid`).
+    pub fn reno_grow(&mut self, acked: u32) {
+        let left = self.slow_start_then(acked);
+        if left > 0 {
             let w = self.cwnd;
             self.cong_avoid_ai(w, left);
         }
