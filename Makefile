@@ -49,7 +49,7 @@ differential: install
 ## tcplab vs ns-2 vs ns-3 on benchmarks B1-B3 plus tcplab's scaling sweep; installs the
 ## peers if missing (ns2 from Debian, ns3 from PyPI) and writes benchmarks/RESULTS.md.
 bench: install
-	$(BIN)/python benchmarks/run.py --scaling $(BENCH_ARGS)
+	$(BIN)/python benchmarks/run.py --scaling --sack-cliff $(BENCH_ARGS)
 
 ## Engine-only throughput (events/s and packets/s on a saturated UDP dumbbell).
 bench-engine:

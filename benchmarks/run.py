@@ -338,6 +338,38 @@ def scaling(limit: float, repeats: int = 5) -> list[str]:
     return rows
 
 
+def sack_cliff(limit: float) -> list[str]:
+    """Wall cost of SACK processing on long fat paths (issue #11): bottleneck packets
+    per engine wall second of a SACK flow against the same flow without the thing
+    that makes SACK work — first without SACK on a lossy 1 Gbps path, then loss-free
+    at 10 Gbps x 200 ms (the requirement: at least half the loss-free rate)."""
+    cliff = str(HERE / "scenarios" / "sack-cliff-10g.toml")
+    gig = [f"topology.dumbbell.{k}" for k in (
+        'bottleneck.bandwidth="1Gbps"', 'bottleneck.delay="48ms"', 'access.bandwidth="10Gbps"',
+        'bottleneck.queue.limit="10000 packets"', 'bottleneck.forward={loss={type="bernoulli",rate=1e-5}}')]
+    cases = [
+        ("1 Gbps, 100 ms, 10,000-packet queue, loss 1e-5", "SACK", gig, "no SACK", gig + ["flow[0].transport.sack=false"]),
+        ("10 Gbps, 200 ms, 1-BDP queue, slow-start overshoot", "SACK", [], "loss-free", ["flow[0].transport.receive_buffer=\"250MB\""]),
+    ]
+    rows = ["", "## SACK on long fat paths (tcplab)", "",
+            "Bottleneck packets per engine wall second (30 simulated seconds, one flow). The",
+            "scoreboard walks only the parts of each SACK block it has not seen before.", "",
+            "| path | case | bottleneck packets | wall s | packets per wall s | vs reference |", "|---|---|---|---|---|---|"]
+    for path, label, overrides, ref_label, ref_overrides in cases:
+        rates = {}
+        for case, extra in ((ref_label, ref_overrides), (label, overrides)):
+            run, out = measure([PYTHON, HERE / "tcplab_run.py", cliff, *extra], limit)
+            if run.timed_out or not out.strip():
+                rows.append(f"| {path} | {case} | | > {limit:g} | | |")
+                continue
+            r = json.loads(out.strip().splitlines()[-1])
+            rates[case] = r["bottleneck_packets"] / r["engine_wall_s"]
+            ratio = f"{rates[case] / rates[ref_label]:.2f}" if case != ref_label and ref_label in rates else ""
+            rows.append(f"| {path} | {case} | {r['bottleneck_packets']:,} | {r['engine_wall_s']:.2f} | {rates[case] / 1e6:.2f} M | {ratio} |")
+            print(f"sack-cliff {path} / {case}: {rates[case] / 1e6:.2f} M packets per wall s", flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeats", type=int, default=3)
@@ -345,6 +377,7 @@ def main() -> None:
     ap.add_argument("--only", default="b1,b2,b3")
     ap.add_argument("--tools", default="tcplab,ns2,ns3")
     ap.add_argument("--scaling", action="store_true", help="also sweep bandwidth and flow count (tcplab)")
+    ap.add_argument("--sack-cliff", action="store_true", help="also time SACK on long fat paths (tcplab)")
     ap.add_argument("--no-install", action="store_true", help="do not install missing peers")
     args = ap.parse_args()
     wanted = [b for b in BENCHES if b.toml.split("-")[0] in args.only.split(",")]
@@ -382,6 +415,8 @@ def main() -> None:
         notes.append(f"- Hit the time limit on the first run, so not repeated: {', '.join(once)}.")
     if args.scaling:
         notes += scaling(args.limit)
+    if args.sack_cliff:
+        notes += sack_cliff(args.limit)
     summarise(results, wanted, tools, args.limit, args.repeats, notes)
     print((HERE / "RESULTS.md").read_text())
 
