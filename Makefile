@@ -41,10 +41,12 @@ test-python: install
 	$(BIN)/python -m pytest
 
 ## The whole differential suite against ns-2 (tests/ns2/README.md; CI runs a reduced set
-## in `make test`); writes tests/ns2/RESULTS.md. Needs the Debian package ns2.
+## in `make test`); writes tests/ns2/RESULTS.md and, for the congestion-control modules,
+## tests/ns2/LINUX_CC.md with cwnd figures. Needs the Debian package ns2.
 differential: install
 	@command -v ns >/dev/null || { echo "ns-2 missing: apt-get install ns2 (or run make test once as root)"; exit 2; }
 	$(BIN)/python tests/ns2/run.py --out tests/ns2/RESULTS.md
+	$(BIN)/python tests/ns2/linux_cc.py --out tests/ns2
 
 ## tcplab vs ns-2 vs ns-3 on benchmarks B1-B3 plus tcplab's scaling sweep; installs the
 ## peers if missing (ns2 from Debian, ns3 from PyPI) and writes benchmarks/RESULTS.md.

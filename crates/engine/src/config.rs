@@ -359,6 +359,21 @@ pub struct RtoConfig {
     /// Use this RTO instead of the estimator (the LAN study's fixed-RTO server).
     #[serde(default)]
     pub fixed_ns: Option<u64>,
+    /// What `min_ns` bounds.
+    #[serde(default)]
+    pub floor: RtoFloor,
+}
+
+/// Where the minimum RTO applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoFloor {
+    /// RFC 6298 (2.4): RTO = max(SRTT + 4·RTTVAR, min).
+    #[default]
+    Rto,
+    /// Linux (`tcp_rtt_estimator`, rttvar ≥ tcp_rto_min): RTO = SRTT +
+    /// max(4·RTTVAR, min), so a long path's RTO stays a full `min` above its RTT.
+    Variance,
 }
 
 /// TCP options of a flow.
@@ -420,6 +435,10 @@ pub struct TcpConfig {
     /// `delay_growth_`, its stand-in for the handshake's round trip in one-way TCP).
     #[serde(default)]
     pub delay_growth: bool,
+    /// Proportional Rate Reduction (RFC 6937) in SACK recovery, as Linux: send in
+    /// proportion to delivery instead of all RFC 6675 pipe allows.
+    #[serde(default)]
+    pub prr: bool,
 }
 
 fn default_true() -> bool {

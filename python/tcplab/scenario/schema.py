@@ -41,17 +41,18 @@ TRANSPORTS = ["udp", "tcp"]
 RECOVERIES = ["reno", "newreno", "sack"]
 TCP_KEYS = ["type", "profile", "cc", "recovery", "sack", "mss", "initial_window", "handshake", "delayed_ack", "receive_buffer",
             "max_window", "timestamps", "window_scaling", "rto", "pacing", "send_jitter", "limited_transmit",
-            "newreno_timer", "timeout_ssthresh", "cwnd_counting", "rtt_sampling", "delay_growth"]
+            "newreno_timer", "timeout_ssthresh", "cwnd_counting", "rtt_sampling", "delay_growth", "prr"]
 CWND_COUNTING = ["bytes", "acks"]
 RTT_SAMPLING = ["every_ack", "once_per_rtt"]
 NEWRENO_TIMERS = ["impatient", "slow_but_steady"]
 TIMEOUT_SSTHRESH = ["flight_size", "cwnd"]
+RTO_FLOORS = ["rto", "variance"]
 # tcplab's TCP defaults (docs/scenario.md explains each choice): the "tcplab" profile.
 TCP_DEFAULTS = {"cc": "newreno", "sack": False, "initial_window": 10, "handshake": True, "ack_every": 2,
                 "delayed_ack_timeout": "40ms", "receive_buffer": "64MiB", "max_window": None, "timestamps": False,
-                "window_scaling": True, "rto_initial": "1s", "rto_min": "200ms", "rto_max": "60s", "pacing": False,
+                "window_scaling": True, "rto_initial": "1s", "rto_min": "200ms", "rto_max": "60s", "rto_floor": "rto", "pacing": False,
                 "limited_transmit": True, "newreno_timer": "impatient", "timeout_ssthresh": "flight_size",
-                "cwnd_counting": "bytes", "rtt_sampling": "every_ack", "delay_growth": False}
+                "cwnd_counting": "bytes", "rtt_sampling": "every_ack", "delay_growth": False, "prr": False}
 #: `profile = "..."` sets the group at once to what a reference stack does with its
 #: defaults; keys the scenario writes still win. Sources: ns-2.35 tcl/lib/ns-default.tcl
 #: (Agent/TCP, TCPSink) and Linux (include/net/tcp.h, sysctls' defaults).
@@ -80,9 +81,11 @@ TCP_PROFILES: dict[str, dict] = {
         "ack_every": 2, "delayed_ack_timeout": "40ms",  # TCP_DELACK_MIN
         "sack": True, "timestamps": True, "window_scaling": True,
         "rto_initial": "1s", "rto_min": "200ms", "rto_max": "120s",  # TCP_TIMEOUT_INIT, TCP_RTO_MIN/MAX
+        "rto_floor": "variance",        # rttvar >= tcp_rto_min: RTO >= SRTT + 200 ms
         "limited_transmit": True,       # duplicates shrink packets_in_flight (RFC 3042 in effect)
         "newreno_timer": "slow_but_steady",  # the RTO is rearmed on every ACK of new data
         "timeout_ssthresh": "cwnd",     # tcp_reno_ssthresh: max(cwnd/2, 2)
+        "prr": True,                    # RFC 6937 since Linux 3.2 (rate halving before it)
     },
 }
 
@@ -294,12 +297,13 @@ def _delayed_ack(defaults: dict):
 
 def _rto(defaults: dict):
     def read(value: object, path: str) -> dict:
-        t = Table(value, path, ["initial", "min", "max", "fixed"])
+        t = Table(value, path, ["initial", "min", "max", "fixed", "floor"])
         return {
             "initial_ns": t.get("initial", parse_duration_ns, parse_duration_ns(defaults["rto_initial"], "")),
             "min_ns": t.get("min", parse_duration_ns, parse_duration_ns(defaults["rto_min"], "")),
             "max_ns": t.get("max", parse_duration_ns, parse_duration_ns(defaults["rto_max"], "")),
             "fixed_ns": t.get("fixed", parse_duration_ns, None),
+            "floor": t.get("floor", F.choice(RTO_FLOORS), defaults["rto_floor"]),
         }
 
     return read
@@ -335,6 +339,7 @@ def _tcp(t: Table) -> dict:
         "cwnd_counting": t.get("cwnd_counting", F.choice(CWND_COUNTING), d["cwnd_counting"]),
         "rtt_sampling": t.get("rtt_sampling", F.choice(RTT_SAMPLING), d["rtt_sampling"]),
         "delay_growth": t.get("delay_growth", F.boolean, d["delay_growth"]),
+        "prr": t.get("prr", F.boolean, d["prr"]),
     }
 
 

@@ -196,6 +196,7 @@ pub fn tcp() -> TcpConfig {
             min_ns: 200_000_000,
             max_ns: 60_000_000_000,
             fixed_ns: None,
+            floor: RtoFloor::Rto,
         },
         pacing: false,
         send_jitter_ns: 0,
@@ -205,6 +206,7 @@ pub fn tcp() -> TcpConfig {
         cwnd_counting: CwndCounting::Bytes,
         rtt_sampling: RttSampling::EveryAck,
         delay_growth: false,
+        prr: false,
     }
 }
 

@@ -15,6 +15,7 @@
 //! like ns-2's one-way TCP); the receiving application reads at once.
 
 pub mod cc;
+pub mod prr;
 pub mod rate;
 pub mod receiver;
 pub mod rto;
@@ -82,6 +83,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             cwnd_counting: cfg.cwnd_counting,
             rtt_sampling: cfg.rtt_sampling,
             delay_growth: cfg.delay_growth,
+            prr: cfg.prr,
             timeout_ssthresh: cfg.timeout_ssthresh,
         },
         app,

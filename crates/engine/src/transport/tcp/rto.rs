@@ -1,7 +1,7 @@
 //! The retransmission timer's value: RFC 6298's RTT estimator with Karn's rule and
 //! exponential backoff, or a fixed RTO.
 
-use crate::config::RtoConfig;
+use crate::config::{RtoConfig, RtoFloor};
 use crate::time::{ceil_ns, round_ns, SimTime};
 
 /// RFC 6298 section 2 state.
@@ -13,6 +13,7 @@ pub struct RttEstimator {
     min: SimTime,
     max: SimTime,
     fixed: Option<SimTime>,
+    floor: RtoFloor,
     backoff: u32,
     latest_ns: Option<u64>,
     min_rtt_ns: Option<u64>,
@@ -28,6 +29,7 @@ impl RttEstimator {
             min: SimTime(config.min_ns),
             max: SimTime(config.max_ns),
             fixed: config.fixed_ns.map(SimTime),
+            floor: config.floor,
             backoff: 0,
             latest_ns: None,
             min_rtt_ns: None,
@@ -62,8 +64,13 @@ impl RttEstimator {
             (None, Some(srtt)) => {
                 // (2.3): RTO = SRTT + max(G, K·RTTVAR), K = 4; the simulator's clock
                 // granularity G is 1 ns.
-                let rto = srtt + (4.0 * self.rttvar_ns).max(1.0);
-                SimTime(ceil_ns(rto)).max(self.min)
+                let variance = (4.0 * self.rttvar_ns).max(1.0);
+                match self.floor {
+                    RtoFloor::Rto => SimTime(ceil_ns(srtt + variance)).max(self.min),
+                    RtoFloor::Variance => {
+                        SimTime(ceil_ns(srtt + variance.max(self.min.as_ns() as f64)))
+                    }
+                }
             }
         };
         let backed_off = base.as_ns().saturating_mul(1u64 << self.backoff.min(40));
@@ -170,6 +177,7 @@ mod tests {
             min_ns: 200_000_000,
             max_ns: 60_000_000_000,
             fixed_ns: fixed,
+            floor: RtoFloor::Rto,
         }
     }
 
@@ -183,6 +191,23 @@ mod tests {
         e.sample(SimTime::from_ms(100));
         // RTTVAR = 0.75 * 50 + 0.25 * 0 = 37.5; SRTT = 100; RTO = 250 ms.
         assert_eq!(e.rto(), SimTime::from_ms(250));
+    }
+
+    /// Steady 200 ms samples drive RTTVAR towards 0: RFC 6298's floor leaves the RTO
+    /// just above 200 ms, Linux's keeps it a full minimum above SRTT.
+    #[test]
+    fn linux_floor_adds_the_minimum_to_srtt() {
+        let mut rfc = RttEstimator::new(&cfg(None));
+        let mut linux = RttEstimator::new(&RtoConfig {
+            floor: RtoFloor::Variance,
+            ..cfg(None)
+        });
+        for _ in 0..100 {
+            rfc.sample(SimTime::from_ms(200));
+            linux.sample(SimTime::from_ms(200));
+        }
+        assert!(rfc.rto() < SimTime::from_ms(201));
+        assert_eq!(linux.rto(), SimTime::from_ms(400));
     }
 
     #[test]

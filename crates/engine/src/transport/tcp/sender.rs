@@ -26,6 +26,7 @@
 //!   sends then waits a fresh random U[0, send_jitter] first.
 
 use super::cc::{AckEvent, BuildContext, CongestionControl};
+use super::prr::Prr;
 use super::rate::RateSampler;
 use super::rto::{RttEstimator, RttTimer};
 use super::scoreboard::{Sacked, Scoreboard, DUP_THRESH};
@@ -74,6 +75,8 @@ pub struct SenderParams {
     pub rtt_sampling: RttSampling,
     /// One segment until the first ACK, then the initial window (ns-2's `delay_growth_`).
     pub delay_growth: bool,
+    /// RFC 6937 Proportional Rate Reduction in SACK recovery.
+    pub prr: bool,
     /// What ssthresh is halved from on a timeout.
     pub timeout_ssthresh: TimeoutSsthresh,
 }
@@ -120,6 +123,8 @@ pub struct TcpSender {
     fast_retransmit_due: bool,
     /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4).
     inflation: i64,
+    /// RFC 6937 state while in SACK fast recovery with `prr`.
+    prr: Option<Prr>,
     /// `delay_growth` is holding the window at one segment until the first ACK.
     growth_delayed: bool,
     rtt: RttEstimator,
@@ -179,6 +184,7 @@ impl TcpSender {
             partial_ack_restarted_timer: false,
             fast_retransmit_due: false,
             inflation: 0,
+            prr: None,
             growth_delayed: p.delay_growth,
             rtt,
             rtt_timer: RttTimer::default(),
@@ -243,6 +249,15 @@ impl TcpSender {
             now + SimTime(wait)
         });
         now < release
+    }
+
+    /// Whether the congestion window holds back `len` more bytes: RFC 6675's
+    /// pipe + len > cwnd, or in PRR recovery the budget of the last ACK.
+    fn window_blocks(&self, in_flight: u64, len: u64, cwnd: u64) -> bool {
+        match &self.prr {
+            Some(prr) => !prr.allows(len),
+            None => in_flight + len > cwnd,
+        }
     }
 
     /// RFC 3042: on the first two duplicate ACKs a new segment of `len` may go beyond
@@ -315,7 +330,8 @@ impl TcpSender {
             let in_flight = self.board.in_flight();
             if let Some(seg) = self.board.next_to_retransmit() {
                 let forced = std::mem::take(&mut self.fast_retransmit_due);
-                if !forced && in_flight > 0 && in_flight + (seg.end - seg.start) > cwnd {
+                let len = seg.end - seg.start;
+                if !forced && in_flight > 0 && self.window_blocks(in_flight, len, cwnd) {
                     self.cwnd_limited = true;
                     return false;
                 }
@@ -326,6 +342,9 @@ impl TcpSender {
                 let stamp = self.rate.on_send(now, in_flight);
                 self.board.retransmitted(seg.start, now, stamp);
                 self.stats.retransmits += 1;
+                if let Some(prr) = &mut self.prr {
+                    prr.on_send(len);
+                }
                 let s = self.segment(now, seg.start, seg.payload_bytes, seg.flags);
                 self.emit(now, s, in_flight, out);
                 continue;
@@ -341,7 +360,7 @@ impl TcpSender {
                 if self.snd_nxt + len > window_edge {
                     return false;
                 }
-                if in_flight + len > cwnd && !self.limited_transmit_allows(len) {
+                if self.window_blocks(in_flight, len, cwnd) && !self.limited_transmit_allows(len) {
                     self.cwnd_limited = true;
                     return false;
                 }
@@ -373,6 +392,9 @@ impl TcpSender {
                     self.rtt_timer.on_new_data(self.snd_nxt, now);
                 }
                 self.fin_sent |= fin;
+                if let Some(prr) = &mut self.prr {
+                    prr.on_send(len);
+                }
                 let s = self.segment(now, seq, len as u32, seg_flags);
                 self.emit(now, s, in_flight, out);
                 continue;
@@ -461,6 +483,7 @@ impl TcpSender {
                 {
                     self.phase = Phase::Open; // full ACK (or any new ACK for Reno)
                     self.inflation = 0;
+                    self.prr = None;
                     self.cc.on_recovery_end(now);
                 }
                 Phase::FastRecovery => {
@@ -512,6 +535,8 @@ impl TcpSender {
         let sack_says_lost = self.p.recovery == Recovery::Sack && self.board.mark_lost_by_sack();
         if self.phase == Phase::Open && (self.dupacks as usize >= DUP_THRESH || sack_says_lost) {
             self.enter_fast_recovery(now);
+        } else if let Some(prr) = &mut self.prr {
+            prr.on_ack(delivered, self.board.in_flight(), self.cc.ssthresh(), mss);
         }
         self.transmit(now, out);
     }
@@ -574,6 +599,9 @@ impl TcpSender {
             return;
         }
         self.recover = self.snd_nxt;
+        if self.p.prr && self.p.recovery == Recovery::Sack {
+            self.prr = Some(Prr::start(self.board.outstanding()));
+        }
         self.cc
             .on_congestion_event(now, self.board.outstanding(), self.board.in_flight());
         self.stats.fast_retransmits += 1;
@@ -609,6 +637,7 @@ impl TcpSender {
         self.growth_delayed = false;
         self.board.mark_all_lost();
         self.phase = Phase::TimeoutRecovery;
+        self.prr = None;
         self.recover = self.snd_nxt;
         self.inflation = 0;
         self.dupacks = 0;

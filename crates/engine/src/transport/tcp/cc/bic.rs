@@ -9,11 +9,13 @@
 //! linear at S_max). Below low_window it is Reno. Fast convergence lowers W_max to
 //! (1 + β)/2 of the window when a loss comes before the last W_max was reached.
 //!
-//! Each rule is an ACK count per one-segment increase (`cnt`), as in Linux. The
-//! counting is per segment acknowledged, which is what Linux's delayed-ACK ratio
-//! correction (`delayed_ack`, ACK_RATIO_SHIFT) approximates.
+//! Each rule is a count of segments per one-segment increase (`cnt`), as in Linux.
+//! Linux counts ACKs instead and scales `cnt` by its packets-per-ACK estimate
+//! (`ack_ratio = true`, the default: [`AckRatio`], which makes BIC grow about 1.94
+//! times its nominal rate when every segment is ACKed); `ack_ratio = false` counts
+//! segments at the nominal rate.
 
-use super::window::{SegmentWindow, UNSET};
+use super::window::{AckRatio, SegmentWindow, UNSET};
 use super::ParamError;
 use super::{check_open, AckEvent, AlgorithmConfig, BuildContext, CongestionControl};
 use crate::time::SimTime;
@@ -38,6 +40,9 @@ pub struct Config {
     pub fast_convergence: bool,
     /// Initial slow-start threshold, segments (0: none).
     pub initial_ssthresh: u32,
+    /// Count ACKs scaled by Linux's packets-per-ACK estimate (true, as Linux), or
+    /// segments (false).
+    pub ack_ratio: bool,
 }
 
 impl Default for Config {
@@ -50,6 +55,7 @@ impl Default for Config {
             search_divisor: 4,
             fast_convergence: true,
             initial_ssthresh: 0,
+            ack_ratio: true,
         }
     }
 }
@@ -82,6 +88,7 @@ impl AlgorithmConfig for Config {
             c: self.clone(),
             last_max_cwnd: 0,
             loss_cwnd: 0,
+            ack_ratio: self.ack_ratio.then(AckRatio::default),
         })
     }
 
@@ -105,6 +112,8 @@ struct Bic {
     last_max_cwnd: u32,
     /// Window at the last loss (0: none yet).
     loss_cwnd: u32,
+    /// Linux's packets-per-ACK estimate, when ACKs are counted.
+    ack_ratio: Option<AckRatio>,
 }
 
 impl Bic {
@@ -167,13 +176,21 @@ impl CongestionControl for Bic {
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
+        if let Some(r) = &mut self.ack_ratio {
+            let segments = self.w.segments(ack.newly_acked_bytes + self.w.mss - 1);
+            r.on_ack(segments, ack.in_recovery);
+        }
         let Some(acked) = self.w.growth(ack, ack.newly_acked_bytes) else {
             return;
         };
         let left = self.w.slow_start_then(acked);
         if left > 0 {
             let cnt = self.ack_count(self.w.cwnd);
-            self.w.cong_avoid_ai(cnt, left);
+            match &self.ack_ratio {
+                // Linux: one more ACK counted per ACK, an increase after cnt + 1.
+                Some(r) => self.w.cong_avoid_ai(r.acks_for(cnt) + 1, 1),
+                None => self.w.cong_avoid_ai(cnt, left),
+            }
         }
     }
 
@@ -188,6 +205,7 @@ impl CongestionControl for Bic {
         // Linux resets BIC's state on entering the Loss state.
         self.last_max_cwnd = 0;
         self.loss_cwnd = 0;
+        self.ack_ratio = self.ack_ratio.map(|_| AckRatio::default());
     }
 
     fn state_names(&self) -> &'static [&'static str] {
@@ -214,6 +232,8 @@ mod tests {
             c: Config::default(),
             last_max_cwnd: w_max,
             loss_cwnd: w_max,
+            // The paper's per-segment rates; Linux's ACK ratio has its own test.
+            ack_ratio: None,
         };
         b.w.ssthresh = 2;
         b
@@ -244,6 +264,20 @@ mod tests {
         assert_eq!(rtt_step(&mut b), 8);
         let mut b = bic_at(1000, 1002);
         assert_eq!(rtt_step(&mut b), 0);
+    }
+
+    /// Linux counts ACKs and divides cnt by its packets-per-ACK estimate, which an
+    /// ACK per segment leaves at 31/16: far below W_max, cnt = 1000/16 = 62 becomes
+    /// 62·16/31 = 32, an increase every 33 ACKs (Linux's `snd_cwnd_cnt >= cnt` check
+    /// counts cnt + 1): 1000/33 ≈ 30 segments per RTT instead of 16.
+    #[test]
+    fn linux_ack_ratio_nearly_doubles_the_step_with_an_ack_per_segment() {
+        let mut b = bic_at(1000, 2000);
+        b.ack_ratio = Some(AckRatio::default());
+        rtt_step(&mut b); // the estimate settles within the first 16 ACKs
+        b.w.cwnd = 1000;
+        let step = rtt_step(&mut b);
+        assert!((29..=31).contains(&step), "{step}");
     }
 
     /// After a loss at W = 1000: cwnd = 819, W_max = 1000; with fast convergence a

@@ -13,7 +13,7 @@
 //! above W_max at `max_increment` segments per 100 ms of minimum RTT. Mainline uses
 //! β = 717/1024 with HyStart (preset `linux`).
 
-use super::window::{SegmentWindow, UNSET};
+use super::window::{AckRatio, SegmentWindow, UNSET};
 use super::{check_open, check_positive, AckEvent, AlgorithmConfig, BuildContext};
 use super::{CongestionControl, ParamError};
 use crate::time::SimTime;
@@ -38,6 +38,10 @@ pub struct Config {
     pub max_increment: u32,
     /// Initial slow-start threshold, segments (0: none).
     pub initial_ssthresh: u32,
+    /// Linux 2.6's ACK counting scaled by its packets-per-ACK estimate ([`AckRatio`]:
+    /// about 1.94 times the nominal tracking speed with an ACK per segment); false
+    /// counts segments, as RFC 9438 and mainline Linux.
+    pub ack_ratio: bool,
 }
 
 impl Default for Config {
@@ -50,6 +54,7 @@ impl Default for Config {
             hystart: false,
             max_increment: 0,
             initial_ssthresh: 0,
+            ack_ratio: false,
         }
     }
 }
@@ -69,6 +74,7 @@ impl AlgorithmConfig for Config {
             beta: 819.0 / 1024.0,
             c: 410.0 / 1024.0,
             max_increment: 16,
+            ack_ratio: true,
             ..Config::default()
         };
         vec![
@@ -109,6 +115,8 @@ struct Cubic {
     /// Reno-friendly estimate W_est, segments.
     w_est: f64,
     hystart: HyStart,
+    /// Linux 2.6's packets-per-ACK estimate, when ACKs are counted.
+    ack_ratio: Option<AckRatio>,
 }
 
 impl Cubic {
@@ -119,13 +127,14 @@ impl Cubic {
         }
         Cubic {
             w,
-            c,
             w_max: 0.0,
             k: 0.0,
             epoch_start: None,
             origin: 0.0,
             w_est: 0.0,
             hystart: HyStart::new(),
+            ack_ratio: c.ack_ratio.then(AckRatio::default),
+            c,
         }
     }
 
@@ -197,6 +206,10 @@ impl CongestionControl for Cubic {
                 self.w.ssthresh = exit;
             }
         }
+        if let Some(r) = &mut self.ack_ratio {
+            let segments = self.w.segments(ack.newly_acked_bytes + self.w.mss - 1);
+            r.on_ack(segments, ack.in_recovery);
+        }
         let Some(acked) = self.w.growth(ack, ack.newly_acked_bytes) else {
             return;
         };
@@ -208,7 +221,11 @@ impl CongestionControl for Cubic {
         };
         if left > 0 && !self.w.in_slow_start() {
             let cnt = self.ack_count(ack.now, ack.min_rtt, left);
-            self.w.cong_avoid_ai(cnt, left);
+            match &self.ack_ratio {
+                // Linux 2.6: one more ACK counted per ACK, an increase after cnt + 1.
+                Some(r) => self.w.cong_avoid_ai(r.acks_for(cnt) + 1, 1),
+                None => self.w.cong_avoid_ai(cnt, left),
+            }
         }
     }
 
@@ -222,6 +239,8 @@ impl CongestionControl for Cubic {
         let target = self.decreased(self.w.segments(basis).max(1));
         self.w.loss_window(target, first);
         self.hystart = HyStart::new();
+        // Linux 2.6 resets it with the rest of its state on entering Loss.
+        self.ack_ratio = self.ack_ratio.map(|_| AckRatio::default());
     }
 
     fn state_names(&self) -> &'static [&'static str] {

@@ -199,12 +199,14 @@ impl HighSpeed {
         self.row = self.row_for(self.w.cwnd, self.row);
     }
 
-    /// cwnd − cwnd·md/256 with the md of `cwnd`'s row (or (1 − b(w))·w).
+    /// cwnd − cwnd·md/256 with the md of the current row (or (1 − b(w))·w). As in
+    /// Linux, the row moves only on ACKs in congestion avoidance: a loss that ends slow
+    /// start finds row 0 and halves the window, whatever its size.
     fn decreased(&self, cwnd: u32) -> u32 {
         if let Some(c) = &self.continuous {
             return c.decreased(cwnd);
         }
-        let md = self.table[self.row_for(cwnd, self.row)].md as u64;
+        let md = self.table[self.row].md as u64;
         (cwnd as u64 - cwnd as u64 * md / 256) as u32
     }
 }
@@ -252,7 +254,6 @@ impl CongestionControl for HighSpeed {
     }
 
     fn on_congestion_event(&mut self, _now: SimTime, _flight: u64, _in_flight: u64) {
-        self.update_row();
         let target = self.decreased(self.w.cwnd);
         self.w.reduce_to(target);
     }
@@ -354,6 +355,18 @@ mod tests {
 
     /// b(w): 0.5 at 38, 0.33 at 1,000, 0.21 at 10,000 (appendix B rows 8 and 30).
     #[test]
+    fn a_loss_in_slow_start_halves_as_linux_row_zero() {
+        let mut h = controller(1000);
+        h.w.ssthresh = u32::MAX; // still in slow start: the row stays 0
+        h.on_ack(&AckEvent {
+            bytes_acked: 1000,
+            ..AckEvent::empty(SimTime::ZERO)
+        });
+        h.on_congestion_event(SimTime::ZERO, 0, 0);
+        assert_eq!(h.w.cwnd, 1001 - 1001 * 128 / 256);
+    }
+
+    #[test]
     fn decrease_follows_b_of_w() {
         for (w, after) in [
             (38, 19),
@@ -361,6 +374,12 @@ mod tests {
             (10_000, 10_000 - 10_000 * 52 / 256),
         ] {
             let mut h = controller(w);
+            // One ACK in congestion avoidance moves the row to the window's.
+            h.on_ack(&AckEvent {
+                bytes_acked: 1000,
+                ..AckEvent::empty(SimTime::ZERO)
+            });
+            let w = h.w.cwnd;
             h.on_congestion_event(SimTime::ZERO, 0, 0);
             assert_eq!(h.w.cwnd, after, "b({w})");
         }

@@ -170,3 +170,78 @@ mod tests {
         assert_eq!(w.acked_segments(999), 0);
     }
 }
+
+/// Linux 2.6's packets-per-ACK estimate in BIC and CUBIC (`delayed_ack`, ×16 by
+/// `ACK_RATIO_SHIFT`), which those modules use to convert their per-segment increase
+/// counts into per-ACK counts: Linux 2.6 counted ACKs, not segments, toward growth.
+///
+/// Its moving average is in integers and truncates: from its initial 2 packets per
+/// ACK, an ACK per segment brings it down only to 31/16, not 1, so with ACKs for every
+/// segment these modules grow about 1.94 times as fast as their nominal rate; with
+/// delayed ACKs (2 segments each) it stays at 2 and the rate is nominal. Mainline CUBIC
+/// dropped it (it counts segments); mainline BIC keeps it.
+#[derive(Debug, Clone, Copy)]
+pub struct AckRatio {
+    /// Packets per ACK × 16.
+    ratio_x16: u32,
+}
+
+impl Default for AckRatio {
+    fn default() -> Self {
+        AckRatio { ratio_x16: 2 << 4 }
+    }
+}
+
+impl AckRatio {
+    /// Linux `bictcp_acked`: an ACK covering `segments` new segments, counted only
+    /// outside loss recovery (`TCP_CA_Open`).
+    pub fn on_ack(&mut self, segments: u32, in_recovery: bool) {
+        if segments > 0 && !in_recovery {
+            let step = segments.wrapping_sub(self.ratio_x16 >> 4);
+            self.ratio_x16 = self.ratio_x16.wrapping_add(step);
+        }
+    }
+
+    /// Linux `bictcp_update`'s last step: ACKs per one-segment increase from the
+    /// segments per increase `cnt`, at least 1.
+    pub fn acks_for(&self, cnt: u32) -> u32 {
+        ((cnt as u64) << 4)
+            .checked_div(self.ratio_x16 as u64)
+            .map_or(cnt, |c| c.min(u32::MAX as u64) as u32)
+            .max(1)
+    }
+}
+
+#[cfg(test)]
+mod ack_ratio_tests {
+    use super::AckRatio;
+
+    /// Hand-traced from Linux's integer update: 32 → 31, then 31 >> 4 = 1 cancels the
+    /// one segment per ACK, so it stays at 31.
+    #[test]
+    fn one_segment_per_ack_settles_at_31_sixteenths() {
+        let mut r = AckRatio::default();
+        for _ in 0..100 {
+            r.on_ack(1, false);
+        }
+        assert_eq!(r.ratio_x16, 31);
+        assert_eq!(r.acks_for(100), 100 * 16 / 31);
+    }
+
+    #[test]
+    fn two_segments_per_ack_keep_the_nominal_rate() {
+        let mut r = AckRatio::default();
+        for _ in 0..100 {
+            r.on_ack(2, false);
+        }
+        assert_eq!(r.ratio_x16, 32);
+        assert_eq!(r.acks_for(100), 50); // 50 ACKs = 100 segments
+    }
+
+    #[test]
+    fn recovery_leaves_it_alone() {
+        let mut r = AckRatio::default();
+        r.on_ack(1, true);
+        assert_eq!(r.ratio_x16, 32);
+    }
+}
