@@ -24,7 +24,7 @@ def test_ns2_profile_is_ns_default_tcl():
     assert t["initial_window_segments"] == 2
     assert t["max_window"] == {"value": 20, "unit": "packets"}
     assert t["ack_every"] == 1 and not t["handshake"] and not t["timestamps"]
-    assert t["rto"] == {"initial_ns": 3_000_000_000, "min_ns": 200_000_000, "max_ns": 60_000_000_000, "fixed_ns": None}
+    assert t["rto"] == {"initial_ns": 3_000_000_000, "min_ns": 200_000_000, "max_ns": 60_000_000_000, "fixed_ns": None, "floor": "rto"}
     assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "cwnd"
     assert t["cwnd_counting"] == "acks" and t["rtt_sampling"] == "once_per_rtt" and t["delay_growth"]
 
@@ -32,6 +32,7 @@ def test_ns2_profile_is_ns_default_tcl():
 def test_linux_profile_and_explicit_keys_win():
     t = _tcp('profile = "linux", initial_window = 4, newreno_timer = "impatient"')
     assert t["sack"] and t["timestamps"] and t["rto"]["max_ns"] == 120_000_000_000
+    assert t["rto"]["floor"] == "variance" and t["prr"]  # tcp_rto_min bounds RTTVAR; RFC 6937
     assert t["timeout_ssthresh"] == "cwnd"
     assert t["initial_window_segments"] == 4 and t["newreno_timer"] == "impatient"
 
