@@ -19,6 +19,13 @@ Kinds:
   [``min``, ``max``]; ``sweep`` is shared by both unless given in them.
 * ``compare`` — the mean of ``y`` over the points matching ``a`` divided by the mean
   over the points matching ``b`` lies in [``min``, ``max``].
+* ``value`` — the mean of ``y`` over the points matching ``where``, divided by
+  ``scale`` (default 1), lies in [``min``, ``max``].
+* ``extreme`` — among the points matching ``where``, the one with the largest
+  (``largest = true``) or smallest ``y`` has ``by`` equal to ``expect``.
+
+``measure_ratio`` and ``value`` take an optional ``published`` number: the paper's
+value of the same quantity, shown next to tcplab's in the report.
 """
 
 from __future__ import annotations
@@ -193,6 +200,36 @@ def _compare(check: dict, df, _all) -> Outcome:
     return Outcome(low <= ratio <= high, f"{y}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {low:g} … {high:g})")
 
 
+def _select(df, where: dict):
+    for k, v in where.items():
+        df = df[df[k] == v]
+    return df
+
+
+def _value(check: dict, df, _all) -> Outcome:
+    y, scale = check["y"], check.get("scale", 1.0)
+    sel = _select(df, check.get("where", {}))[y].dropna()
+    if sel.empty:
+        return Outcome(None, "not decided: no point matches")
+    v = float(sel.mean()) / scale
+    low, high = check.get("min", -math.inf), check.get("max", math.inf)
+    label = check.get("label", y)
+    comparisons = [Comparison(label, check["published"], v)] if "published" in check else []
+    return Outcome(low <= v <= high, f"{label}: {v:.4g} (need {_bounds(low, high)})", comparisons)
+
+
+def _extreme(check: dict, df, _all) -> Outcome:
+    y, by, largest = check["y"], check["by"], check.get("largest", True)
+    sel = _select(df, check.get("where", {})).dropna(subset=[y])
+    if sel.empty:
+        return Outcome(None, "not decided: no point matches")
+    means = sel.groupby(by)[y].mean()
+    found = means.idxmax() if largest else means.idxmin()
+    ranking = ", ".join(f"{k} {v:.4g}" for k, v in means.sort_values(ascending=not largest).items())
+    word = "largest" if largest else "smallest"
+    return Outcome(str(found) == str(check["expect"]), f"{word} {y}: {found} (paper: {check['expect']}); {ranking}")
+
+
 def _measure_ratio(check: dict, summaries: dict, measure_fn) -> Outcome:
     sweep = check.get("sweep")
     a_spec, b_spec = ({"sweep": sweep, **check[k]} for k in ("a", "b"))
@@ -203,8 +240,10 @@ def _measure_ratio(check: dict, summaries: dict, measure_fn) -> Outcome:
         return Outcome(None, "not decided: a quantity was not measured (no successful run at that point)")
     ratio = a / b if b else math.inf
     low, high = check.get("min", -math.inf), check.get("max", math.inf)
-    return Outcome(low <= ratio <= high, f"{check.get('label', 'ratio')}: {a:.4g} / {b:.4g} = {ratio:.3g} "
-                                         f"(need {_bounds(low, high)})")
+    label = check.get("label", "ratio")
+    comparisons = [Comparison(label, check["published"], ratio)] if "published" in check else []
+    return Outcome(low <= ratio <= high, f"{label}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {_bounds(low, high)})",
+                   comparisons)
 
 
 def _bounds(low: float, high: float) -> str:
@@ -216,4 +255,4 @@ def _bounds(low: float, high: float) -> str:
 
 
 _KINDS = {"optimum": _optimum, "rise": _rise, "flat_after": _flat_after, "ratio_to_best": _ratio_to_best,
-          "best_beats": _best_beats, "compare": _compare}
+          "best_beats": _best_beats, "compare": _compare, "value": _value, "extreme": _extreme}
