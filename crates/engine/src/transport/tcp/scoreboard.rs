@@ -200,7 +200,9 @@ impl Scoreboard {
         }
         self.retransmit_hint = self.retransmit_hint.max(ack);
         self.top_sacked.retain(|&start| start >= ack);
-        while let Some((&start, &end)) = self.sacked_runs.first_key_value() {
+        // The emptiness test keeps SACK-less connections off the map entirely.
+        while !self.sacked_runs.is_empty() {
+            let (&start, &end) = self.sacked_runs.first_key_value().expect("not empty");
             if end > ack {
                 break;
             }

@@ -253,6 +253,7 @@ impl TcpSender {
 
     /// Whether the congestion window holds back `len` more bytes: RFC 6675's
     /// pipe + len > cwnd, or in PRR recovery the budget of the last ACK.
+    #[inline(always)]
     fn window_blocks(&self, in_flight: u64, len: u64, cwnd: u64) -> bool {
         match &self.prr {
             Some(prr) => !prr.allows(len),
