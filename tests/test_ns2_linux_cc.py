@@ -3,15 +3,11 @@
 for 20 s with every algorithm; `make differential` runs both paths in full.
 
 Each algorithm's goodput must agree within ±10%, and its peak and mean cwnd too,
-except the two known gaps (tests/ns2/README.md, case (f)), where tcplab must be the
-faster one, as measured:
-
-* Scalable: ns-2's TCP/Linux shim sets cwnd to the module's `min_cwnd` (ssthresh/2) on
-  entering recovery, where Linux only bounds its rate halving by it, so ns-2 spends
-  about two RTTs per loss at half rate; Scalable, which loses every few hundred ms,
-  pays for it most.
-* Vegas below the BDP: ns-2 grows about half a segment per RTT in congestion
-  avoidance, tcplab one (+24% goodput over 60 s at 50 ms); the cause is open.
+except Scalable's known gap (tests/ns2/README.md, case (f)): ns-2's TCP/Linux shim sets
+cwnd to the module's `min_cwnd` (ssthresh/2) on entering recovery, where Linux only
+bounds its rate halving by it, so ns-2 spends about two RTTs per loss at half rate;
+Scalable, which loses every few hundred ms, pays for it most. There tcplab must be the
+faster one, as that mechanism predicts.
 """
 
 from __future__ import annotations
@@ -26,7 +22,7 @@ from test_ns2_differential import ensure_ns2
 sys.path.insert(0, str(REPO / "tests" / "ns2"))
 import linux_cc  # noqa: E402
 
-KNOWN_GAPS = {"scalable", "vegas"}
+KNOWN_GAPS = {"scalable"}
 
 
 @pytest.fixture(scope="module")

@@ -35,7 +35,7 @@ ALGORITHMS: dict[str, dict] = {
     "scalable": {"algorithm": "scalable", "preset": "linux-2.6.18"},
     "bic": {"algorithm": "bic"},
     "cubic": {"algorithm": "cubic", "preset": "linux-2.6.22"},
-    "vegas": {"algorithm": "vegas"},  # 2.6.22: α = 2, β = 4, γ = 1
+    "vegas": {"algorithm": "vegas", "preset": "linux-2.6.22"},  # α/β/γ = 2/4/1, previous-round rule
 }
 
 

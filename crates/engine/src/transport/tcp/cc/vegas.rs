@@ -9,6 +9,11 @@
 //! back to Reno. Loss is handled as Reno (halving).
 //!
 //! Linux 2.6.18 used α/β/γ = 1/3/1 (preset `linux-2.6.18`); mainline 2/4/1 (defaults).
+//! Linux 2.6 (the 2.6.22 code ns-2 carries; 2.6.18's is of the same line) also moved
+//! the window one step towards *the previous round's* window ±1, not its own: after a
+//! step up, the next round's target equals the current window, so the window grows
+//! one segment every other round; and it left slow start with ssthresh = 2, where
+//! mainline lowers ssthresh with each decrease (`linux26_rounds`, in both 2.6 presets).
 
 use super::window::SegmentWindow;
 use super::ParamError;
@@ -26,6 +31,9 @@ pub struct Config {
     pub beta: f64,
     /// Leave slow start once more than γ segments are queued.
     pub gamma: f64,
+    /// Linux 2.6's round rules: aim at the previous round's window ±1 (one step every
+    /// other round), and leave slow start with ssthresh 2.
+    pub linux26_rounds: bool,
 }
 
 impl Default for Config {
@@ -34,6 +42,7 @@ impl Default for Config {
             alpha: 2.0,
             beta: 4.0,
             gamma: 1.0,
+            linux26_rounds: false,
         }
     }
 }
@@ -59,18 +68,29 @@ impl AlgorithmConfig for Config {
             round_min_rtt: None,
             round_samples: 0,
             diff: f64::NAN,
+            round_start_cwnd: 0,
         })
     }
 
     fn presets() -> Vec<(&'static str, Self)> {
-        vec![(
-            "linux-2.6.18",
-            Config {
-                alpha: 1.0,
-                beta: 3.0,
-                gamma: 1.0,
-            },
-        )]
+        vec![
+            (
+                "linux-2.6.18",
+                Config {
+                    alpha: 1.0,
+                    beta: 3.0,
+                    gamma: 1.0,
+                    linux26_rounds: true,
+                },
+            ),
+            (
+                "linux-2.6.22",
+                Config {
+                    linux26_rounds: true,
+                    ..Config::default()
+                },
+            ),
+        ]
     }
 }
 
@@ -84,11 +104,14 @@ struct Vegas {
     round_samples: u32,
     /// The last diff computed, segments.
     diff: f64,
+    /// cwnd when the round that just ended began (Linux 2.6 `beg_snd_cwnd`).
+    round_start_cwnd: u32,
 }
 
 impl Vegas {
     /// The once-per-round decision (Linux `tcp_vegas_cong_avoid` on a new round).
     fn end_of_round(&mut self, acked: u32) {
+        let previous = std::mem::replace(&mut self.round_start_cwnd, self.w.cwnd);
         let (Some(base), Some(rtt)) = (self.base_rtt, self.round_min_rtt) else {
             self.w.reno_grow(acked);
             return;
@@ -102,11 +125,30 @@ impl Vegas {
         let target = cwnd * base / rtt;
         self.diff = cwnd * (rtt - base) / base;
         if self.diff > self.c.gamma && self.w.in_slow_start() {
-            // Leave slow start at the expected window.
+            // Leave slow start at the expected window (Linux 2.6: ssthresh 2, so a
+            // later step below it does not restart slow start).
             self.w.cwnd = self.w.cwnd.min(target as u32 + 1);
-            self.w.ssthresh = self.w.ssthresh.min(self.w.cwnd.saturating_sub(1)).max(2);
+            self.w.ssthresh = if self.c.linux26_rounds {
+                2
+            } else {
+                self.w.ssthresh.min(self.w.cwnd.saturating_sub(1)).max(2)
+            };
         } else if self.w.in_slow_start() {
             self.w.slow_start(acked);
+        } else if self.c.linux26_rounds && previous > 0 {
+            // Linux 2.6: one step towards the previous round's window ±1.
+            let target = if self.diff > self.c.beta {
+                previous - 1
+            } else if self.diff < self.c.alpha {
+                previous + 1
+            } else {
+                previous
+            };
+            match target.cmp(&self.w.cwnd) {
+                std::cmp::Ordering::Greater => self.w.cwnd += 1,
+                std::cmp::Ordering::Less => self.w.cwnd -= 1,
+                std::cmp::Ordering::Equal => {}
+            }
         } else if self.diff > self.c.beta {
             self.w.cwnd -= 1;
             self.w.ssthresh = self.w.ssthresh.min(self.w.cwnd.saturating_sub(1)).max(2);
@@ -168,5 +210,42 @@ impl CongestionControl for Vegas {
             f64::NAN,
             f64::NAN,
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rounds with no queue (diff = 0 < α) over `rounds` round ends from cwnd 100.
+    fn grow(linux26_rounds: bool, rounds: u32) -> u32 {
+        let c = Config {
+            linux26_rounds,
+            ..Config::default()
+        };
+        let mut v = Vegas {
+            w: SegmentWindow::new(1000, 100_000),
+            c,
+            base_rtt: Some(SimTime::from_ms(50)),
+            round_min_rtt: None,
+            round_samples: 0,
+            diff: f64::NAN,
+            round_start_cwnd: 100,
+        };
+        v.w.ssthresh = 2;
+        for _ in 0..rounds {
+            v.round_min_rtt = Some(SimTime::from_ms(50));
+            v.round_samples = 10;
+            v.end_of_round(1);
+        }
+        v.w.cwnd
+    }
+
+    /// Mainline: one segment per round; Linux 2.6's previous-round reference: one
+    /// every other round (traced by hand from the 2.6.22 code in the module doc).
+    #[test]
+    fn growth_per_round_below_alpha() {
+        assert_eq!(grow(false, 10), 110);
+        assert_eq!(grow(true, 10), 105);
     }
 }
