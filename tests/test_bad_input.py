@@ -53,7 +53,7 @@ CASES = [
     ("tcp_mss_above_mtu", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", mss = "1461B"'), ["flow[0].transport.mss", "MTU − 40 = 1460"]),
     ("tcp_zero_receive_buffer", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", receive_buffer = "0 packets"'), ["flow[0].transport.receive_buffer", "at least one segment"]),
     ("tcp_min_rto_above_max", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { min = "2s", max = "1s" }'), ["flow[0].transport.rto.min", "must not exceed rto.max"]),
-    ("tcp_unknown_cc", TCP_BASE.replace('cc = "newreno"', 'cc = "cubik"'), ["flow[0].transport.cc", "did you mean 'cubic'", "bbr, bic, cubic, fast, highspeed, newreno, reno, scalable, vegas"]),
+    ("tcp_unknown_cc", TCP_BASE.replace('cc = "newreno"', 'cc = "cubik"'), ["flow[0].transport.cc", "did you mean 'cubic'", "bbr, bic, cubic, fast, gaimd, highspeed, newreno, reno, scalable, vegas"]),
     ("cc_parameter_of_another_algorithm", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", alpha = 2 }'), ["flow[0].transport.cc.alpha", "unknown key 'alpha'", "valid keys here: algorithm, preset, ack_ratio, beta, c"]),
     ("cc_beta_out_of_range", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", beta = 1.5 }'), ["flow[0].transport.cc.beta", "strictly between 0 and 1"]),
     ("cc_c_not_positive", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", c = 0 }'), ["flow[0].transport.cc.c", "greater than 0"]),

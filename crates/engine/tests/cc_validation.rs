@@ -72,6 +72,22 @@ fn reno_follows_the_square_root_law() {
     );
 }
 
+/// General AIMD (Floyd, Handley & Padhye 2000, section 2): W = √(α(2 − β)/(2βp)),
+/// here for α = 2 segments per RTT and β = 1/4 (√(7/p): 265, 837 at 1e-4, 1e-5).
+#[test]
+fn gaimd_follows_its_response_function() {
+    let (a, b) = (2.0f64, 0.25f64);
+    let w = |p: f64| (a * (2.0 - b) / (2.0 * b * p)).sqrt();
+    let cases: Vec<_> = [1e-3, 1e-4, 1e-5].iter().map(|&p| (p, w(p))).collect();
+    check(
+        "gaimd",
+        serde_json::json!({"algorithm": "gaimd", "alpha": a, "beta": b}),
+        100,
+        &cases,
+        300.0,
+    );
+}
+
 /// RFC 3649 section 5: W = 0.12/p^0.835 above Low_Window (RFC 8312 Table 1: 263 at
 /// 1e-4, 1,795 at 1e-5), for the RFC's own continuous a(w), b(w) (`stepwise = false`).
 #[test]

@@ -17,6 +17,7 @@ mod bbr;
 mod bic;
 mod cubic;
 mod fast;
+mod gaimd;
 mod highspeed;
 mod reno;
 mod scalable;
@@ -299,6 +300,7 @@ algorithms! {
     Vegas "vegas" => vegas::Config,
     Fast "fast" => fast::Config,
     Bbr "bbr" => bbr::Config,
+    Gaimd "gaimd" => gaimd::Config,
 }
 
 impl CcConfig {
