@@ -3,8 +3,8 @@
 //! from a table of windows at which a(w) steps by one.
 //!
 //! The table is computed here from RFC 3649's definitions (section 5 and appendix B):
-//! b(w) = (High_Decrease − 0.5)·(ln w − ln Low_Window)/(ln High_Window − ln Low_Window)
-//! + 0.5, the response function p(w) = 0.078/w^1.2 (W = 0.12/p^0.835), and
+//! b(w) = 0.5 + (High_Decrease − 0.5)·(ln w − ln Low_Window)/(ln High_Window −
+//! ln Low_Window), the response function p(w) = 0.078/w^1.2 (W = 0.12/p^0.835), and
 //! a(w) = w²·p(w)·2·b(w)/(2 − b(w)). Row k is the smallest window with a(w) ≥ k + 1;
 //! its decrease is b(w) in 1/256ths, truncated, as Linux stores it. The rows agree with
 //! Linux's (RFC 3649 appendix B's) table to within 0.3% of w (the published table came
