@@ -10,7 +10,6 @@
 mod common;
 
 use common::*;
-use tcplab_engine::config::*;
 use tcplab_engine::results::RunResults;
 use tcplab_engine::Simulation;
 
@@ -27,22 +26,12 @@ fn run(cc: serde_json::Value, n: usize, seconds: u64, bin_ms: u64) -> RunResults
     let mut cfg = dumbbell(n, 1_000_000_000, MS, NECK_BPS, 20 * MS, droptail(2_000));
     cfg.simulation.duration_ns = seconds * S;
     cfg.simulation.bin_ns = bin_ms * MS;
-    for i in 0..n {
-        let mut t = tcp();
-        t.handshake = false;
-        t.sack = true;
-        t.initial_window_segments = 2;
-        t.cc = serde_json::from_value(cc.clone()).unwrap();
-        let mut f = tcp_flow(
-            &format!("f{i}"),
-            &format!("left{i}"),
-            &format!("right{i}"),
-            t,
-            AppConfig::Bulk,
-        );
-        f.start_ns = i as u64 * 100 * MS;
-        cfg.flows.push(f);
-    }
+    let mut t = tcp();
+    t.handshake = false;
+    t.sack = true;
+    t.initial_window_segments = 2;
+    t.cc = serde_json::from_value(cc).unwrap();
+    add_bulk_flows(&mut cfg, n, &t, 100 * MS);
     Simulation::new(cfg).unwrap().run().unwrap()
 }
 
@@ -70,8 +59,7 @@ fn cc_state<'a>(res: &'a RunResults, i: usize, name: &str) -> &'a [Option<f64>] 
 }
 
 fn jain(xs: &[f64]) -> f64 {
-    let sum: f64 = xs.iter().sum();
-    sum * sum / (xs.len() as f64 * xs.iter().map(|x| x * x).sum::<f64>())
+    tcplab_engine::metrics::jain_index(xs).expect("some traffic")
 }
 
 /// Vegas leaves slow start a round late (its per-round minimum RTT lags the queue that

@@ -179,19 +179,11 @@ fn dumbbell_flows_with(n: usize, delays_ms: &[u64], seconds: u64, base: TcpConfi
             .unwrap();
         l.delay_ns = d * MS;
     }
-    for i in 0..n {
-        let mut t = base.clone();
-        t.handshake = false;
-        let mut f = tcp_flow(
-            &format!("f{i}"),
-            &format!("left{i}"),
-            &format!("right{i}"),
-            t,
-            AppConfig::Bulk,
-        );
-        f.start_ns = i as u64 * 100 * MS;
-        cfg.flows.push(f);
-    }
+    let tcp = TcpConfig {
+        handshake: false,
+        ..base
+    };
+    add_bulk_flows(&mut cfg, n, &tcp, 100 * MS);
     run(cfg)
 }
 

@@ -218,3 +218,20 @@ pub fn tcp_flow(name: &str, from: &str, to: &str, tcp: TcpConfig, app: AppConfig
         ..udp_flow(name, from, to, AppConfig::Bulk)
     }
 }
+
+/// `n` bulk TCP flows left{i} → right{i} of a [`dumbbell`], each with `tcp`, flow i
+/// starting at i × `spacing_ns`.
+#[allow(dead_code)] // not every test file that includes `common` uses it
+pub fn add_bulk_flows(cfg: &mut ScenarioConfig, n: usize, tcp: &TcpConfig, spacing_ns: u64) {
+    for i in 0..n {
+        let mut f = tcp_flow(
+            &format!("f{i}"),
+            &format!("left{i}"),
+            &format!("right{i}"),
+            tcp.clone(),
+            AppConfig::Bulk,
+        );
+        f.start_ns = i as u64 * spacing_ns;
+        cfg.flows.push(f);
+    }
+}

@@ -201,12 +201,13 @@ impl Scoreboard {
         self.retransmit_hint = self.retransmit_hint.max(ack);
         self.top_sacked.retain(|&start| start >= ack);
         // The emptiness test keeps SACK-less connections off the map entirely.
-        while !self.sacked_runs.is_empty() {
-            let (&start, &end) = self.sacked_runs.first_key_value().expect("not empty");
-            if end > ack {
-                break;
+        if !self.sacked_runs.is_empty() {
+            while let Some(run) = self.sacked_runs.first_entry() {
+                if *run.get() > ack {
+                    break;
+                }
+                run.remove();
             }
-            self.sacked_runs.remove(&start);
         }
         acked
     }

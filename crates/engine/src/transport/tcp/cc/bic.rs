@@ -177,8 +177,7 @@ impl CongestionControl for Bic {
 
     fn on_ack(&mut self, ack: &AckEvent) {
         if let Some(r) = &mut self.ack_ratio {
-            let segments = self.w.segments(ack.newly_acked_bytes + self.w.mss - 1);
-            r.on_ack(segments, ack.in_recovery);
+            r.observe(ack, self.w.mss);
         }
         let Some(acked) = self.w.growth(ack, ack.newly_acked_bytes) else {
             return;
@@ -186,11 +185,8 @@ impl CongestionControl for Bic {
         let left = self.w.slow_start_then(acked);
         if left > 0 {
             let cnt = self.ack_count(self.w.cwnd);
-            match &self.ack_ratio {
-                // Linux: one more ACK counted per ACK, an increase after cnt + 1.
-                Some(r) => self.w.cong_avoid_ai(r.acks_for(cnt) + 1, 1),
-                None => self.w.cong_avoid_ai(cnt, left),
-            }
+            self.w
+                .cong_avoid_counted(cnt, left, self.ack_ratio.as_ref());
         }
     }
 

@@ -207,8 +207,7 @@ impl CongestionControl for Cubic {
             }
         }
         if let Some(r) = &mut self.ack_ratio {
-            let segments = self.w.segments(ack.newly_acked_bytes + self.w.mss - 1);
-            r.on_ack(segments, ack.in_recovery);
+            r.observe(ack, self.w.mss);
         }
         let Some(acked) = self.w.growth(ack, ack.newly_acked_bytes) else {
             return;
@@ -221,11 +220,8 @@ impl CongestionControl for Cubic {
         };
         if left > 0 && !self.w.in_slow_start() {
             let cnt = self.ack_count(ack.now, ack.min_rtt, left);
-            match &self.ack_ratio {
-                // Linux 2.6: one more ACK counted per ACK, an increase after cnt + 1.
-                Some(r) => self.w.cong_avoid_ai(r.acks_for(cnt) + 1, 1),
-                None => self.w.cong_avoid_ai(cnt, left),
-            }
+            self.w
+                .cong_avoid_counted(cnt, left, self.ack_ratio.as_ref());
         }
     }
 

@@ -96,11 +96,9 @@ impl CongestionControl for Gaimd {
         };
         let left = self.w.slow_start_then(acked);
         if left > 0 {
-            // cwnd += α/cwnd per segment acknowledged, fractions carried over.
-            self.growth += self.c.alpha * left as f64 / self.w.cwnd as f64;
-            let whole = self.growth.floor();
-            self.growth -= whole;
-            self.w.cwnd = self.w.cwnd.saturating_add(whole as u32);
+            // cwnd += α/cwnd per segment acknowledged.
+            let segments = self.c.alpha * left as f64 / self.w.cwnd as f64;
+            self.w.grow_fractional(&mut self.growth, segments);
         }
     }
 

@@ -112,14 +112,14 @@ pub struct Row {
 }
 
 /// RFC 3649's b(w).
-pub fn decrease(c: &Config, w: f64) -> f64 {
+fn decrease(c: &Config, w: f64) -> f64 {
     (c.high_decrease - 0.5) * (w.ln() - c.low_window.ln())
         / (c.high_window.ln() - c.low_window.ln())
         + 0.5
 }
 
 /// RFC 3649's a(w), from p(w) = 0.078/w^1.2 (appendix B).
-pub fn increase(c: &Config, w: f64) -> f64 {
+fn increase(c: &Config, w: f64) -> f64 {
     let b = decrease(c, w);
     w * w * (0.078 / w.powf(1.2)) * 2.0 * b / (2.0 - b)
 }
@@ -238,12 +238,10 @@ impl CongestionControl for HighSpeed {
             return;
         }
         if let Some(c) = &mut self.continuous {
-            // cwnd += a(w)/cwnd per segment acknowledged, fractions carried over.
+            // cwnd += a(w)/cwnd per segment acknowledged.
             let w = self.w.cwnd;
-            c.growth += c.a(w) * acked as f64 / w as f64;
-            let whole = c.growth.floor();
-            c.growth -= whole;
-            self.w.cwnd = self.w.cwnd.saturating_add(whole as u32);
+            let segments = c.a(w) * acked as f64 / w as f64;
+            self.w.grow_fractional(&mut c.growth, segments);
             return;
         }
         self.update_row();

@@ -81,6 +81,26 @@ impl SegmentWindow {
         }
     }
 
+    /// Additive increase by a fractional number of `segments`, the fraction carried in
+    /// `carry` to the next call (for increases that are not one segment per count).
+    pub fn grow_fractional(&mut self, carry: &mut f64, segments: f64) {
+        *carry += segments;
+        let whole = carry.floor();
+        *carry -= whole;
+        self.cwnd = self.cwnd.saturating_add(whole as u32);
+    }
+
+    /// Congestion avoidance at one segment per `cnt` segments acknowledged, `left` of
+    /// them on this ACK; with Linux 2.6's ACK counting ([`AckRatio`]) the ACK counts
+    /// once and an increase comes after `acks_for(cnt) + 1` ACKs, as `bictcp_cong_avoid`
+    /// (`snd_cwnd_cnt >= cnt` before counting).
+    pub fn cong_avoid_counted(&mut self, cnt: u32, left: u32, ack_ratio: Option<&AckRatio>) {
+        match ack_ratio {
+            Some(r) => self.cong_avoid_ai(r.acks_for(cnt) + 1, 1),
+            None => self.cong_avoid_ai(cnt, left),
+        }
+    }
+
     /// Slow start by `acked` segments while below ssthresh; returns the segments left
     /// for congestion avoidance (0 while still in slow start).
     pub fn slow_start_then(&mut self, acked: u32) -> u32 {
@@ -193,6 +213,15 @@ impl Default for AckRatio {
 }
 
 impl AckRatio {
+    /// [`AckRatio::on_ack`] for `ack`, its newly acknowledged bytes in whole segments of
+    /// `mss` rounded up (Linux counts packets).
+    pub fn observe(&mut self, ack: &super::AckEvent, mss: u64) {
+        self.on_ack(
+            segments(ack.newly_acked_bytes + mss - 1, mss),
+            ack.in_recovery,
+        );
+    }
+
     /// Linux `bictcp_acked`: an ACK covering `segments` new segments, counted only
     /// outside loss recovery (`TCP_CA_Open`).
     pub fn on_ack(&mut self, segments: u32, in_recovery: bool) {
