@@ -40,7 +40,7 @@ ALGORITHMS: dict[str, dict] = {
 
 
 @dataclass(frozen=True)
-class Path_:
+class CcPath:
     """A single-bottleneck path: sender -(10× bottleneck, 1 ms)- r -(bottleneck)- sink."""
 
     name: str
@@ -89,10 +89,10 @@ class Path_:
 #: 1.5 BDP (above any window the path lets the algorithms reach, and modest: huge
 #: values throw ns-2's TCP/Linux into a retransmission storm).
 PATHS = [
-    Path_("1g-50ms", 1000, 50, 417, 6250, 60),
-    Path_("1g-200ms", 1000, 200, 1667, 25000, 120),
+    CcPath("1g-50ms", 1000, 50, 417, 6250, 60),
+    CcPath("1g-200ms", 1000, 200, 1667, 25000, 120),
 ]
-QUICK = [Path_("1g-50ms", 1000, 50, 417, 6250, 20)]
+QUICK = [CcPath("1g-50ms", 1000, 50, 417, 6250, 20)]
 
 
 @dataclass
@@ -102,7 +102,7 @@ class Run:
     cwnd: list[tuple[float, float]]  # (time s, segments)
 
 
-def run_ns2(path: Path_, cc: str, ns: str) -> Run:
+def run_ns2(path: CcPath, cc: str, ns: str) -> Run:
     proc = subprocess.run([ns, str(SCRIPT), *path.ns2_args(cc)], capture_output=True, text=True,
                           timeout=1800, cwd=HERE)
     if proc.returncode != 0:
@@ -121,7 +121,7 @@ def run_ns2(path: Path_, cc: str, ns: str) -> Run:
     return Run((acked + 1) * MSS * 8 / path.duration_s, drops, cwnd)
 
 
-def run_tcplab(path: Path_, cc: str) -> Run:
+def run_tcplab(path: CcPath, cc: str) -> Run:
     import tcplab
 
     res = tcplab.run(tcplab.load(path.scenario(cc)))
@@ -134,7 +134,7 @@ def run_tcplab(path: Path_, cc: str) -> Run:
 
 @dataclass
 class Row:
-    path: Path_
+    path: CcPath
     cc: str
     ns2: Run
     ours: Run
@@ -148,7 +148,7 @@ class Row:
         return abs(self.error) <= GOODPUT_TOLERANCE
 
 
-def compare(paths: list[Path_], algorithms: list[str], ns: str, jobs: int = 2) -> list[Row]:
+def compare(paths: list[CcPath], algorithms: list[str], ns: str, jobs: int = 2) -> list[Row]:
     """Runs every (path, algorithm) in both tools, ns-2 runs in parallel."""
     todo = [(p, cc) for p in paths for cc in algorithms]
     with ThreadPoolExecutor(max_workers=jobs) as pool:

@@ -185,25 +185,18 @@ def _best_beats(check: dict, df, summaries) -> Outcome:
     return Outcome(ok, f"best {y} vs {other_name} (need ×{need:g}): " + "; ".join(parts))
 
 
-def _compare(check: dict, df, _all) -> Outcome:
-    y = check["y"]
-
-    def mean_where(cond: dict) -> float:
-        sel = df
-        for k, v in cond.items():
-            sel = sel[sel[k] == v]
-        return float(sel[y].mean())
-
-    a, b = mean_where(check["a"]), mean_where(check["b"])
-    ratio = a / b if b else math.inf
-    low, high = check.get("min", -math.inf), check.get("max", math.inf)
-    return Outcome(low <= ratio <= high, f"{y}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {low:g} … {high:g})")
-
-
 def _select(df, where: dict):
     for k, v in where.items():
         df = df[df[k] == v]
     return df
+
+
+def _compare(check: dict, df, _all) -> Outcome:
+    y = check["y"]
+    a, b = (float(_select(df, check[k])[y].mean()) for k in ("a", "b"))
+    ratio = a / b if b else math.inf
+    low, high = check.get("min", -math.inf), check.get("max", math.inf)
+    return Outcome(low <= ratio <= high, f"{y}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {low:g} … {high:g})")
 
 
 def _value(check: dict, df, _all) -> Outcome:
