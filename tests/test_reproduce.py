@@ -15,8 +15,8 @@ from tcplab.studies import load_study
 def test_list_and_unknown_study():
     r = run_cli("reproduce", "--list")
     assert r.returncode == 0 and "lan" in r.stdout and "jumbo" in r.stdout
-    bad = run_cli("reproduce", "lna")
-    assert bad.returncode == 2 and "unknown study 'lna' (did you mean 'lan'?)" in bad.stderr
+    bad = run_cli("reproduce", "lann")
+    assert bad.returncode == 2 and "unknown study 'lann' (did you mean 'lan'?)" in bad.stderr
 
 
 def test_export_writes_the_study_files(tmp_path):
@@ -26,7 +26,7 @@ def test_export_writes_the_study_files(tmp_path):
     assert data["name"] == "lan" and (tmp_path / "lan" / "lan-star.toml").exists()
 
 
-@pytest.mark.parametrize("study", ["lan", "jumbo", "highspeed"])
+@pytest.mark.parametrize("study", ["lan", "jumbo", "highspeed", "lfn"])
 def test_quick_reproduction_decides_conclusions_as_the_full_run(study, tmp_path):
     r = run_cli("reproduce", study, "--quick", "--out", str(tmp_path / study))
     assert r.returncode == 0, r.stderr

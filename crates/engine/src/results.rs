@@ -3,6 +3,7 @@
 //! summary.json, DataFrames, Parquet and plots without computing any metric itself.
 
 use crate::config::TransportConfig;
+use crate::metrics::bins::Binning;
 use crate::metrics::jain_index;
 use crate::sim::Simulation;
 use crate::time::SimTime;
@@ -77,6 +78,10 @@ pub struct FlowResult {
     pub goodput_bps: f64,
     /// Largest per-bin goodput, bit/s.
     pub throughput_max_bps: f64,
+    /// Goodput over the whole bins in the last quarter of the active interval, bit/s:
+    /// the rate a long transfer settled at, without its start-up (null when that
+    /// quarter holds no whole bin).
+    pub goodput_tail_bps: Option<f64>,
     /// Forward packets sent (datagrams, before fragmentation).
     pub packets_sent: u64,
     /// Forward packets that reached the receiver.
@@ -259,6 +264,17 @@ fn ms(ns: f64) -> f64 {
     ns / 1e6
 }
 
+/// Goodput over the bins lying wholly within the last quarter of [start, end].
+fn tail_goodput_bps(delivered: &[u64], bins: Binning, start: SimTime, end: SimTime) -> Option<f64> {
+    let from = start + SimTime((end - start).as_ns() * 3 / 4);
+    let (bits, seconds) = (0..bins.count.min(delivered.len()))
+        .filter(|&i| bins.start(i) >= from && bins.end(i) <= end)
+        .fold((0.0, 0.0), |(bits, s), i| {
+            (bits + delivered[i] as f64 * 8.0, s + bins.seconds(i))
+        });
+    (seconds > 0.0).then(|| bits / seconds)
+}
+
 /// Builds the results of a finished simulation.
 pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
     let bins = sim.bins;
@@ -283,6 +299,7 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             .enumerate()
             .map(|(i, &b)| b as f64 * 8.0 / bins.seconds(i))
             .fold(0.0, f64::max);
+        let goodput_tail_bps = tail_goodput_bps(&m.bin_delivered_bytes, bins, start, end);
         let d = &m.delay;
         flows.push(FlowResult {
             id: fc.name.clone(),
@@ -305,6 +322,7 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             delivered_bytes: m.delivered_bytes,
             goodput_bps: m.delivered_bytes as f64 * 8.0 / active_s,
             throughput_max_bps,
+            goodput_tail_bps,
             packets_sent: fwd.sent_packets,
             packets_delivered: fwd.arrived_packets,
             packets_dropped: fwd.dropped_total(),
@@ -482,4 +500,39 @@ fn channel_names(sim: &Simulation) -> Vec<String> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tail_goodput_counts_only_whole_bins_in_the_last_quarter() {
+        // 10 bins of 1 s; active 2 s..10 s, so the tail starts at 8 s: bins 8 and 9.
+        let bins = Binning::new(SimTime::from_secs(1), SimTime::from_secs(10));
+        let delivered: Vec<u64> = (0..10).map(|i| 1000 * (i + 1)).collect();
+        let g = tail_goodput_bps(
+            &delivered,
+            bins,
+            SimTime::from_secs(2),
+            SimTime::from_secs(10),
+        );
+        assert_eq!(g, Some((9000.0 + 10000.0) * 8.0 / 2.0));
+        // Active 6 s..10 s: the tail starts at 9 s, bin 9 alone.
+        let g = tail_goodput_bps(
+            &delivered,
+            bins,
+            SimTime::from_secs(6),
+            SimTime::from_secs(10),
+        );
+        assert_eq!(g, Some(10000.0 * 8.0));
+        // A quarter shorter than a bin holds no whole bin.
+        let g = tail_goodput_bps(
+            &delivered,
+            bins,
+            SimTime::from_secs(9),
+            SimTime::from_secs(10),
+        );
+        assert_eq!(g, None);
+    }
 }

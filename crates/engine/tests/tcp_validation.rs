@@ -458,9 +458,11 @@ fn pacing_spreads_the_initial_window_instead_of_bursting_it() {
     // Sender's link 1 Gbps, bottleneck 10 Mbps: an unpaced IW of 10 lands in the
     // bottleneck queue at once; paced at 2·cwnd/SRTT it arrives no faster than the
     // bottleneck drains it (10 segments per 100 ms RTT x 2 = 2.3 Mbit/s < 10 Mbit/s).
+    // The run stops at 250 ms: by 300 ms slow start has taken cwnd to 40 and the paced
+    // rate, 2·40 segments per 100 ms, to 9.6 Mbit/s, the bottleneck's rate.
     let build = |pacing: bool| {
         let mut cfg = path(100, 10_000_000, droptail(1000));
-        cfg.simulation.duration_ns = S / 2;
+        cfg.simulation.duration_ns = S / 4;
         let t = TcpConfig { pacing, ..tcp() };
         cfg.flows.push(tcp_flow("f", "a", "b", t, AppConfig::Bulk));
         run(cfg).links[2].queue_max_packets
@@ -469,4 +471,22 @@ fn pacing_spreads_the_initial_window_instead_of_bursting_it() {
     println!("bottleneck queue max: unpaced {unpaced}, paced {paced}");
     assert!(unpaced >= 9); // at least the initial window queued at once
     assert!(paced <= 1);
+}
+
+#[test]
+fn a_paced_window_grows_in_slow_start_as_an_unpaced_one() {
+    // The pacer, not the window, holds a paced sender back between segments; that must
+    // not count as "not cwnd-limited", or a paced flow never grows. 1 Gbps, RTT 100 ms:
+    // slow start from 10 segments needs about 10 round trips to fill 8,300 segments,
+    // so after 1.2 s both flows have delivered most of what a full pipe carries.
+    let delivered = |pacing: bool| {
+        let mut cfg = path(100, 1_000_000_000, droptail(100_000));
+        cfg.simulation.duration_ns = 1_200_000_000;
+        let t = TcpConfig { pacing, ..tcp() };
+        cfg.flows.push(tcp_flow("f", "a", "b", t, AppConfig::Bulk));
+        run(cfg).flows[0].delivered_bytes as f64
+    };
+    let (unpaced, paced) = (delivered(false), delivered(true));
+    println!("delivered in 1.2 s: unpaced {unpaced}, paced {paced}");
+    assert!(paced > 0.8 * unpaced, "paced {paced} vs unpaced {unpaced}");
 }

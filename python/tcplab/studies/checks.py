@@ -20,7 +20,9 @@ Kinds:
 * ``compare`` — the mean of ``y`` over the points matching ``a`` divided by the mean
   over the points matching ``b`` lies in [``min``, ``max``].
 * ``value`` — the mean of ``y`` over the points matching ``where``, divided by
-  ``scale`` (default 1), lies in [``min``, ``max``].
+  ``scale`` (default 1), lies in [``min``, ``max``]; or, with ``of`` (a measured
+  quantity as in ``measure_ratio``: ``where``, ``table``, ``row``, ``column``), that
+  quantity divided by ``scale``.
 * ``extreme`` — among the points matching ``where``, the one with the largest
   (``largest = true``) or smallest ``y`` has ``by`` equal to ``expect``.
 
@@ -71,6 +73,8 @@ def evaluate(check: dict, summaries: dict, measure_fn=None) -> Outcome:
     kind = check.get("kind")
     if kind == "measure_ratio":
         return _measure_ratio(check, summaries, measure_fn)
+    if kind == "value" and "of" in check:
+        return _measured_value(check, summaries, measure_fn)
     rule = _KINDS.get(kind)
     if rule is None:
         raise CheckError(f"unknown check kind {kind!r}; expected one of: measure_ratio, {', '.join(_KINDS)}")
@@ -237,6 +241,20 @@ def _measure_ratio(check: dict, summaries: dict, measure_fn) -> Outcome:
     comparisons = [Comparison(label, check["published"], ratio)] if "published" in check else []
     return Outcome(low <= ratio <= high, f"{label}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {_bounds(low, high)})",
                    comparisons)
+
+
+def _measured_value(check: dict, summaries: dict, measure_fn) -> Outcome:
+    spec = {"sweep": check.get("sweep"), **check["of"]}
+    if spec["sweep"] not in summaries:
+        return Outcome(None, "not decided: its sweep was not run")
+    v, _ = measure_fn(spec)
+    if v is None:
+        return Outcome(None, "not decided: the quantity was not measured (no successful run at that point)")
+    v /= check.get("scale", 1.0)
+    low, high = check.get("min", -math.inf), check.get("max", math.inf)
+    label = check.get("label", spec["column"])
+    comparisons = [Comparison(label, check["published"], v)] if "published" in check else []
+    return Outcome(low <= v <= high, f"{label}: {v:.4g} (need {_bounds(low, high)})", comparisons)
 
 
 def _bounds(low: float, high: float) -> str:

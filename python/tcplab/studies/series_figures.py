@@ -1,6 +1,9 @@
 """Figures drawn from the time series of one run of a study's sweep (replication 0 of
 the point a ``[[series_figure]]`` names): per-bin throughput, throughput scatter,
-delay PDF, cumulative loss, queue over time."""
+delay PDF, cumulative loss, queue over time. With ``by``, ``flow_throughput`` and
+``queue`` draw one line per value of that parameter (the first flow or the link);
+``log_y = true`` puts the y axis on a log scale and ``y_min`` sets its lower end
+(in the plotted unit), so a start-up transient does not squash the rest."""
 
 from __future__ import annotations
 
@@ -46,12 +49,20 @@ def draw_series_figure(fig: dict, out: Path, index: int) -> Path | None:
             df = con.execute("SELECT flow, time_s, goodput_bps, sent_packets, dropped_packets FROM flow_series "
                              "WHERE key = ? ORDER BY flow, time_s", [key]).df()
             series = {name: g for name, g in df.groupby("flow")}
-            if kind == "flow_throughput":
+            if kind == "flow_throughput" and fig.get("by"):
+                # One flow across the sweep's values of `by`: one line per value.
+                for value, run_key in _first_per_value(runs):
+                    g = con.execute("SELECT time_s, goodput_bps FROM flow_series WHERE key = ? AND flow = ? "
+                                    "ORDER BY time_s", [run_key, flows[0]]).df()
+                    ax.plot(g["time_s"], g["goodput_bps"] / 1e6, lw=0.9, label=f"{fig['by']} = {value}")
+                ax.set_xlabel("time (s)")
+                ax.set_ylabel(f"{flows[0]} throughput per bin (Mbit/s)")
+            elif kind == "flow_throughput":
                 for name in flows:
                     g = series[name]
                     ax.plot(g["time_s"], g["goodput_bps"] / 1e6, lw=0.9, label=name)
                 ax.set_xlabel("time (s)")
-                ax.set_ylabel("throughput per 50-ms bin (Mbit/s)")
+                ax.set_ylabel("throughput per bin (Mbit/s)")
             elif kind == "cumulative_loss":
                 for name in flows:
                     g = series[name]
@@ -84,6 +95,10 @@ def draw_series_figure(fig: dict, out: Path, index: int) -> Path | None:
                 ax.plot(df["time_s"], df["queue_max_bytes"] / 1e3, lw=0.9, label=f"{fig.get('by')} = {value}" if fig.get("by") else None)
             ax.set_xlabel("time (s)")
             ax.set_ylabel(f"{fig['link']} queue, max per bin (kB)")
+        if fig.get("log_y"):
+            ax.set_yscale("log")
+        if "y_min" in fig:
+            ax.set_ylim(bottom=fig["y_min"])
         ax.set_title(fig["title"], fontsize="medium")
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize="small")

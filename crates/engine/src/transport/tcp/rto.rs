@@ -17,6 +17,10 @@ pub struct RttEstimator {
     backoff: u32,
     latest_ns: Option<u64>,
     min_rtt_ns: Option<u64>,
+    /// `srtt_ns` rounded and the RTO before backoff, both kept from the last sample:
+    /// every ACK reads them, only an RTT sample changes them.
+    srtt: Option<SimTime>,
+    base_rto: SimTime,
 }
 
 impl RttEstimator {
@@ -33,6 +37,8 @@ impl RttEstimator {
             backoff: 0,
             latest_ns: None,
             min_rtt_ns: None,
+            srtt: None,
+            base_rto: config.fixed_ns.map_or(SimTime(config.initial_ns), SimTime),
         }
     }
 
@@ -50,6 +56,8 @@ impl RttEstimator {
                 self.srtt_ns = Some(0.875 * srtt + 0.125 * r);
             }
         }
+        self.srtt = self.srtt_ns.map(|s| SimTime(round_ns(s)));
+        self.base_rto = self.compute_base_rto();
         self.latest_ns = Some(rtt.as_ns());
         self.min_rtt_ns = Some(self.min_rtt_ns.map_or(rtt.as_ns(), |m| m.min(rtt.as_ns())));
         // Karn: a fresh sample from a non-retransmitted segment ends the backoff.
@@ -58,7 +66,14 @@ impl RttEstimator {
 
     /// The current RTO, backoff included: RFC 6298 (2.1)–(2.5) or the fixed value.
     pub fn rto(&self) -> SimTime {
-        let base = match (self.fixed, self.srtt_ns) {
+        let base = self.base_rto;
+        let backed_off = base.as_ns().saturating_mul(1u64 << self.backoff.min(40));
+        SimTime(backed_off).min(self.max.max(base))
+    }
+
+    /// The RTO before backoff from the current SRTT and RTTVAR.
+    fn compute_base_rto(&self) -> SimTime {
+        match (self.fixed, self.srtt_ns) {
             (Some(fixed), _) => fixed,
             (None, None) => self.initial,
             (None, Some(srtt)) => {
@@ -72,9 +87,7 @@ impl RttEstimator {
                     }
                 }
             }
-        };
-        let backed_off = base.as_ns().saturating_mul(1u64 << self.backoff.min(40));
-        SimTime(backed_off).min(self.max.max(base))
+        }
     }
 
     /// (5.5): the timer expired: double the RTO (until the maximum).
@@ -86,7 +99,7 @@ impl RttEstimator {
 
     /// Smoothed RTT, if measured.
     pub fn srtt(&self) -> Option<SimTime> {
-        self.srtt_ns.map(|s| SimTime(round_ns(s)))
+        self.srtt
     }
 
     /// Smallest RTT seen (Vegas/FAST/BBR's base RTT).

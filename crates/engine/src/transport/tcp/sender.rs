@@ -306,12 +306,18 @@ impl TcpSender {
     fn transmit(&mut self, now: SimTime, out: &mut Outbox) {
         self.pace_wait = false;
         self.app_wait = None;
-        self.cwnd_limited = false;
+        let was_cwnd_limited = std::mem::take(&mut self.cwnd_limited);
         if self.conn != Connection::Established {
             return;
         }
         if !self.transmit_burst(now, out) {
             self.jitter_release = None; // the opportunity is used up
+        }
+        if self.pace_wait {
+            // The pacer, not the window, stopped this attempt: the sender is as
+            // cwnd-limited as it was (Linux does not count pacing against it either), or
+            // a paced flow could never grow its window.
+            self.cwnd_limited |= was_cwnd_limited;
         }
         if self.app_wait.is_some() && self.board.in_flight() < self.cwnd() {
             // Out of data with room in the window (draft section 3.4).
