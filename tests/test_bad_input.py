@@ -19,6 +19,8 @@ CASES = [
     ("rate_without_unit", BASE.replace('rate = "6Mbps"', 'rate = "6"'), ["flow[0].app.rate", "needs a unit"]),
     ("zero_bandwidth", BASE.replace('"10Mbps"', '"0Mbps"'), ["topology.dumbbell.bottleneck.bandwidth", "greater than 0"]),
     ("negative_bandwidth", BASE.replace('"10Mbps"', '"-10Mbps"'), ["topology.dumbbell.bottleneck.bandwidth", "negative"]),
+    ("unknown_reduction", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", reduction = "halving"'), ["flow[0].transport.reduction", "pipe, prr, rate_halving"]),
+    ("prr_and_reduction", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", prr = true, reduction = "rate_halving"'), ["flow[0].transport.prr", "not both"]),
     ("unknown_tcp_profile", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", profile = "ns3"'), ["flow[0].transport.profile", "did you mean 'ns2'", "tcplab, ns2, linux"]),
     ("unknown_newreno_timer", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", newreno_timer = "patient"'), ["flow[0].transport.newreno_timer", "impatient, slow_but_steady"]),
     ("unknown_cwnd_counting", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", cwnd_counting = "packets"'), ["flow[0].transport.cwnd_counting", "bytes, acks"]),

@@ -32,7 +32,7 @@ def test_ns2_profile_is_ns_default_tcl():
 def test_linux_profile_and_explicit_keys_win():
     t = _tcp('profile = "linux", initial_window = 4, newreno_timer = "impatient"')
     assert t["sack"] and t["timestamps"] and t["rto"]["max_ns"] == 120_000_000_000
-    assert t["rto"]["floor"] == "variance" and t["prr"]  # tcp_rto_min bounds RTTVAR; RFC 6937
+    assert t["rto"]["floor"] == "variance" and t["reduction"] == "prr"  # tcp_rto_min bounds RTTVAR; RFC 6937
     assert t["timeout_ssthresh"] == "cwnd"
     assert t["initial_window_segments"] == 4 and t["newreno_timer"] == "impatient"
 

@@ -2,12 +2,8 @@
 (tests/ns2/linux_cc.py; README.md there, case (f)). CI runs the 1 Gbit/s, 50 ms path
 for 20 s with every algorithm; `make differential` runs both paths in full.
 
-Each algorithm's goodput must agree within ±10%, and its peak and mean cwnd too,
-except Scalable's known gap (tests/ns2/README.md, case (f)): ns-2's TCP/Linux shim sets
-cwnd to the module's `min_cwnd` (ssthresh/2) on entering recovery, where Linux only
-bounds its rate halving by it, so ns-2 spends about two RTTs per loss at half rate;
-Scalable, which loses every few hundred ms, pays for it most. There tcplab must be the
-faster one, as that mechanism predicts.
+Each algorithm's goodput must agree within ±10%, and its peak and mean cwnd too. Both
+sides recover as Linux 2.6 does, by rate halving (tests/ns2/README.md, case (f)).
 """
 
 from __future__ import annotations
@@ -21,9 +17,6 @@ from test_ns2_differential import ensure_ns2
 
 sys.path.insert(0, str(REPO / "tests" / "ns2"))
 import linux_cc  # noqa: E402
-
-KNOWN_GAPS = {"scalable"}
-
 
 @pytest.fixture(scope="module")
 def rows(tmp_path_factory):
@@ -39,17 +32,12 @@ def rows(tmp_path_factory):
 @pytest.mark.parametrize("cc", list(linux_cc.ALGORITHMS))
 def test_goodput_agrees_with_the_linux_module(rows, cc):
     row = rows[cc]
-    if cc in KNOWN_GAPS:
-        assert row.ours.goodput_bps > row.ns2.goodput_bps, "the known gap changed direction: see README"
-        return
     assert row.ok, f"{cc}: tcplab {row.ours.goodput_bps / 1e6:.1f} vs ns-2 {row.ns2.goodput_bps / 1e6:.1f} Mbit/s"
 
 
 def test_cwnd_trajectories_have_the_same_shape(rows):
     """Peak and mean cwnd over the run agree within 10% (the shapes are in the plot)."""
     for cc, row in rows.items():
-        if cc in KNOWN_GAPS:
-            continue
         for stat in (max, lambda xs: sum(xs) / len(xs)):
             ours, theirs = stat([c for _, c in row.ours.cwnd]), stat([c for _, c in row.ns2.cwnd])
             assert abs(ours / theirs - 1) <= 0.10, f"{cc}: {ours:.0f} vs {theirs:.0f}"

@@ -71,6 +71,8 @@ class CcPath:
             # ns-2's TCP/Linux sends while packets in flight < snd_cwnd and never
             # consults window_ (which only sizes its scoreboard): no receive window.
             "mss": f"{MSS}B", "receive_buffer": "4GB",
+            # Linux 2.6.22 recovers by rate halving (tcp_cwnd_down), not PRR (3.2).
+            "reduction": "rate_halving",
         }
         return {
             "simulation": {"duration": f"{self.duration_s}s", "seed": 1, "bin": "100ms"},

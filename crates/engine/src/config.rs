@@ -321,6 +321,21 @@ pub enum TimeoutSsthresh {
     Cwnd,
 }
 
+/// How the window comes down during SACK loss recovery.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reduction {
+    /// RFC 6675 alone: send whenever the pipe is below cwnd.
+    #[default]
+    Pipe,
+    /// Proportional Rate Reduction (RFC 6937; Linux since 3.2): send in proportion to
+    /// delivery, arriving at ssthresh.
+    Prr,
+    /// Linux 2.6's rate halving (`tcp_cwnd_down`): one segment less every second ACK,
+    /// down to the algorithm's `min_cwnd`; the window leaves recovery at most there.
+    RateHalving,
+}
+
 /// How much an ACK of new data counts towards cwnd growth.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -435,10 +450,10 @@ pub struct TcpConfig {
     /// `delay_growth_`, its stand-in for the handshake's round trip in one-way TCP).
     #[serde(default)]
     pub delay_growth: bool,
-    /// Proportional Rate Reduction (RFC 6937) in SACK recovery, as Linux: send in
-    /// proportion to delivery instead of all RFC 6675 pipe allows.
+    /// How the window comes down in SACK recovery: RFC 6675's pipe rule, PRR (Linux
+    /// since 3.2) or rate halving (Linux 2.6).
     #[serde(default)]
-    pub prr: bool,
+    pub reduction: Reduction,
 }
 
 fn default_true() -> bool {

@@ -41,18 +41,19 @@ TRANSPORTS = ["udp", "tcp"]
 RECOVERIES = ["reno", "newreno", "sack"]
 TCP_KEYS = ["type", "profile", "cc", "recovery", "sack", "mss", "initial_window", "handshake", "delayed_ack", "receive_buffer",
             "max_window", "timestamps", "window_scaling", "rto", "pacing", "send_jitter", "limited_transmit",
-            "newreno_timer", "timeout_ssthresh", "cwnd_counting", "rtt_sampling", "delay_growth", "prr"]
+            "newreno_timer", "timeout_ssthresh", "cwnd_counting", "rtt_sampling", "delay_growth", "reduction", "prr"]
 CWND_COUNTING = ["bytes", "acks"]
 RTT_SAMPLING = ["every_ack", "once_per_rtt"]
 NEWRENO_TIMERS = ["impatient", "slow_but_steady"]
 TIMEOUT_SSTHRESH = ["flight_size", "cwnd"]
 RTO_FLOORS = ["rto", "variance"]
+REDUCTIONS = ["pipe", "prr", "rate_halving"]
 # tcplab's TCP defaults (docs/scenario.md explains each choice): the "tcplab" profile.
 TCP_DEFAULTS = {"cc": "newreno", "sack": False, "initial_window": 10, "handshake": True, "ack_every": 2,
                 "delayed_ack_timeout": "40ms", "receive_buffer": "64MiB", "max_window": None, "timestamps": False,
                 "window_scaling": True, "rto_initial": "1s", "rto_min": "200ms", "rto_max": "60s", "rto_floor": "rto", "pacing": False,
                 "limited_transmit": True, "newreno_timer": "impatient", "timeout_ssthresh": "flight_size",
-                "cwnd_counting": "bytes", "rtt_sampling": "every_ack", "delay_growth": False, "prr": False}
+                "cwnd_counting": "bytes", "rtt_sampling": "every_ack", "delay_growth": False, "reduction": "pipe"}
 #: `profile = "..."` sets the group at once to what a reference stack does with its
 #: defaults; keys the scenario writes still win. Sources: ns-2.35 tcl/lib/ns-default.tcl
 #: (Agent/TCP, TCPSink) and Linux (include/net/tcp.h, sysctls' defaults).
@@ -85,7 +86,7 @@ TCP_PROFILES: dict[str, dict] = {
         "limited_transmit": True,       # duplicates shrink packets_in_flight (RFC 3042 in effect)
         "newreno_timer": "slow_but_steady",  # the RTO is rearmed on every ACK of new data
         "timeout_ssthresh": "cwnd",     # tcp_reno_ssthresh: max(cwnd/2, 2)
-        "prr": True,                    # RFC 6937 since Linux 3.2 (rate halving before it)
+        "reduction": "prr",             # RFC 6937 since Linux 3.2 ("rate_halving" before it)
     },
 }
 
@@ -339,8 +340,17 @@ def _tcp(t: Table) -> dict:
         "cwnd_counting": t.get("cwnd_counting", F.choice(CWND_COUNTING), d["cwnd_counting"]),
         "rtt_sampling": t.get("rtt_sampling", F.choice(RTT_SAMPLING), d["rtt_sampling"]),
         "delay_growth": t.get("delay_growth", F.boolean, d["delay_growth"]),
-        "prr": t.get("prr", F.boolean, d["prr"]),
+        "reduction": _reduction(t, d),
     }
+
+
+def _reduction(t, d: dict) -> str:
+    """`reduction`, or its older spelling `prr = true|false` (not both)."""
+    if t.has("prr") and t.has("reduction"):
+        raise ScenarioError(join(t.path, "prr"), 'give either prr or reduction, not both (prr = true is reduction = "prr")')
+    if t.has("prr"):
+        return "prr" if t.get("prr", F.boolean, False) else "pipe"
+    return t.get("reduction", F.choice(REDUCTIONS), d["reduction"])
 
 
 def _segments(value: object, path: str) -> int:

@@ -206,7 +206,7 @@ pub fn tcp() -> TcpConfig {
         cwnd_counting: CwndCounting::Bytes,
         rtt_sampling: RttSampling::EveryAck,
         delay_growth: false,
-        prr: false,
+        reduction: Reduction::Pipe,
     }
 }
 

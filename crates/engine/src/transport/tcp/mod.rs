@@ -17,6 +17,7 @@
 pub mod cc;
 pub mod prr;
 pub mod rate;
+pub mod rate_halving;
 pub mod receiver;
 pub mod rto;
 pub mod scoreboard;
@@ -83,7 +84,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             cwnd_counting: cfg.cwnd_counting,
             rtt_sampling: cfg.rtt_sampling,
             delay_growth: cfg.delay_growth,
-            prr: cfg.prr,
+            reduction: cfg.reduction,
             timeout_ssthresh: cfg.timeout_ssthresh,
         },
         app,

@@ -1,6 +1,5 @@
 //! Proportional Rate Reduction (RFC 6937) for SACK loss recovery, as Linux has used
-//! since 3.2 (its 2.6 predecessor, rate halving, shares the property that matters
-//! here): during recovery the sender may send only in proportion to what the receiver
+//! since 3.2 (its 2.6 predecessor is in `rate_halving.rs`): during recovery the sender may send only in proportion to what the receiver
 //! reports delivered, so it reaches ssthresh smoothly and never bursts. RFC 6675's
 //! pipe rule alone lets the whole gap between pipe and cwnd out at once whenever
 //! sending resumes — after a receive-window stall with a hole at its left edge, that

@@ -28,12 +28,14 @@
 use super::cc::{AckEvent, BuildContext, CongestionControl};
 use super::prr::Prr;
 use super::rate::RateSampler;
+use super::rate_halving::RateHalving;
 use super::rto::{RttEstimator, RttTimer};
 use super::scoreboard::{Sacked, Scoreboard, DUP_THRESH};
 use super::segment::{flags, TcpSegment};
 use crate::app::ByteSource;
 use crate::config::{
-    CcConfig, CwndCounting, NewRenoTimer, Recovery, RtoConfig, RttSampling, TimeoutSsthresh,
+    CcConfig, CwndCounting, NewRenoTimer, Recovery, Reduction, RtoConfig, RttSampling,
+    TimeoutSsthresh,
 };
 use crate::net::packet::TransportHeader;
 use crate::rng::Rng;
@@ -75,8 +77,8 @@ pub struct SenderParams {
     pub rtt_sampling: RttSampling,
     /// One segment until the first ACK, then the initial window (ns-2's `delay_growth_`).
     pub delay_growth: bool,
-    /// RFC 6937 Proportional Rate Reduction in SACK recovery.
-    pub prr: bool,
+    /// How the window comes down in SACK recovery (RFC 6675 pipe, PRR, rate halving).
+    pub reduction: Reduction,
     /// What ssthresh is halved from on a timeout.
     pub timeout_ssthresh: TimeoutSsthresh,
 }
@@ -123,8 +125,11 @@ pub struct TcpSender {
     fast_retransmit_due: bool,
     /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4).
     inflation: i64,
-    /// RFC 6937 state while in SACK fast recovery with `prr`.
+    /// RFC 6937 state while in SACK fast recovery with `Reduction::Prr`.
     prr: Option<Prr>,
+    /// Linux 2.6's rate-halving state while in SACK fast recovery with
+    /// `Reduction::RateHalving`.
+    halving: Option<RateHalving>,
     /// `delay_growth` is holding the window at one segment until the first ACK.
     growth_delayed: bool,
     rtt: RttEstimator,
@@ -185,6 +190,7 @@ impl TcpSender {
             fast_retransmit_due: false,
             inflation: 0,
             prr: None,
+            halving: None,
             growth_delayed: p.delay_growth,
             rtt,
             rtt_timer: RttTimer::default(),
@@ -252,12 +258,16 @@ impl TcpSender {
     }
 
     /// Whether the congestion window holds back `len` more bytes: RFC 6675's
-    /// pipe + len > cwnd, or in PRR recovery the budget of the last ACK.
+    /// pipe + len > cwnd, in PRR recovery the budget of the last ACK, in rate-halving
+    /// recovery its shrinking window.
     #[inline(always)]
     fn window_blocks(&self, in_flight: u64, len: u64, cwnd: u64) -> bool {
-        match &self.prr {
-            Some(prr) => !prr.allows(len),
-            None => in_flight + len > cwnd,
+        if let Some(prr) = &self.prr {
+            !prr.allows(len)
+        } else if let Some(halving) = &self.halving {
+            !halving.allows(in_flight, len)
+        } else {
+            in_flight + len > cwnd
         }
     }
 
@@ -492,6 +502,11 @@ impl TcpSender {
                     self.inflation = 0;
                     self.prr = None;
                     self.cc.on_recovery_end(now);
+                    if let Some(halving) = self.halving.take() {
+                        // Linux 2.6 tcp_complete_cwr: cwnd = min(cwnd, ssthresh), where
+                        // rate halving has taken cwnd.
+                        self.cc.limit_cwnd(halving.cwnd());
+                    }
                 }
                 Phase::FastRecovery => {
                     if self.p.recovery == Recovery::NewReno {
@@ -544,6 +559,15 @@ impl TcpSender {
             self.enter_fast_recovery(now);
         } else if let Some(prr) = &mut self.prr {
             prr.on_ack(delivered, self.board.in_flight(), self.cc.ssthresh(), mss);
+        }
+        if let Some(halving) = &mut self.halving {
+            // Linux runs tcp_cwnd_down on every ACK in recovery, the first included.
+            halving.on_ack(
+                delivered > 0,
+                self.board.in_flight(),
+                self.cc.min_cwnd(),
+                mss,
+            );
         }
         self.transmit(now, out);
     }
@@ -606,8 +630,12 @@ impl TcpSender {
             return;
         }
         self.recover = self.snd_nxt;
-        if self.p.prr && self.p.recovery == Recovery::Sack {
-            self.prr = Some(Prr::start(self.board.outstanding()));
+        if self.p.recovery == Recovery::Sack {
+            match self.p.reduction {
+                Reduction::Pipe => {}
+                Reduction::Prr => self.prr = Some(Prr::start(self.board.outstanding())),
+                Reduction::RateHalving => self.halving = Some(RateHalving::start(self.cc.cwnd())),
+            }
         }
         self.cc
             .on_congestion_event(now, self.board.outstanding(), self.board.in_flight());
@@ -645,6 +673,7 @@ impl TcpSender {
         self.board.mark_all_lost();
         self.phase = Phase::TimeoutRecovery;
         self.prr = None;
+        self.halving = None;
         self.recover = self.snd_nxt;
         self.inflation = 0;
         self.dupacks = 0;

@@ -174,6 +174,9 @@ impl CongestionControl for Bic {
     fn ssthresh(&self) -> u64 {
         self.w.ssthresh_bytes()
     }
+    fn limit_cwnd(&mut self, max_bytes: u64) {
+        self.w.limit_cwnd(max_bytes);
+    }
 
     fn on_ack(&mut self, ack: &AckEvent) {
         if let Some(r) = &mut self.ack_ratio {

@@ -199,6 +199,9 @@ impl CongestionControl for Cubic {
     fn ssthresh(&self) -> u64 {
         self.w.ssthresh_bytes()
     }
+    fn limit_cwnd(&mut self, max_bytes: u64) {
+        self.w.limit_cwnd(max_bytes);
+    }
 
     fn on_ack(&mut self, ack: &AckEvent) {
         if self.c.hystart && self.w.in_slow_start() {

@@ -89,6 +89,9 @@ impl CongestionControl for Gaimd {
     fn ssthresh(&self) -> u64 {
         self.w.ssthresh_bytes()
     }
+    fn limit_cwnd(&mut self, max_bytes: u64) {
+        self.w.limit_cwnd(max_bytes);
+    }
 
     fn on_ack(&mut self, ack: &AckEvent) {
         let Some(acked) = self.w.growth(ack, ack.bytes_acked) else {

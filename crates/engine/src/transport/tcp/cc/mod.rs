@@ -145,6 +145,16 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     fn on_retransmission_timeout(&mut self, now: SimTime, basis_bytes: u64, first: bool);
     /// Fast recovery ended (the window inflation is dropped by the sender).
     fn on_recovery_end(&mut self, _now: SimTime) {}
+    /// Linux 2.6's `min_cwnd` op: how far rate halving may take the window in
+    /// recovery (ssthresh unless the module says otherwise; ssthresh/2 for the modules
+    /// that use `tcp_reno_min_cwnd`).
+    fn min_cwnd(&self) -> u64 {
+        self.ssthresh()
+    }
+    /// Recovery by rate halving ended with the window at `max_bytes`: cwnd becomes at
+    /// most that (Linux 2.6 `tcp_complete_cwr`). Algorithms outside Linux 2.6's window
+    /// model (BBR, FAST) keep theirs.
+    fn limit_cwnd(&mut self, _max_bytes: u64) {}
     /// Pacing rate the algorithm wants, bit/s (`None`: let the sender derive one).
     fn pacing_rate_bps(&self) -> Option<f64> {
         None

@@ -110,6 +110,19 @@ impl CongestionControl for Reno {
         self.ssthresh
     }
 
+    fn min_cwnd(&self) -> u64 {
+        // tcp_reno_min_cwnd: ssthresh/2 in whole segments.
+        if self.ssthresh == u64::MAX {
+            u64::MAX
+        } else {
+            self.ssthresh / self.mss / 2 * self.mss
+        }
+    }
+
+    fn limit_cwnd(&mut self, max_bytes: u64) {
+        self.cwnd = self.cwnd.min(max_bytes).max(self.mss);
+    }
+
     fn on_ack(&mut self, ack: &AckEvent) {
         if !ack.may_grow() {
             return;

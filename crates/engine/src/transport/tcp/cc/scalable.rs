@@ -93,6 +93,12 @@ impl CongestionControl for Scalable {
     fn ssthresh(&self) -> u64 {
         self.w.ssthresh_bytes()
     }
+    fn min_cwnd(&self) -> u64 {
+        self.w.half_ssthresh_bytes() // tcp_reno_min_cwnd
+    }
+    fn limit_cwnd(&mut self, max_bytes: u64) {
+        self.w.limit_cwnd(max_bytes);
+    }
 
     fn on_ack(&mut self, ack: &AckEvent) {
         let Some(acked) = self.w.growth(ack, ack.bytes_acked) else {

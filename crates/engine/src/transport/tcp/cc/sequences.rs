@@ -1,6 +1,7 @@
 //! Operation-sequence tests of every algorithm (after s2n-quic's congestion-controller
 //! fuzzing): random sequences of transmissions, ACKs (new, duplicate, in recovery, with
-//! and without RTT and rate samples), congestion events, timeouts and recovery ends,
+//! and without RTT and rate samples), congestion events, timeouts and recovery ends
+//! (some with rate halving's window limit),
 //! checked after each step for the invariants every controller must keep — the window
 //! at least one segment, no panic or overflow, a finite pacing rate, the in-flight
 //! accounting of the mock sender consistent.
@@ -81,6 +82,11 @@ impl Mock {
             85..=94 if self.in_recovery => {
                 self.in_recovery = false;
                 self.cc.on_recovery_end(self.now);
+                if self.rng.bernoulli(0.5) {
+                    // Rate halving's end (Linux 2.6): anything from 0 to the floor.
+                    let floor = self.cc.min_cwnd().min(self.cc.cwnd());
+                    self.cc.limit_cwnd(self.rng.next_u64() % (floor + 1));
+                }
             }
             95..=99 => {
                 let first = self.rng.bernoulli(0.7);

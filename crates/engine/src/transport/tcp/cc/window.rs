@@ -148,6 +148,20 @@ impl SegmentWindow {
         self.cwnd as u64 * self.mss
     }
 
+    /// At most `max_bytes` (whole segments, at least one): the end of rate halving.
+    pub fn limit_cwnd(&mut self, max_bytes: u64) {
+        self.cwnd = self.cwnd.min(segments(max_bytes, self.mss).max(1));
+    }
+
+    /// Linux 2.6's `tcp_reno_min_cwnd`, ssthresh/2 in whole segments, in bytes.
+    pub fn half_ssthresh_bytes(&self) -> u64 {
+        if self.ssthresh == UNSET {
+            u64::MAX
+        } else {
+            (self.ssthresh / 2) as u64 * self.mss
+        }
+    }
+
     /// The threshold in bytes (`u64::MAX` while unset).
     pub fn ssthresh_bytes(&self) -> u64 {
         if self.ssthresh == UNSET {
