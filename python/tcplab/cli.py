@@ -18,7 +18,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import __version__
-from .output import OutputError
+from .output import OutputError, check_output
 from .runner import InternalError, simulate
 from .runner import validate as engine_validate
 from .scenario import ScenarioError, load
@@ -133,12 +133,13 @@ def run(
     progress = _LazyProgress()
     try:
         loaded = load(scenario, set_ or [], seed)
+        target = out if out is not None else Path("results") / loaded.name
+        check_output(target)  # refuse an unusable --out before a long run, not after
         engine, wall = simulate(loaded, progress)
         progress.close()
         from .results import RunResult
 
         result = RunResult.from_engine(engine, loaded.name, loaded.source, wall)
-        target = out if out is not None else Path("results") / loaded.name
         written = result.save(target, plots=plots)
     except (ScenarioError, OutputError) as e:
         progress.close()

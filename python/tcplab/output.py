@@ -1,43 +1,159 @@
-"""Writing a results directory atomically: all of it or none of it."""
+"""Writing a results directory safely: all of it or none of it, and never over
+anything tcplab did not write.
+
+Guarantees (docs/results.md, "The results directory"):
+
+* ``--out`` is replaced only if it is missing, empty, or marked as tcplab's own by the
+  ``.tcplab-results`` file every results directory carries; anything else is refused
+  (:func:`check_output`) before the run starts.
+* A symlinked ``--out`` is resolved: the directory it points to is replaced and the
+  link keeps pointing at the new results.
+* The new results are written into a temporary sibling and swapped in with one atomic
+  exchange (Linux ``renameat2(RENAME_EXCHANGE)``), so at every moment the path holds
+  either the complete old results or the complete new ones. Where the exchange is not
+  available (another OS or file system) two renames are used, with a window of
+  microseconds in which the path is absent.
+* Temporary siblings left by a killed run (their process is gone) are removed by the
+  next run writing into the same parent directory.
+* Results are created with the user's umask, like any file the user writes.
+"""
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+#: The file that marks a directory as tcplab's results, with the layout's version.
+MARKER = ".tcplab-results"
+FORMAT_VERSION = 1
 
 
 class OutputError(ValueError):
     """The output directory cannot be used (exit status 2, like bad input)."""
 
 
-def write_directory(out: Path, fill: Callable[[Path], None]) -> Path:
-    """Creates ``out`` with the files ``fill`` writes into a fresh directory.
+def check_output(out: str | Path) -> Path:
+    """The resolved results path, if tcplab may write its results there; otherwise
+    :class:`OutputError` saying why. Cheap: call it before a long run."""
+    path = Path(os.path.realpath(out))
+    if path.exists() and not path.is_dir():
+        raise OutputError(f"{out}: exists and is not a directory (choose another --out)")
+    if path.is_dir():
+        if path == Path(os.path.realpath(os.getcwd())) or path.parent == path:
+            raise OutputError(f"{out}: is the current or the root directory; results need a directory of their own")
+        try:
+            entries = [e.name for e in os.scandir(path)]
+        except OSError as e:
+            raise OutputError(f"{out}: cannot be read ({e.strerror})") from None
+        if entries and MARKER not in entries:
+            raise OutputError(f"{out}: is a non-empty directory that tcplab did not create (no {MARKER} in it); "
+                              "refusing to replace it (choose another --out)")
+    parent = _existing_ancestor(path.parent)
+    if not parent.is_dir():
+        raise OutputError(f"{out}: {parent} is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(f"{out}: {parent} is not writable")
+    return path
 
-    ``fill`` writes into a temporary sibling directory; only when it succeeds is that
-    renamed into place, replacing a previous results directory. A failure part-way
-    leaves any existing ``out`` exactly as it was. A non-empty directory that does not
-    hold tcplab results (no summary.json) is never replaced.
-    """
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"{out}: exists and is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not (out / "summary.json").exists():
-        raise OutputError(f"{out}: is a non-empty directory without tcplab results; refusing to replace it (choose another --out)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+
+def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
+    """Creates the results directory ``out`` with the files ``fill`` writes, under the
+    guarantees of this module; returns the path written (symlinks resolved)."""
+    path = check_output(out)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"{out}: cannot create {path.parent} ({e.strerror})") from None
+    remove_stale_temporaries(path)
+    tag = f"{os.getpid()}-"
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.tmp-{tag}", dir=path.parent))
+    except OSError as e:
+        raise OutputError(f"{out}: cannot write in {path.parent} ({e.strerror})") from None
     try:
         fill(tmp)
-        if out.exists():
-            old = out.parent / f".{out.name}.old-{os.getpid()}"
-            os.rename(out, old)
-            os.rename(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
+        (tmp / MARKER).write_text(json.dumps({"format": FORMAT_VERSION}) + "\n")
+        os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes it owner-only
+        if path.exists():
+            if _exchange(tmp, path):
+                shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the old results
+            else:
+                old = path.parent / f".{path.name}.old-{tag}{tmp.name[-8:]}"
+                os.rename(path, old)
+                os.rename(tmp, path)
+                shutil.rmtree(old, ignore_errors=True)
         else:
-            os.rename(tmp, out)
+            os.rename(tmp, path)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return out
+    return path
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Removes the temporary siblings of ``path`` whose writing process is gone (a run
+    killed while writing); returns what was removed."""
+    pattern = re.compile(rf"^\.{re.escape(path.name)}\.(?:tmp|old)-(\d+)-")
+    removed = []
+    try:
+        siblings = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    for entry in siblings:
+        m = pattern.match(entry.name)
+        if m and entry.is_dir(follow_symlinks=False) and not _alive(int(m.group(1))):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(Path(entry.path))
+    return removed
+
+
+def _existing_ancestor(path: Path) -> Path:
+    while not path.exists() and path.parent != path:
+        path = path.parent
+    return path
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swaps two directories (Linux renameat2 RENAME_EXCHANGE); False if
+    this system cannot, so the caller falls back to two renames."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))

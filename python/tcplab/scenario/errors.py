@@ -17,6 +17,11 @@ class ScenarioError(ValueError):
         self.source = source
         super().__init__(str(self))
 
+    def __reduce__(self):
+        # Pickles by its fields (the default would call __init__ with the message
+        # alone, which fails on unpickling: a process pool then waits for ever).
+        return (ScenarioError, (self.path, self.message, self.source))
+
     def with_source(self, source: str) -> "ScenarioError":
         """The same error, attributed to ``source`` (a file name or "--set")."""
         return ScenarioError(self.path, self.message, source)
