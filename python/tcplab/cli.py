@@ -7,6 +7,7 @@ directory), 1 for an internal error (a bug: please report it).
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from pathlib import Path
@@ -147,6 +148,9 @@ def run(
     except InternalError as e:
         progress.close()
         _fail(str(e), 1)
+    except BaseException:
+        progress.close()  # an interrupt: take the bar off the terminal first
+        raise
     if json_:
         sys.stdout.write(result.summary_json())
     else:
@@ -180,11 +184,32 @@ def main_options(
     """tcplab: end-to-end transport performance laboratory."""
 
 
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived: unwinds everything (a results directory being
+    written is removed, the old one kept) and ends the command with 128 + signal.
+    Not an Exception, so no handler on the way swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _interrupt(signum: int, _frame) -> None:
+    raise Interrupted(signum)
+
+
 def main() -> None:
     """Entry point of the ``tcplab`` command."""
     from . import cli_sweeps  # noqa: F401  (registers sweep, query, reproduce)
 
-    app()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _interrupt)
+    try:
+        app()
+    except Interrupted as e:
+        name = signal.Signals(e.signum).name
+        err_console.print(f"[bold red]interrupted[/] by {name}: stopped (a results directory is only ever replaced whole)", highlight=False, soft_wrap=True)
+        sys.exit(128 + e.signum)
 
 
 if __name__ == "__main__":
