@@ -53,6 +53,18 @@ def _split(value: object, path: str, what: str, example: str) -> tuple[float, st
     return number, unit
 
 
+#: The engine counts time in ns, rates in bit/s and sizes in bytes as 64-bit unsigned
+#: integers: a value beyond that is an input error, not an overflow.
+_U64_MAX = 2**64 - 1
+
+
+def _whole(x: float, path: str, value: object, what: str, unit: str) -> int:
+    """``x`` rounded to an integer of the engine's 64-bit range, or a ScenarioError."""
+    if not math.isfinite(x) or round(x) > _U64_MAX:
+        raise ScenarioError(path, f"{what} {value!r} is too large: at most {_U64_MAX:.4g} {unit}")
+    return round(x)
+
+
 def _scale(unit: str, table: dict, path: str, what: str, value: object) -> float:
     if unit in table:
         return table[unit]
@@ -64,7 +76,7 @@ def parse_duration_ns(value: object, path: str) -> int:
     """A duration ("2ms", "1.5s", "100us"; a plain number is seconds) in ns."""
     number, unit = _split(value, path, "a duration", '"2ms" or 0.002')
     scale = 1.0 if unit is None else _scale(unit, DURATION_UNITS, path, "time", value)
-    return round(number * scale * 1e9)
+    return _whole(number * scale * 1e9, path, value, "duration", "ns (584 years)")
 
 
 def parse_rate_bps(value: object, path: str) -> int:
@@ -73,7 +85,7 @@ def parse_rate_bps(value: object, path: str) -> int:
     if unit is None and isinstance(value, str):
         raise ScenarioError(path, f"a rate needs a unit, e.g. \"{value}Mbps\" (plain numbers are bit/s)")
     scale = 1.0 if unit is None else _scale(unit, RATE_UNITS, path, "rate", value)
-    return round(number * scale)
+    return _whole(number * scale, path, value, "rate", "bit/s")
 
 
 def parse_size_bytes(value: object, path: str) -> int:
@@ -82,10 +94,10 @@ def parse_size_bytes(value: object, path: str) -> int:
     if unit is not None and unit.lower() in PACKET_UNITS:
         raise ScenarioError(path, f"expected a size in bytes here, got {value!r}")
     scale = 1 if unit is None else _scale(unit, SIZE_UNITS, path, "size", value)
-    result = number * scale
-    if result != int(result) and unit in (None, "B", "byte", "bytes"):
+    result = _whole(number * scale, path, value, "size", "bytes")
+    if result != number * scale and unit in (None, "B", "byte", "bytes"):
         raise ScenarioError(path, f"expected a whole number of bytes, got {value!r}")
-    return round(result)
+    return result
 
 
 class Amount(namedtuple("Amount", "value unit")):
@@ -99,11 +111,12 @@ def parse_amount(value: object, path: str, *, integral: bool = True) -> Amount:
     """ "100 packets", "20 segments", "150KB" or a plain number of packets (segments)."""
     number, unit = _split(value, path, "a packet count or size", '"100 packets" or "150KB"')
     if unit is None or unit.lower() in PACKET_UNITS:
+        _whole(number, path, value, "packet count", "packets")
         if integral and number != int(number):
             raise ScenarioError(path, f"expected a whole number of packets, got {value!r}")
         return Amount(number, "packets")
     if unit in SIZE_UNITS:
-        return Amount(round(number * SIZE_UNITS[unit]), "bytes")
+        return Amount(_whole(number * SIZE_UNITS[unit], path, value, "size", "bytes"), "bytes")
     choices = [*SIZE_UNITS, "packets"]
     raise ScenarioError(path, f"unknown unit '{unit}' in {value!r}{suggest(unit, choices)}; expected packets or a byte unit ({', '.join(SIZE_UNITS)})")
 
