@@ -121,3 +121,31 @@ def test_help_on_every_command():
     for args in (["--help"], ["run", "--help"], ["validate", "--help"]):
         proc = run_cli(*args)
         assert proc.returncode == 0 and "Usage" in proc.stdout
+
+
+def test_names_that_look_like_terminal_markup_are_printed_as_written(tmp_path):
+    """Rich reads "[/]" and "[bold]" as markup; user names must not be (they crashed the
+    summary after the results were written)."""
+    p = tmp_path / "odd.toml"
+    p.write_text("""
+[simulation]
+duration = "1s"
+[[node]]
+name = "a[/]"
+[[node]]
+name = "b[bold]"
+[[link]]
+from = "a[/]"
+to = "b[bold]"
+bandwidth = "10Mbps"
+delay = "1ms"
+[[flow]]
+name = "x[/]y"
+from = "a[/]"
+to = "b[bold]"
+app = { type = "bulk" }
+transport = "tcp"
+""")
+    r = run_cli("run", str(p), "--out", str(tmp_path / "res"), "--no-plots")
+    assert r.returncode == 0, r.stderr
+    assert "x[/]y" in r.stdout and "a[/]->b[bold]" in r.stdout

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -45,7 +46,7 @@ SetOpt = Annotated[
 
 
 def _fail(message: str, status: int) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(status)
 
 
@@ -85,7 +86,7 @@ def _ms(value: float | None) -> str:
 def print_summary(result: "RunResult", console: Console) -> None:
     """The human-readable summary: flows, busy links, fairness."""
     s = result.summary
-    console.print(f"[bold]{s['scenario']}[/]: {s['duration_s']:g} s simulated, seed {s['seed']}, "
+    console.print(f"[bold]{escape(s['scenario'])}[/]: {s['duration_s']:g} s simulated, seed {s['seed']}, "
                   f"{s['events']:,} events in {s['wall_time_s']:.2f} s wall time")
     flows = Table(title="Flows", title_justify="left")
     for col in ["flow", "path", "proto", "goodput Mb/s", "max Mb/s", "sent pkts", "lost pkts", "loss %",
@@ -93,7 +94,7 @@ def print_summary(result: "RunResult", console: Console) -> None:
         flows.add_column(col, justify="left" if col in ("flow", "path", "proto") else "right")
     for f in s["flows"]:
         d = f["delay_ms"]
-        flows.add_row(f["id"], f"{f['src']}→{f['dst']}", f["transport"], _mbps(f["goodput_bps"]), _mbps(f["throughput_max_bps"]),
+        flows.add_row(escape(f["id"]), escape(f"{f['src']}→{f['dst']}"), f["transport"], _mbps(f["goodput_bps"]), _mbps(f["throughput_max_bps"]),
                       f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}", f"{100 * f['loss_rate']:.2f}",
                       _ms(d["mean"]), _ms(d["p99"]), f"{f['jitter_ms']:.3f}")
     console.print(flows)
@@ -104,7 +105,7 @@ def print_summary(result: "RunResult", console: Console) -> None:
             table.add_column(col, justify="left" if col == "flow" else "right")
         for f in tcp:
             fct = "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"
-            table.add_row(f["id"], f"{f['retransmits']:,}", f"{f['fast_retransmits']:,}", f"{f['rto_count']:,}", _ms(f["srtt_ms"]), fct)
+            table.add_row(escape(f["id"]), f"{f['retransmits']:,}", f"{f['fast_retransmits']:,}", f"{f['rto_count']:,}", _ms(f["srtt_ms"]), fct)
         console.print(table)
     links = Table(title="Link directions with traffic", title_justify="left")
     for col in ["link", "Mb/s", "util %", "tx pkts", "drops q/red/rand", "queue max pkts", "queue mean pkts"]:
@@ -113,7 +114,7 @@ def print_summary(result: "RunResult", console: Console) -> None:
         if l["tx_packets"] == 0 and sum(l["drops"].values()) == 0:
             continue
         dr = l["drops"]
-        links.add_row(l["id"], f"{l['bandwidth_bps'] / 1e6:g}", f"{100 * l['utilization']:.1f}", f"{l['tx_packets']:,}",
+        links.add_row(escape(l["id"]), f"{l['bandwidth_bps'] / 1e6:g}", f"{100 * l['utilization']:.1f}", f"{l['tx_packets']:,}",
                       f"{dr['queue']}/{dr['red']}/{dr['random']}", f"{l['queue_max_packets']:,}", f"{l['queue_mean_packets']:.2f}")
     console.print(links)
     jain = s["fairness"]["jain"]
@@ -155,7 +156,7 @@ def run(
         sys.stdout.write(result.summary_json())
     else:
         print_summary(result, out_console)
-        out_console.print(f"Results written to [bold]{written}[/]")
+        out_console.print(f"Results written to [bold]{escape(str(written))}[/]")
 
 
 @app.command()
@@ -167,7 +168,7 @@ def validate(scenario: ScenarioArg, set_: SetOpt = None) -> None:
     except ScenarioError as e:
         _fail(str(e), 2)
     e = loaded.engine
-    out_console.print(f"{loaded.source}: valid ({len(e['nodes'])} nodes, {len(e['links'])} links, {len(e['flows'])} flows, "
+    out_console.print(f"{escape(loaded.source)}: valid ({len(e['nodes'])} nodes, {len(e['links'])} links, {len(e['flows'])} flows, "
                       f"{e['simulation']['duration_ns'] / 1e9:g} s)")
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -61,7 +62,7 @@ def print_point_summary(summary, spec) -> None:
     for m in spec.metrics:
         table.add_column("goodput Mb/s" if m == "goodput_bps" else m, justify="right")
     for _, row in summary.iterrows():
-        cells = [str(row[n]) for n in names]
+        cells = [escape(str(row[n])) for n in names]
         cells.append(f"{row['runs']}" + (f" ([red]{row['failed']} failed[/])" if row["failed"] else ""))
         for m in spec.metrics:
             cells.append(_fmt(row[m], row[f"{m}_ci"], 1e-6 if m == "goodput_bps" else 1.0))
@@ -105,12 +106,12 @@ def sweep(
     if not summary.empty:
         print_point_summary(summary, spec)
     out_console.print(f"{outcome.total} runs: {outcome.skipped} already stored, {outcome.ran} run now "
-                      f"({outcome.failed} failed) in {outcome.wall_s:.1f} s. Catalog: [bold]{outcome.root / 'catalog.duckdb'}[/]")
+                      f"({outcome.failed} failed) in {outcome.wall_s:.1f} s. Catalog: [bold]{escape(str(outcome.root / 'catalog.duckdb'))}[/]")
     for p in plots:
-        out_console.print(f"Plot: {p}")
+        out_console.print(f"Plot: {escape(str(p))}")
     if outcome.failed:
         err_console.print(f"[yellow]{outcome.failed} run(s) failed; their messages: "
-                          f"tcplab query {outcome.root} \"SELECT point, rep, message FROM runs WHERE status = 'failed'\"[/]")
+                          f"tcplab query {escape(str(outcome.root))} \"SELECT point, rep, message FROM runs WHERE status = 'failed'\"[/]")
         raise typer.Exit(1)
 
 
@@ -141,7 +142,7 @@ def query(
     for col in df.columns:
         table.add_column(str(col))
     for row in df.itertuples(index=False):
-        table.add_row(*(_fmt(v) if isinstance(v, float) else str(v) for v in row))
+        table.add_row(*(_fmt(v) if isinstance(v, float) else escape(str(v)) for v in row))
     out_console.print(table)
 
 
@@ -167,7 +168,7 @@ def reproduce(
         loaded = load_study(study)
         if export is not None:
             written = export_study(loaded, export)
-            out_console.print(f"Wrote {len(written)} files to {export}")
+            out_console.print(f"Wrote {len(written)} files to {escape(str(export))}")
             return
     except (StudyError, ScenarioError) as e:
         _fail(str(e), 2)
@@ -178,5 +179,5 @@ def reproduce(
     except (StudyError, ScenarioError) as e:
         _fail(str(e), 2)
     out_console.print(report.markdown_checklist(), markup=False, highlight=False)
-    out_console.print(f"Report: [bold]{report.markdown_path}[/] and [bold]{report.html_path}[/] "
+    out_console.print(f"Report: [bold]{escape(str(report.markdown_path))}[/] and [bold]{escape(str(report.html_path))}[/] "
                       f"({time.perf_counter() - started:.0f} s)")

@@ -43,7 +43,17 @@ class Scenario(namedtuple("Scenario", "source raw engine")):
         return json.dumps(self.engine)
 
 
+_TOO_DEEP = "nested too deeply (tables or arrays hundreds of levels deep); a scenario needs a few"
+
+
 def _parse_text(text: str, source: str, fmt: str) -> dict:
+    try:
+        return _parse_text_unguarded(text, source, fmt)
+    except RecursionError:
+        raise ScenarioError("", _TOO_DEEP, source) from None
+
+
+def _parse_text_unguarded(text: str, source: str, fmt: str) -> dict:
     if not text.strip():
         raise ScenarioError("", "the scenario is empty: expected at least [simulation], a topology or links, and [[flow]]", source)
     if fmt == "yaml":
@@ -65,7 +75,10 @@ def _parse_text(text: str, source: str, fmt: str) -> dict:
 def read_raw(source: ScenarioSource) -> tuple[dict, str]:
     """The user's scenario as a dict, and a name for error messages."""
     if isinstance(source, dict):
-        return copy.deepcopy(source), "<dict>"
+        try:
+            return copy.deepcopy(source), "<dict>"
+        except RecursionError:
+            raise ScenarioError("", _TOO_DEEP, "<dict>") from None
     looks_like_path = isinstance(source, os.PathLike) or ("\n" not in source and "=" not in source)
     if looks_like_path:
         path = os.fspath(source)
@@ -88,7 +101,7 @@ def _override_value(text: str) -> Any:
     otherwise kept as a string (so 50Mbps needs no quotes)."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return text
 
 
@@ -258,4 +271,6 @@ def load(source: ScenarioSource, overrides: list | tuple = (), seed: int | None 
         engine = compile_scenario(raw)
     except ScenarioError as e:
         raise e.with_source(name) from None
+    except RecursionError:
+        raise ScenarioError("", _TOO_DEEP, name) from None
     return Scenario(source=name, raw=raw, engine=engine)
