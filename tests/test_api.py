@@ -147,3 +147,13 @@ def test_summary_only_results_match_the_full_ones():
     assert lean["flow_series"] == lean["link_series"] == lean["delay_histograms"] == []
     for key in ("flows", "links", "fairness", "events"):
         assert lean[key] == full[key]
+
+
+def test_numpy_scalars_are_read_as_the_numbers_they_hold():
+    """A scenario built with numpy (a sweep in a notebook) gives the same run as the
+    same numbers typed by hand."""
+    import numpy as np
+
+    plain = tcplab.run(SCENARIOS / "default.toml", overrides=[("simulation.duration", 1.5)], seed=4)
+    numpy = tcplab.run(SCENARIOS / "default.toml", overrides=[("simulation.duration", np.float32(1.5))], seed=np.int64(4))
+    assert numpy.summary["flows"] == plain.summary["flows"]

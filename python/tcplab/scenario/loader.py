@@ -76,7 +76,7 @@ def read_raw(source: ScenarioSource) -> tuple[dict, str]:
     """The user's scenario as a dict, and a name for error messages."""
     if isinstance(source, dict):
         try:
-            return copy.deepcopy(source), "<dict>"
+            return copy.deepcopy(native(source)), "<dict>"
         except RecursionError:
             raise ScenarioError("", _TOO_DEEP, "<dict>") from None
     looks_like_path = isinstance(source, os.PathLike) or ("\n" not in source and "=" not in source)
@@ -233,10 +233,23 @@ def split_count_overrides(overrides) -> tuple[list[str], list[str]]:
     return before, after
 
 
+def native(value: Any) -> Any:
+    """``value`` with numpy scalars and arrays turned into Python numbers and lists, in
+    nested dicts and lists too (a new container wherever one is walked), so that a
+    scenario built with numpy reads as if written by hand."""
+    if isinstance(value, dict):
+        return {k: native(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [native(v) for v in value]
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        return native(value.tolist())
+    return value
+
+
 def _apply(raw: dict, assignment: str | tuple[str, Any]) -> None:
     if isinstance(assignment, tuple):
         path, value = assignment
-        set_path(raw, path, value)
+        set_path(raw, path, native(value))
     else:
         apply_override(raw, assignment)
 
@@ -266,7 +279,7 @@ def load(source: ScenarioSource, overrides: list | tuple = (), seed: int | None 
     if seed is not None:
         raw.setdefault("simulation", {})
         if isinstance(raw["simulation"], dict):
-            raw["simulation"]["seed"] = seed
+            raw["simulation"]["seed"] = native(seed)
     try:
         engine = compile_scenario(raw)
     except ScenarioError as e:
