@@ -157,3 +157,30 @@ def test_numpy_scalars_are_read_as_the_numbers_they_hold():
     plain = tcplab.run(SCENARIOS / "default.toml", overrides=[("simulation.duration", 1.5)], seed=4)
     numpy = tcplab.run(SCENARIOS / "default.toml", overrides=[("simulation.duration", np.float32(1.5))], seed=np.int64(4))
     assert numpy.summary["flows"] == plain.summary["flows"]
+
+
+def test_a_position_in_the_engine_json_maps_back_to_its_keys():
+    """The locator behind field-named engine errors: every scalar's offset in the
+    text json.dumps writes leads back to the keys and indices of that scalar."""
+    import json
+
+    from tcplab.runner import _json_path_at
+
+    doc = {"a": [1, {"b": "x,\\\"y", "c": [True, None]}], "d": {"e": 2.5}, "f": "]"}
+    text = json.dumps(doc)
+
+    def scalars(node, path):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from scalars(v, path + [k])
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                yield from scalars(v, path + [i])
+        else:
+            yield path, json.dumps(node)
+
+    start = 0
+    for path, token in scalars(doc, []):
+        at = text.index(token, start) + len(token)  # serde reports the end of the token
+        assert _json_path_at(text, at) == path, (path, token)
+        start = at
