@@ -15,7 +15,7 @@
 //! times its nominal rate when every segment is ACKed); `ack_ratio = false` counts
 //! segments at the nominal rate.
 
-use super::window::{AckRatio, SegmentWindow, UNSET};
+use super::window::{segment_window_accessors, AckRatio, SegmentWindow, UNSET};
 use super::ParamError;
 use super::{check_open, AckEvent, AlgorithmConfig, BuildContext, CongestionControl};
 use crate::time::SimTime;
@@ -168,15 +168,7 @@ impl CongestionControl for Bic {
     fn name(&self) -> &'static str {
         "bic"
     }
-    fn cwnd(&self) -> u64 {
-        self.w.cwnd_bytes()
-    }
-    fn ssthresh(&self) -> u64 {
-        self.w.ssthresh_bytes()
-    }
-    fn limit_cwnd(&mut self, max_bytes: u64) {
-        self.w.limit_cwnd(max_bytes);
-    }
+    segment_window_accessors!();
 
     fn on_ack(&mut self, ack: &AckEvent) {
         if let Some(r) = &mut self.ack_ratio {

@@ -13,7 +13,7 @@
 //! above W_max at `max_increment` segments per 100 ms of minimum RTT. Mainline uses
 //! β = 717/1024 with HyStart (preset `linux`).
 
-use super::window::{AckRatio, SegmentWindow, UNSET};
+use super::window::{segment_window_accessors, AckRatio, SegmentWindow, UNSET};
 use super::{check_open, check_positive, AckEvent, AlgorithmConfig, BuildContext};
 use super::{CongestionControl, ParamError};
 use crate::time::SimTime;
@@ -193,15 +193,7 @@ impl CongestionControl for Cubic {
     fn name(&self) -> &'static str {
         "cubic"
     }
-    fn cwnd(&self) -> u64 {
-        self.w.cwnd_bytes()
-    }
-    fn ssthresh(&self) -> u64 {
-        self.w.ssthresh_bytes()
-    }
-    fn limit_cwnd(&mut self, max_bytes: u64) {
-        self.w.limit_cwnd(max_bytes);
-    }
+    segment_window_accessors!();
 
     fn on_ack(&mut self, ack: &AckEvent) {
         if self.c.hystart && self.w.in_slow_start() {

@@ -12,7 +12,7 @@
 //! "Adding a congestion control"): a `Config` with its defaults, checks and presets,
 //! a controller, and one line in the `algorithms!` registration.
 
-use super::window::SegmentWindow;
+use super::window::{segment_window_accessors, SegmentWindow};
 use super::CongestionControl;
 use super::ParamError;
 use super::{check_open, check_positive, AckEvent, AlgorithmConfig, BuildContext};
@@ -83,15 +83,7 @@ impl CongestionControl for Gaimd {
     fn name(&self) -> &'static str {
         "gaimd"
     }
-    fn cwnd(&self) -> u64 {
-        self.w.cwnd_bytes()
-    }
-    fn ssthresh(&self) -> u64 {
-        self.w.ssthresh_bytes()
-    }
-    fn limit_cwnd(&mut self, max_bytes: u64) {
-        self.w.limit_cwnd(max_bytes);
-    }
+    segment_window_accessors!();
 
     fn on_ack(&mut self, ack: &AckEvent) {
         let Some(acked) = self.w.growth(ack, ack.bytes_acked) else {

@@ -22,7 +22,7 @@
 //! 1e-5 in a fluid model. `stepwise = false` runs the RFC's functions instead: a(w)
 //! and b(w) evaluated at the current window on every ACK and every decrease.
 
-use super::window::SegmentWindow;
+use super::window::{segment_window_accessors, SegmentWindow};
 use super::{check_open, check_positive, AckEvent, AlgorithmConfig, BuildContext};
 use super::{CongestionControl, ParamError};
 use crate::time::SimTime;
@@ -215,17 +215,9 @@ impl CongestionControl for HighSpeed {
     fn name(&self) -> &'static str {
         "highspeed"
     }
-    fn cwnd(&self) -> u64 {
-        self.w.cwnd_bytes()
-    }
-    fn ssthresh(&self) -> u64 {
-        self.w.ssthresh_bytes()
-    }
+    segment_window_accessors!();
     fn min_cwnd(&self) -> u64 {
         self.w.half_ssthresh_bytes() // tcp_reno_min_cwnd
-    }
-    fn limit_cwnd(&mut self, max_bytes: u64) {
-        self.w.limit_cwnd(max_bytes);
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {

@@ -10,7 +10,7 @@
 //! (a = 0.02, legacy_window = 0). Kelly's values are the defaults: a = 0.01,
 //! b = 0.125, legacy window 16 (below it, loss halves the window).
 
-use super::window::SegmentWindow;
+use super::window::{segment_window_accessors, SegmentWindow};
 use super::ParamError;
 use super::{check_open, AckEvent, AlgorithmConfig, BuildContext, CongestionControl};
 use crate::time::SimTime;
@@ -87,17 +87,9 @@ impl CongestionControl for Scalable {
     fn name(&self) -> &'static str {
         "scalable"
     }
-    fn cwnd(&self) -> u64 {
-        self.w.cwnd_bytes()
-    }
-    fn ssthresh(&self) -> u64 {
-        self.w.ssthresh_bytes()
-    }
+    segment_window_accessors!();
     fn min_cwnd(&self) -> u64 {
         self.w.half_ssthresh_bytes() // tcp_reno_min_cwnd
-    }
-    fn limit_cwnd(&mut self, max_bytes: u64) {
-        self.w.limit_cwnd(max_bytes);
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {

@@ -15,7 +15,7 @@
 //! one segment every other round; and it left slow start with ssthresh = 2, where
 //! mainline lowers ssthresh with each decrease (`linux26_rounds`, in both 2.6 presets).
 
-use super::window::SegmentWindow;
+use super::window::{segment_window_accessors, SegmentWindow};
 use super::ParamError;
 use super::{check_positive, AckEvent, AlgorithmConfig, BuildContext, CongestionControl};
 use crate::time::SimTime;
@@ -163,17 +163,9 @@ impl CongestionControl for Vegas {
     fn name(&self) -> &'static str {
         "vegas"
     }
-    fn cwnd(&self) -> u64 {
-        self.w.cwnd_bytes()
-    }
-    fn ssthresh(&self) -> u64 {
-        self.w.ssthresh_bytes()
-    }
+    segment_window_accessors!();
     fn min_cwnd(&self) -> u64 {
         self.w.half_ssthresh_bytes() // tcp_reno_min_cwnd
-    }
-    fn limit_cwnd(&mut self, max_bytes: u64) {
-        self.w.limit_cwnd(max_bytes);
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {

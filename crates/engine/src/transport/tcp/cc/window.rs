@@ -182,6 +182,24 @@ pub fn segments(bytes: u64, mss: u64) -> u32 {
     (bytes / mss.max(1)).min(u32::MAX as u64) as u32
 }
 
+/// The [`super::CongestionControl`] methods every algorithm built on a
+/// [`SegmentWindow`] in its field `w` shares: `cwnd`, `ssthresh` and `limit_cwnd`
+/// (rate halving's end). Written inside the algorithm's `impl CongestionControl`.
+macro_rules! segment_window_accessors {
+    () => {
+        fn cwnd(&self) -> u64 {
+            self.w.cwnd_bytes()
+        }
+        fn ssthresh(&self) -> u64 {
+            self.w.ssthresh_bytes()
+        }
+        fn limit_cwnd(&mut self, max_bytes: u64) {
+            self.w.limit_cwnd(max_bytes);
+        }
+    };
+}
+pub(crate) use segment_window_accessors;
+
 #[cfg(test)]
 mod tests {
     use super::*;
