@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -34,28 +36,21 @@ def test_every_error_pickles_with_its_message_and_fields(error):
 
 
 def test_a_result_pickles():
-    result = tcplab.run(_write_and_load())
+    result = tcplab.run(_scenario_file(BASE))
     back = pickle.loads(pickle.dumps(result))
     assert back.summary == result.summary
     assert back.flow_series.equals(result.flow_series)
 
 
-def _write_and_load():
-    import tempfile
-    from pathlib import Path
-
+def _scenario_file(text: str) -> str:
+    """A scenario file (runs from a file name, as users' pool workers do)."""
     d = Path(tempfile.mkdtemp())
-    (d / "s.toml").write_text(BASE)
+    (d / "s.toml").write_text(text)
     return str(d / "s.toml")
 
 
 def _goodput(text: str) -> float:
-    import tempfile
-    from pathlib import Path
-
-    d = Path(tempfile.mkdtemp())
-    (d / "s.toml").write_text(text)
-    return tcplab.run(str(d / "s.toml")).summary["flows"][0]["goodput_bps"]
+    return tcplab.run(_scenario_file(text)).summary["flows"][0]["goodput_bps"]
 
 
 def test_a_pool_with_one_bad_point_reports_it_and_finishes_the_others():

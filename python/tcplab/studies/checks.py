@@ -208,11 +208,7 @@ def _value(check: dict, df, _all) -> Outcome:
     sel = _select(df, check.get("where", {}))[y].dropna()
     if sel.empty:
         return Outcome(None, "not decided: no point matches")
-    v = float(sel.mean()) / scale
-    low, high = check.get("min", -math.inf), check.get("max", math.inf)
-    label = check.get("label", y)
-    comparisons = [Comparison(label, check["published"], v)] if "published" in check else []
-    return Outcome(low <= v <= high, f"{label}: {v:.4g} (need {_bounds(low, high)})", comparisons)
+    return _within_bounds(check, check.get("label", y), float(sel.mean()) / scale)
 
 
 def _extreme(check: dict, df, _all) -> Outcome:
@@ -250,9 +246,12 @@ def _measured_value(check: dict, summaries: dict, measure_fn) -> Outcome:
     v, _ = measure_fn(spec)
     if v is None:
         return Outcome(None, "not decided: the quantity was not measured (no successful run at that point)")
-    v /= check.get("scale", 1.0)
+    return _within_bounds(check, check.get("label", spec["column"]), v / check.get("scale", 1.0))
+
+
+def _within_bounds(check: dict, label: str, v: float) -> Outcome:
+    """``value``'s verdict: ``v`` within [``min``, ``max``], next to ``published``."""
     low, high = check.get("min", -math.inf), check.get("max", math.inf)
-    label = check.get("label", spec["column"])
     comparisons = [Comparison(label, check["published"], v)] if "published" in check else []
     return Outcome(low <= v <= high, f"{label}: {v:.4g} (need {_bounds(low, high)})", comparisons)
 
