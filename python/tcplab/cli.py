@@ -83,23 +83,68 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+#: Beyond this many flows (or busy link directions) the summary shows a distribution
+#: and the extremes instead of one row each; flows.csv / links.csv have every row.
+COMPACT_ROWS = 40
+#: Rows shown at each end (lowest, highest goodput) of a compact flow table.
+COMPACT_EXTREMES = 5
+
+
+def _flow_table(title: str, flows: list[dict]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for col in ["flow", "path", "proto", "goodput Mb/s", "max Mb/s", "sent pkts", "lost pkts", "loss %",
+                "delay mean ms", "p99 ms", "jitter ms"]:
+        table.add_column(col, justify="left" if col in ("flow", "path", "proto") else "right")
+    for f in flows:
+        d = f["delay_ms"]
+        table.add_row(escape(f["id"]), escape(f"{f['src']}→{f['dst']}"), f["transport"], _mbps(f["goodput_bps"]), _mbps(f["throughput_max_bps"]),
+                      f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}", f"{100 * f['loss_rate']:.2f}",
+                      _ms(d["mean"]), _ms(d["p99"]), f"{f['jitter_ms']:.3f}")
+    return table
+
+
+def _distribution_table(flows: list[dict]) -> Table:
+    """One row per metric, its spread over the flows (percentiles of the per-flow values)."""
+    import numpy as np
+
+    metrics = [
+        ("goodput Mb/s", [f["goodput_bps"] / 1e6 for f in flows]),
+        ("loss %", [100 * f["loss_rate"] for f in flows]),
+        ("delay mean ms", [f["delay_ms"]["mean"] for f in flows]),
+        ("delay p99 ms", [f["delay_ms"]["p99"] for f in flows]),
+        ("jitter ms", [f["jitter_ms"] for f in flows]),
+        ("retransmits", [f.get("retransmits") for f in flows]),
+        ("completion s", [f.get("fct_s") for f in flows]),
+    ]
+    table = Table(title=f"Flows: distribution over {len(flows):,} flows", title_justify="left")
+    for col in ["metric", "flows", "min", "p10", "median", "mean", "p90", "max"]:
+        table.add_column(col, justify="left" if col == "metric" else "right")
+    for name, values in metrics:
+        v = np.array([x for x in values if x is not None], dtype=float)
+        if v.size == 0:
+            continue
+        p10, p50, p90 = np.percentile(v, [10, 50, 90])
+        table.add_row(name, f"{v.size:,}", *(f"{x:,.3f}" for x in (v.min(), p10, p50, v.mean(), p90, v.max())))
+    return table
+
+
 def print_summary(result: "RunResult", console: Console) -> None:
-    """The human-readable summary: flows, busy links, fairness."""
+    """The human-readable summary: flows, busy links, fairness. Beyond
+    :data:`COMPACT_ROWS` flows it shows their distribution and the extremes."""
     s = result.summary
     console.print(f"[bold]{escape(s['scenario'])}[/]: {s['duration_s']:g} s simulated, seed {s['seed']}, "
                   f"{s['events']:,} events in {s['wall_time_s']:.2f} s wall time")
-    flows = Table(title="Flows", title_justify="left")
-    for col in ["flow", "path", "proto", "goodput Mb/s", "max Mb/s", "sent pkts", "lost pkts", "loss %",
-                "delay mean ms", "p99 ms", "jitter ms"]:
-        flows.add_column(col, justify="left" if col in ("flow", "path", "proto") else "right")
-    for f in s["flows"]:
-        d = f["delay_ms"]
-        flows.add_row(escape(f["id"]), escape(f"{f['src']}→{f['dst']}"), f["transport"], _mbps(f["goodput_bps"]), _mbps(f["throughput_max_bps"]),
-                      f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}", f"{100 * f['loss_rate']:.2f}",
-                      _ms(d["mean"]), _ms(d["p99"]), f"{f['jitter_ms']:.3f}")
-    console.print(flows)
-    tcp = [f for f in s["flows"] if f.get("retransmits") is not None]
-    if tcp:
+    flows = s["flows"]
+    compact = len(flows) > COMPACT_ROWS
+    if compact:
+        console.print(_distribution_table(flows))
+        ranked = sorted(flows, key=lambda f: f["goodput_bps"])
+        k = COMPACT_EXTREMES
+        console.print(_flow_table(f"Flows: the {k} lowest and {k} highest goodputs", ranked[:k] + ranked[-k:]))
+    else:
+        console.print(_flow_table("Flows", flows))
+    tcp = [f for f in flows if f.get("retransmits") is not None]
+    if tcp and not compact:
         table = Table(title="Reliable transport", title_justify="left")
         for col in ["flow", "retransmits", "fast retx", "timeouts", "mean SRTT ms", "completion s"]:
             table.add_column(col, justify="left" if col == "flow" else "right")
@@ -107,19 +152,22 @@ def print_summary(result: "RunResult", console: Console) -> None:
             fct = "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"
             table.add_row(escape(f["id"]), f"{f['retransmits']:,}", f"{f['fast_retransmits']:,}", f"{f['rto_count']:,}", _ms(f["srtt_ms"]), fct)
         console.print(table)
-    links = Table(title="Link directions with traffic", title_justify="left")
+    busy = [l for l in s["links"] if l["tx_packets"] > 0 or sum(l["drops"].values()) > 0]
+    shown = busy if len(busy) <= COMPACT_ROWS else sorted(busy, key=lambda l: l["utilization"], reverse=True)[:COMPACT_EXTREMES * 2]
+    title = "Link directions with traffic" if shown is busy else f"The {len(shown)} busiest of {len(busy):,} link directions with traffic"
+    links = Table(title=title, title_justify="left")
     for col in ["link", "Mb/s", "util %", "tx pkts", "drops q/red/rand", "queue max pkts", "queue mean pkts"]:
         links.add_column(col, justify="left" if col == "link" else "right")
-    for l in s["links"]:
-        if l["tx_packets"] == 0 and sum(l["drops"].values()) == 0:
-            continue
+    for l in shown:
         dr = l["drops"]
         links.add_row(escape(l["id"]), f"{l['bandwidth_bps'] / 1e6:g}", f"{100 * l['utilization']:.1f}", f"{l['tx_packets']:,}",
                       f"{dr['queue']}/{dr['red']}/{dr['random']}", f"{l['queue_max_packets']:,}", f"{l['queue_mean_packets']:.2f}")
     console.print(links)
     jain = s["fairness"]["jain"]
-    console.print(f"Jain's fairness index over {len(s['fairness']['flows'])} flow(s): "
+    console.print(f"Jain's fairness index over {len(s['fairness']['flows']):,} flow(s): "
                   + ("-" if jain is None else f"[bold]{jain:.4f}[/]"))
+    if compact or shown is not busy:
+        console.print("Every flow and link direction: flows.csv and links.csv in the results directory.")
 
 
 @app.command()

@@ -11,17 +11,42 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from . import __version__
 from .output import write_directory
+from .series import Series
 
 
-def _bin_widths(engine: dict) -> np.ndarray:
-    starts = np.asarray(engine["bin_start_s"], dtype=float)
-    ends = np.append(starts[1:], engine["duration_s"])
-    return ends - starts
+def _plain_strings(table: pa.Table) -> pa.Table:
+    """``table`` with its dictionary-encoded id columns as plain strings."""
+    return table.cast(pa.schema([pa.field(f.name, pa.string() if pa.types.is_dictionary(f.type) else f.type)
+                                 for f in table.schema]))
+
+
+class _ParquetWriter:
+    """Writes tables to one Parquet file as successive row groups. Entity ids are
+    dictionary-encoded in memory; on disk they are plain strings (Parquet's own
+    dictionary encoding), so readers see the same schema whatever the chunking."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.writer: pq.ParquetWriter | None = None
+
+    def write(self, table: pa.Table) -> None:
+        table = _plain_strings(table)
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.path, table.schema)
+        self.writer.write_table(table)
+
+    def __enter__(self) -> "_ParquetWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.writer is not None:
+            self.writer.close()
 
 
 @dataclass
@@ -42,11 +67,11 @@ class RunResult:
     """
 
     summary: dict
-    engine: dict = field(repr=False)
+    series: Series | None = field(default=None, repr=False)
 
     @classmethod
     def from_engine(cls, engine: dict, scenario_name: str, source: str, wall_time_s: float) -> "RunResult":
-        """Wraps the engine's results with run metadata."""
+        """Wraps the engine's results (:func:`tcplab.runner.simulate`) with run metadata."""
         summary = {
             "tcplab_version": __version__,
             "scenario": scenario_name,
@@ -60,7 +85,12 @@ class RunResult:
             "links": engine["links"],
             "fairness": engine["fairness"],
         }
-        return cls(summary=summary, engine=engine)
+        return cls(summary=summary, series=engine.get("series"))
+
+    def _series(self) -> Series:
+        if self.series is None:
+            raise ValueError("this run kept no time series (run it with series=True)")
+        return self.series
 
     @property
     def flows(self) -> pd.DataFrame:
@@ -72,80 +102,22 @@ class RunResult:
 
     @property
     def flow_series(self) -> pd.DataFrame:
-        e = self.engine
-        start, width = np.asarray(e["bin_start_s"]), _bin_widths(e)
-        frames = []
-        for s in e["flow_series"]:
-            sent = np.asarray(s["sent_packets"], dtype=np.int64)
-            dropped = np.asarray(s["dropped_packets"], dtype=np.int64)
-            delivered = np.asarray(s["delivered_bytes"], dtype=np.int64)
-            cum_sent = np.cumsum(sent)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                cum_loss = np.where(cum_sent > 0, np.cumsum(dropped) / np.maximum(cum_sent, 1), np.nan)
-            nan = np.full(len(start), np.nan)
-
-            def series(key: str) -> np.ndarray:
-                values = s.get(key)
-                return nan if values is None else np.array([np.nan if v is None else v for v in values], dtype=float)
-
-            columns = {
-                "flow": s["id"],
-                "time_s": start,
-                "delivered_bytes": delivered,
-                "goodput_bps": delivered * 8.0 / width,
-                "sent_packets": sent,
-                "dropped_packets": dropped,
-                "cum_loss_rate": cum_loss,
-                "cwnd_bytes": series("cwnd_bytes"),
-                "ssthresh_bytes": series("ssthresh_bytes"),
-                "srtt_ms": series("srtt_ms"),
-            }
-            # The congestion-control algorithm's own state (CUBIC's W_max, BBR's
-            # bandwidth estimate, ...), one column per value: cc_<name>.
-            for name, values in s.get("cc_state", []):
-                columns[f"cc_{name}"] = np.array([np.nan if v is None else v for v in values], dtype=float)
-            frames.append(pd.DataFrame(columns))
-        return pd.concat(frames, ignore_index=True)
+        return _plain_strings(self._series().flow_table()).to_pandas()
 
     @property
     def link_series(self) -> pd.DataFrame:
-        e = self.engine
-        start, width = np.asarray(e["bin_start_s"]), _bin_widths(e)
-        frames = []
-        for s, link in zip(e["link_series"], e["links"]):
-            tx = np.asarray(s["tx_bytes"], dtype=np.int64)
-            # Bandwidth 0: the instantaneous delivery side of a shared segment (no load of its own).
-            bandwidth = link["bandwidth_bps"] or np.nan
-            frames.append(pd.DataFrame({
-                "link": s["id"],
-                "time_s": start,
-                "tx_bytes": tx,
-                "throughput_bps": tx * 8.0 / width,
-                "load": tx * 8.0 / width / bandwidth,
-                "drops": np.asarray(s["drops"], dtype=np.int64),
-                "queue_mean_packets": s["queue_mean_packets"],
-                "queue_mean_bytes": s["queue_mean_bytes"],
-                "queue_max_packets": np.asarray(s["queue_max_packets"], dtype=np.int64),
-                "queue_max_bytes": np.asarray(s["queue_max_bytes"], dtype=np.int64),
-            }))
-        return pd.concat(frames, ignore_index=True)
+        return _plain_strings(self._series().link_table()).to_pandas()
 
     @property
     def delay_cdf(self) -> pd.DataFrame:
-        frames = []
-        for h in self.engine["delay_histograms"]:
-            if not h["buckets"]:
-                continue
-            upper, counts = zip(*h["buckets"])
-            counts = np.asarray(counts, dtype=float)
-            frames.append(pd.DataFrame({"flow": h["id"], "delay_ms": upper, "cdf": np.cumsum(counts) / counts.sum()}))
-        if not frames:
-            return pd.DataFrame({"flow": pd.Series(dtype=str), "delay_ms": pd.Series(dtype=float), "cdf": pd.Series(dtype=float)})
-        return pd.concat(frames, ignore_index=True)
+        return _plain_strings(self._series().delay_cdf_table()).to_pandas()
 
     def summary_json(self) -> str:
         """summary.json's text."""
-        return json.dumps(self.summary, indent=2, allow_nan=False) + "\n"
+        # Indented for reading by eye; a large run's in one line (the indenting encoder
+        # is pure Python: ~6 s for 10,000 flows, against 0.3 s).
+        large = len(self.summary["flows"]) + len(self.summary["links"]) > 1000
+        return json.dumps(self.summary, indent=None if large else 2, allow_nan=False) + "\n"
 
     def save(self, out: str | Path, plots: bool = True) -> Path:
         """Writes summary.json, the time series as Parquet and (optionally) PNG plots
@@ -153,9 +125,15 @@ class RunResult:
 
         def fill(d: Path) -> None:
             (d / "summary.json").write_text(self.summary_json())
-            self.flow_series.to_parquet(d / "flow_series.parquet", index=False)
-            self.link_series.to_parquet(d / "link_series.parquet", index=False)
-            self.delay_cdf.to_parquet(d / "delay_cdf.parquet", index=False)
+            self.flows.to_csv(d / "flows.csv", index=False)
+            self.links.to_csv(d / "links.csv", index=False)
+            series = self._series()
+            for name in ("flow", "link"):
+                with _ParquetWriter(d / f"{name}_series.parquet") as writer:
+                    for chunk in series.chunks(name):
+                        writer.write(chunk)
+            with _ParquetWriter(d / "delay_cdf.parquet") as writer:
+                writer.write(series.delay_cdf_table())
             if plots:
                 from .plots import write_plots
 

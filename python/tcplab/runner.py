@@ -100,7 +100,9 @@ def validate(scenario: Scenario) -> None:
 
 def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, series: bool = True) -> tuple[dict, float]:
     """Runs the scenario to its end; returns the engine's results and the wall time.
-    ``series=False`` returns the summaries only (no per-bin series or histograms)."""
+
+    The results are the summaries (docs/results.md) plus, under ``"series"``, the time
+    series as a :class:`tcplab.series.Series`; ``series=False`` leaves them out."""
     sim = build(scenario)
     started = time.perf_counter()
     total = sim.duration_ns
@@ -112,7 +114,14 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
         if progress is not None:
             progress(t, total, sim.events)
     try:
-        results = json.loads(sim.finish(series))
+        summary_json, tables = sim.finish(series)
     except _core.EngineInternalError as e:
         raise InternalError(str(e)) from None
+    results = json.loads(summary_json)
+    for emptied in ("flow_series", "link_series", "delay_histograms"):
+        results.pop(emptied, None)
+    if tables is not None:
+        from .series import Series
+
+        results["series"] = Series.from_engine(results, tables)
     return results, time.perf_counter() - started

@@ -39,6 +39,7 @@ pub mod prefetch;
 pub mod results;
 pub mod rng;
 pub mod sched;
+pub mod series_tables;
 pub mod sim;
 pub mod time;
 pub mod transport;

@@ -178,16 +178,17 @@ pub struct FlowSeries {
     /// Forward packets dropped per bin.
     pub dropped_packets: Vec<u64>,
     /// Congestion window at the end of each bin, bytes (window-based senders; carried
-    /// forward through bins without a sample; `null` before the sender starts).
-    pub cwnd_bytes: Option<Vec<Option<f64>>>,
-    /// Slow-start threshold at the end of each bin, bytes (`null` before the first loss).
-    pub ssthresh_bytes: Option<Vec<Option<f64>>>,
-    /// Smoothed RTT at the end of each bin, ms.
-    pub srtt_ms: Option<Vec<Option<f64>>>,
+    /// forward through bins without a sample; NaN — `null` in JSON — before the sender
+    /// starts). NaN rather than `Option` keeps a cell at 8 bytes.
+    pub cwnd_bytes: Option<Vec<f64>>,
+    /// Slow-start threshold at the end of each bin, bytes (NaN before the first loss).
+    pub ssthresh_bytes: Option<Vec<f64>>,
+    /// Smoothed RTT at the end of each bin, ms (NaN before the first sample).
+    pub srtt_ms: Option<Vec<f64>>,
     /// The congestion-control algorithm's own state at the end of each bin, by name
     /// (e.g. CUBIC's `w_max_segments`, BBR's `bw_mbps`); empty when it exposes none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cc_state: Vec<(String, Vec<Option<f64>>)>,
+    pub cc_state: Vec<(String, Vec<f64>)>,
 }
 
 /// Binned time series of one link direction.
@@ -351,36 +352,6 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
                 packets_dropped: rev.dropped_total(),
             },
         });
-        flow_series.push(FlowSeries {
-            id: fc.name.clone(),
-            delivered_bytes: m.bin_delivered_bytes.clone(),
-            sent_packets: m.bin_sent_packets.clone(),
-            dropped_packets: m.bin_dropped_packets.clone(),
-            cwnd_bytes: m
-                .bin_congestion
-                .as_ref()
-                .map(|c| forward_fill(&c.cwnd_bytes)),
-            ssthresh_bytes: m
-                .bin_congestion
-                .as_ref()
-                .map(|c| forward_fill(&c.ssthresh_bytes)),
-            srtt_ms: m.bin_congestion.as_ref().map(|c| {
-                forward_fill(&c.srtt_ns)
-                    .into_iter()
-                    .map(|v| v.map(ms))
-                    .collect()
-            }),
-            cc_state: m
-                .bin_congestion
-                .as_ref()
-                .map(|c| {
-                    c.cc_state
-                        .iter()
-                        .map(|(name, v)| (name.to_string(), forward_fill(v)))
-                        .collect()
-                })
-                .unwrap_or_default(),
-        });
         delay_histograms.push(DelayHistogram {
             id: fc.name.clone(),
             buckets: d
@@ -388,6 +359,31 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
                 .into_iter()
                 .map(|(hi, c)| (ms(hi as f64), c))
                 .collect(),
+        });
+        // The bin arrays move out of the meter (not copied): a run's series are its
+        // largest allocation, and two copies of them would double its peak memory.
+        let m = &mut sim.meters[f];
+        let (cwnd_bytes, ssthresh_bytes, srtt_ms, cc_state) = match m.bin_congestion.take() {
+            Some(c) => (
+                Some(forward_fill(c.cwnd_bytes)),
+                Some(forward_fill(c.ssthresh_bytes)),
+                Some(forward_fill(c.srtt_ns).into_iter().map(ms).collect()),
+                c.cc_state
+                    .into_iter()
+                    .map(|(name, v)| (name.to_string(), forward_fill(v)))
+                    .collect(),
+            ),
+            None => (None, None, None, Vec::new()),
+        };
+        flow_series.push(FlowSeries {
+            id: fc.name.clone(),
+            delivered_bytes: std::mem::take(&mut m.bin_delivered_bytes),
+            sent_packets: std::mem::take(&mut m.bin_sent_packets),
+            dropped_packets: std::mem::take(&mut m.bin_dropped_packets),
+            cwnd_bytes,
+            ssthresh_bytes,
+            srtt_ms,
+            cc_state,
         });
     }
     let names = channel_names(sim);
@@ -418,8 +414,8 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
         });
         link_series.push(LinkSeries {
             id: names[c].clone(),
-            tx_bytes: k.bin_tx_bytes.clone(),
-            drops: k.bin_drops.clone(),
+            tx_bytes: std::mem::take(&mut ch.counters.bin_tx_bytes),
+            drops: std::mem::take(&mut ch.counters.bin_drops),
             queue_mean_packets: occ.bin_mean_packets,
             queue_mean_bytes: occ.bin_mean_bytes,
             queue_max_packets: occ.bin_max_packets,
@@ -459,17 +455,16 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
 }
 
 /// Carries the last sample forward over bins that had none (NaN); `None` before any.
-fn forward_fill(values: &[f64]) -> Vec<Option<f64>> {
-    let mut last = None;
+fn forward_fill(mut values: Vec<f64>) -> Vec<f64> {
+    let mut last = f64::NAN;
+    for v in &mut values {
+        if v.is_nan() {
+            *v = last;
+        } else {
+            last = *v;
+        }
+    }
     values
-        .iter()
-        .map(|&v| {
-            if !v.is_nan() {
-                last = Some(v);
-            }
-            last
-        })
-        .collect()
 }
 
 /// "a->b" for each channel, with "#k" (the link index) where parallel links collide.

@@ -1,13 +1,15 @@
 //! `tcplab._core`: the thin Python binding of `tcplab-engine`.
 //!
-//! No logic lives here: it moves a JSON scenario in and a JSON result out, maps the
-//! engine's two error kinds to Python exceptions (in this one place), and releases
-//! the GIL while simulating.
+//! No logic lives here: it moves a JSON scenario in and a JSON summary plus binary
+//! series columns out, maps the engine's two error kinds to Python exceptions (in
+//! this one place), and releases the GIL while simulating.
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
 use std::sync::Mutex;
+use tcplab_engine::series_tables::Column;
 use tcplab_engine::{ConfigError, InternalError, SimTime};
 
 create_exception!(
@@ -87,11 +89,18 @@ impl Simulation {
         self.with(|sim| sim.events())
     }
 
-    /// Runs to the end, checks conservation, and returns the results as JSON. With
-    /// `series=False` the per-bin time series and delay histograms are left out (the
-    /// summaries only: what the benchmarks compare, a fraction of the JSON to parse).
+    /// Runs to the end, checks conservation, and returns `(summary_json, tables)`.
+    /// The summaries are JSON (the series lists in it empty); with `series=True`,
+    /// `tables` maps "flow", "link" and "delay" to lists of `(column, dtype, bytes)`
+    /// (dtype "u8", "u16", "u32", "u64" or "f64", native byte order; see
+    /// `tcplab_engine::series_tables`),
+    /// else it is `None` (what the benchmarks compare, and sweeps without series).
     #[pyo3(signature = (series = true))]
-    fn finish(&self, py: Python<'_>, series: bool) -> PyResult<String> {
+    fn finish<'py>(
+        &self,
+        py: Python<'py>,
+        series: bool,
+    ) -> PyResult<(String, Option<Bound<'py, PyDict>>)> {
         let sim = self
             .inner
             .lock()
@@ -99,11 +108,54 @@ impl Simulation {
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("simulation already finished"))?;
         let mut results = py.detach(|| sim.finish()).map_err(internal_error)?;
-        if !series {
+        let tables = if series {
+            let tables = results.take_series_tables();
+            let dict = PyDict::new(py);
+            for (name, table) in [("flow", tables.flow), ("link", tables.link), ("delay", tables.delay)] {
+                let columns = PyList::empty(py);
+                // Each column is copied into Python piece by piece, each piece freed
+                // once copied, so the series exist about once.
+                for (column, values) in table {
+                    let (dtype, bytes) = match values {
+                        Column::U8(parts) => ("u8", concat_bytes(py, parts)?),
+                        Column::U16(parts) => ("u16", concat_bytes(py, parts)?),
+                        Column::U32(parts) => ("u32", concat_bytes(py, parts)?),
+                        Column::U64(parts) => ("u64", concat_bytes(py, parts)?),
+                        Column::F64(parts) => ("f64", concat_bytes(py, parts)?),
+                    };
+                    columns.append((column, dtype, bytes))?;
+                }
+                dict.set_item(name, columns)?;
+            }
+            Some(dict)
+        } else {
             results.drop_series();
-        }
-        Ok(results.to_json())
+            None
+        };
+        Ok((results.to_json(), tables))
     }
+}
+
+/// One Python `bytes` holding `parts` end to end; each part is freed as soon as it is
+/// copied, so a column never exists twice in full.
+fn concat_bytes<T: Copy>(py: Python<'_>, parts: Vec<Vec<T>>) -> PyResult<Bound<'_, PyBytes>> {
+    let len = parts.iter().map(|p| std::mem::size_of_val(p.as_slice())).sum();
+    PyBytes::new_with(py, len, move |buf| {
+        let mut at = 0;
+        for part in parts {
+            let bytes = as_bytes(&part);
+            buf[at..at + bytes.len()].copy_from_slice(bytes);
+            at += bytes.len();
+        }
+        Ok(())
+    })
+}
+
+/// The bytes of a slice of plain numbers, in native order.
+fn as_bytes<T: Copy>(values: &[T]) -> &[u8] {
+    // SAFETY: only instantiated with unsigned integers and f64, which have no padding and no
+    // invalid bit patterns as bytes; the length covers exactly the slice.
+    unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values)) }
 }
 
 /// Validates a JSON scenario without running it.

@@ -98,43 +98,30 @@ def _flatten(record: dict, prefix: str = "") -> dict:
 
 def _series(key: str, engine: dict) -> tuple[dict, dict]:
     """Per-bin series as columns (lists), the shape the catalog stores."""
-    starts = engine["bin_start_s"]
-    widths = [b - a for a, b in zip(starts, [*starts[1:], engine["duration_s"]])]
-    flow_cols: dict = {k: [] for k in ("key", "flow", "time_s", "goodput_bps", "delivered_bytes", "sent_packets",
-                                       "dropped_packets", "cwnd_bytes", "srtt_ms")}
-    for s in engine["flow_series"]:
-        n = len(starts)
-        flow_cols["key"] += [key] * n
-        flow_cols["flow"] += [s["id"]] * n
-        flow_cols["time_s"] += starts
-        flow_cols["delivered_bytes"] += s["delivered_bytes"]
-        flow_cols["goodput_bps"] += [b * 8.0 / w for b, w in zip(s["delivered_bytes"], widths)]
-        flow_cols["sent_packets"] += s["sent_packets"]
-        flow_cols["dropped_packets"] += s["dropped_packets"]
-        flow_cols["cwnd_bytes"] += s.get("cwnd_bytes") or [None] * n
-        flow_cols["srtt_ms"] += s.get("srtt_ms") or [None] * n
-    link_cols: dict = {k: [] for k in ("key", "link", "time_s", "throughput_bps", "drops", "queue_mean_packets",
-                                       "queue_max_packets", "queue_max_bytes")}
-    for s in engine["link_series"]:
-        n = len(starts)
-        link_cols["key"] += [key] * n
-        link_cols["link"] += [s["id"]] * n
-        link_cols["time_s"] += starts
-        link_cols["throughput_bps"] += [b * 8.0 / w for b, w in zip(s["tx_bytes"], widths)]
-        link_cols["drops"] += s["drops"]
-        link_cols["queue_mean_packets"] += s["queue_mean_packets"]
-        link_cols["queue_max_packets"] += s["queue_max_packets"]
-        link_cols["queue_max_bytes"] += s["queue_max_bytes"]
+    series = engine["series"]
+    flow = series.flow_table()
+    link = series.link_table()
+    flow_cols = {"key": [key] * flow.num_rows}
+    for name in ("flow", "time_s", "goodput_bps", "delivered_bytes", "sent_packets", "dropped_packets", "cwnd_bytes", "srtt_ms"):
+        flow_cols[name] = _nan_to_none(flow.column(name).to_pylist())
+    link_cols = {"key": [key] * link.num_rows}
+    for name in ("link", "time_s", "throughput_bps", "drops", "queue_mean_packets", "queue_max_packets", "queue_max_bytes"):
+        link_cols[name] = link.column(name).to_pylist()
     return flow_cols, link_cols
+
+
+def _nan_to_none(values: list) -> list:
+    """NaN (no value: UDP's window, a bin before the first sample) as a missing value."""
+    return [None if isinstance(v, float) and v != v else v for v in values]
 
 
 def _delay_histograms(key: str, engine: dict) -> dict:
     """Per flow, the one-way delay histogram: bucket upper bound (ms) and packet count."""
-    cols: dict = {"key": [], "flow": [], "delay_ms": [], "packets": []}
-    for h in engine["delay_histograms"]:
-        for upper, count in h["buckets"]:
-            cols["key"].append(key)
-            cols["flow"].append(h["id"])
-            cols["delay_ms"].append(upper)
-            cols["packets"].append(count)
-    return cols
+    series = engine["series"]
+    index = series.delay["flow_index"]
+    return {
+        "key": [key] * len(index),
+        "flow": [series.flow_ids[i] for i in index.tolist()],
+        "delay_ms": series.delay["delay_ms"].tolist(),
+        "packets": series.delay["packets"].tolist(),
+    }

@@ -147,10 +147,10 @@ impl QueueMeter {
             max_bytes: self.max.1,
             mean_packets: self.area_packets as f64 / total_ns,
             mean_bytes: self.area_bytes as f64 / total_ns,
-            bin_mean_packets: self.bin_mean_packets.clone(),
-            bin_mean_bytes: self.bin_mean_bytes.clone(),
-            bin_max_packets: self.bin_max_packets.clone(),
-            bin_max_bytes: self.bin_max_bytes.clone(),
+            bin_mean_packets: std::mem::take(&mut self.bin_mean_packets),
+            bin_mean_bytes: std::mem::take(&mut self.bin_mean_bytes),
+            bin_max_packets: std::mem::take(&mut self.bin_max_packets),
+            bin_max_bytes: std::mem::take(&mut self.bin_max_bytes),
         }
     }
 }

@@ -56,6 +56,9 @@ pub enum Discipline {
     Red(Box<Red>),
 }
 
+/// Packets a queue has room for before its first growth.
+const INITIAL_CAPACITY: u64 = 32;
+
 /// The packets waiting for a link direction, each with the time its serialization
 /// will start, plus the admission policy.
 ///
@@ -84,9 +87,13 @@ impl OutputQueue {
             QueueConfig::Droptail { limit } => limit,
             QueueConfig::Red(red) => &red.limit,
         };
+        // A small start, grown by doubling as the queue first fills: a queue's worst
+        // occupancy is reached within its first busy periods, and reserving the limit
+        // up front cost 16 kB per link direction — most of the memory of a network
+        // with tens of thousands of mostly idle access links.
         let capacity_hint = match limit.unit {
-            SizeUnit::Packets => limit.value.min(4096) as usize,
-            SizeUnit::Bytes => (limit.value / 1500).min(4096) as usize,
+            SizeUnit::Packets => limit.value.min(INITIAL_CAPACITY) as usize,
+            SizeUnit::Bytes => (limit.value / 1500).min(INITIAL_CAPACITY) as usize,
         };
         OutputQueue {
             waiting: VecDeque::with_capacity(capacity_hint + 1),

@@ -1,0 +1,229 @@
+//! A run's time series as long-format ("tidy") columns: one row per (flow, bin),
+//! (link direction, bin) or (flow, delay bucket), one contiguous array per metric.
+//!
+//! This is how series leave the engine for the Python package: a column crosses as
+//! one buffer (8 bytes per value) instead of a JSON list of numbers (~30 bytes of
+//! text, then a Python object per number). Rows are entity-major in the order of
+//! [`RunResults::flows`] / [`RunResults::links`]: the row of entity `e` and bin `b`
+//! is `e * bins + b`, so entity ids and bin times need not be stored per row.
+
+use crate::results::RunResults;
+
+/// One column's values, as the per-entity pieces it is the concatenation of (kept
+/// apart so that a reader can copy them into its own buffer one piece at a time,
+/// freeing each: the series never exist twice).
+///
+/// Counts are stored in the narrowest unsigned type that holds the column's largest
+/// value (lossless): most per-bin counts — drops, queue maxima, packets per bin — fit
+/// in one or two bytes, which keeps a series cell within its memory budget
+/// (docs/results.md, "Memory").
+#[derive(Debug, Clone, PartialEq)]
+pub enum Column {
+    /// Counts below 2^8.
+    U8(Vec<Vec<u8>>),
+    /// Counts below 2^16.
+    U16(Vec<Vec<u16>>),
+    /// Counts below 2^32.
+    U32(Vec<Vec<u32>>),
+    /// Other counts (packets, bytes).
+    U64(Vec<Vec<u64>>),
+    /// Measured quantities; NaN where there is no value (e.g. a window before the
+    /// sender starts, an algorithm variable of a flow that does not have it).
+    F64(Vec<Vec<f64>>),
+}
+
+impl Column {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        fn rows<T>(parts: &[Vec<T>]) -> usize {
+            parts.iter().map(Vec::len).sum()
+        }
+        match self {
+            Column::U8(p) => rows(p),
+            Column::U16(p) => rows(p),
+            Column::U32(p) => rows(p),
+            Column::U64(p) => rows(p),
+            Column::F64(p) => rows(p),
+        }
+    }
+
+    /// Whether the column has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values as numbers, concatenated (for tests and small tables).
+    pub fn to_f64(&self) -> Vec<f64> {
+        fn flat<T: Copy + Into<f64>>(parts: &[Vec<T>]) -> Vec<f64> {
+            parts.iter().flatten().map(|&v| v.into()).collect()
+        }
+        match self {
+            Column::U8(p) => flat(p),
+            Column::U16(p) => flat(p),
+            Column::U32(p) => flat(p),
+            Column::U64(p) => p.iter().flatten().map(|&v| v as f64).collect(),
+            Column::F64(p) => flat(p),
+        }
+    }
+}
+
+/// Named columns of equal length.
+pub type Table = Vec<(String, Column)>;
+
+/// The three series tables of a run.
+#[derive(Debug, Clone, Default)]
+pub struct SeriesTables {
+    /// Per (flow, bin): `delivered_bytes`, `sent_packets`, `dropped_packets`,
+    /// `cwnd_bytes`, `ssthresh_bytes`, `srtt_ms`, then `cc_<name>` for every algorithm
+    /// variable any flow exposes.
+    pub flow: Table,
+    /// Per (link direction, bin): `tx_bytes`, `drops`, `queue_mean_packets`,
+    /// `queue_mean_bytes`, `queue_max_packets`, `queue_max_bytes`.
+    pub link: Table,
+    /// Per non-empty delay bucket: `flow_index` (into the flows), `delay_ms` (bucket
+    /// upper bound), `packets`.
+    pub delay: Table,
+}
+
+impl RunResults {
+    /// Moves the series out of `self` into long-format columns; `self` keeps the
+    /// summaries. Nothing is copied except to narrow counts (part by part).
+    pub fn take_series_tables(&mut self) -> SeriesTables {
+        let bins = self.bin_start_s.len();
+        let mut flows = std::mem::take(&mut self.flow_series);
+        let mut flow: Table = Vec::new();
+        macro_rules! flow_counts {
+            ($name:ident) => {{
+                let parts = flows.iter_mut().map(|f| std::mem::take(&mut f.$name)).collect();
+                flow.push((stringify!($name).into(), narrow_counts(parts)));
+            }};
+        }
+        macro_rules! flow_samples {
+            ($name:ident) => {{
+                let parts = flows.iter_mut().map(|f| f.$name.take().unwrap_or_else(|| vec![f64::NAN; bins])).collect();
+                flow.push((stringify!($name).into(), Column::F64(parts)));
+            }};
+        }
+        flow_counts!(delivered_bytes);
+        flow_counts!(sent_packets);
+        flow_counts!(dropped_packets);
+        flow_samples!(cwnd_bytes);
+        flow_samples!(ssthresh_bytes);
+        flow_samples!(srtt_ms);
+        // Flows with different algorithms expose different variables: one column per
+        // name any flow has, NaN in the rows of the others.
+        let mut names: Vec<String> = Vec::new();
+        for (name, _) in flows.iter().flat_map(|f| &f.cc_state) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+        for name in names {
+            let parts = flows
+                .iter_mut()
+                .map(|f| {
+                    f.cc_state
+                        .iter_mut()
+                        .find(|(n, _)| *n == name)
+                        .map(|(_, v)| std::mem::take(v))
+                        .unwrap_or_else(|| vec![f64::NAN; bins])
+                })
+                .collect();
+            flow.push((format!("cc_{name}"), Column::F64(parts)));
+        }
+
+        let mut links = std::mem::take(&mut self.link_series);
+        let mut link: Table = Vec::new();
+        macro_rules! link_counts {
+            ($name:ident) => {{
+                let parts = links.iter_mut().map(|l| std::mem::take(&mut l.$name)).collect();
+                link.push((stringify!($name).into(), narrow_counts(parts)));
+            }};
+        }
+        macro_rules! link_samples {
+            ($name:ident) => {{
+                let parts = links.iter_mut().map(|l| std::mem::take(&mut l.$name)).collect();
+                link.push((stringify!($name).into(), Column::F64(parts)));
+            }};
+        }
+        link_counts!(tx_bytes);
+        link_counts!(drops);
+        link_samples!(queue_mean_packets);
+        link_samples!(queue_mean_bytes);
+        link_counts!(queue_max_packets);
+        link_counts!(queue_max_bytes);
+
+        let histograms = std::mem::take(&mut self.delay_histograms);
+        let (mut index, mut upper, mut packets) = (Vec::new(), Vec::new(), Vec::new());
+        for (f, h) in histograms.into_iter().enumerate() {
+            for (hi, count) in h.buckets {
+                index.push(f as u64);
+                upper.push(hi);
+                packets.push(count);
+            }
+        }
+        let delay = vec![
+            ("flow_index".into(), narrow_counts(vec![index])),
+            ("delay_ms".into(), Column::F64(vec![upper])),
+            ("packets".into(), narrow_counts(vec![packets])),
+        ];
+        SeriesTables { flow, link, delay }
+    }
+}
+
+/// The per-entity arrays `parts` in the narrowest type that holds them exactly; each
+/// wide part is freed once narrowed.
+fn narrow_counts(parts: Vec<Vec<u64>>) -> Column {
+    let max = parts.iter().flatten().copied().max().unwrap_or(0);
+    fn narrow<T>(parts: Vec<Vec<u64>>, cast: impl Fn(u64) -> T) -> Vec<Vec<T>> {
+        parts.into_iter().map(|part| part.into_iter().map(&cast).collect()).collect()
+    }
+    // The casts cannot truncate: every value is at most `max`.
+    if max <= u8::MAX as u64 {
+        Column::U8(narrow(parts, |v| v as u8))
+    } else if max <= u16::MAX as u64 {
+        Column::U16(narrow(parts, |v| v as u16))
+    } else if max <= u32::MAX as u64 {
+        Column::U32(narrow(parts, |v| v as u32))
+    } else {
+        Column::U64(parts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_take_the_narrowest_type_that_holds_their_largest_value() {
+        let cases: [(u64, &str); 8] = [
+            (0, "u8"),
+            (255, "u8"),
+            (256, "u16"),
+            (65_535, "u16"),
+            (65_536, "u32"),
+            (4_294_967_295, "u32"),
+            (4_294_967_296, "u64"),
+            (u64::MAX, "u64"),
+        ];
+        for (max, kind) in cases {
+            let column = narrow_counts(vec![vec![1, 0], vec![max, 7]]);
+            let got = match &column {
+                Column::U8(_) => "u8",
+                Column::U16(_) => "u16",
+                Column::U32(_) => "u32",
+                Column::U64(_) => "u64",
+                Column::F64(_) => "f64",
+            };
+            assert_eq!(got, kind, "max {max}");
+            let values: Vec<u64> = match column {
+                Column::U8(p) => p.concat().into_iter().map(u64::from).collect(),
+                Column::U16(p) => p.concat().into_iter().map(u64::from).collect(),
+                Column::U32(p) => p.concat().into_iter().map(u64::from).collect(),
+                Column::U64(p) => p.concat(),
+                Column::F64(_) => unreachable!(),
+            };
+            assert_eq!(values, vec![1, 0, max, 7], "max {max}");
+        }
+    }
+}

@@ -1,0 +1,159 @@
+"""A run's time series as numpy columns, and the tables built from them.
+
+The engine hands series over as long-format binary columns (one buffer per metric,
+entity-major rows: see ``crates/engine/src/series_tables.rs``). This module wraps
+those buffers without copying them and derives the published tables — rates from
+per-bin counts, cumulative loss, delay CDFs — with whole-array operations, in chunks
+of entities so that writing a large run never holds a second copy of its series.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+#: numpy dtype of each engine column type (counts come in the narrowest unsigned type
+#: that holds them; tables widen them to int64 chunk by chunk).
+_DTYPES = {"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "f64": np.float64}
+
+#: Rows per Parquet row group / per chunk of derived columns when writing.
+CHUNK_ROWS = 1 << 18
+
+
+def _columns(raw: list) -> dict[str, np.ndarray]:
+    out = {}
+    for name, dtype, buffer in raw:
+        values = np.frombuffer(buffer, dtype=_DTYPES[dtype])
+        # 64-bit counts are far below 2**63: int64, without a copy.
+        out[name] = values.view(np.int64) if dtype == "u64" else values
+    return out
+
+
+def _widened(columns: dict[str, np.ndarray], rows: slice) -> dict[str, np.ndarray]:
+    """Rows ``rows`` of every column, counts as int64 (the published type)."""
+    return {k: v[rows].astype(np.int64) if v.dtype.kind == "u" else v[rows] for k, v in columns.items()}
+
+
+@dataclass
+class Series:
+    """Per-bin series of every flow and link direction, and per-flow delay buckets."""
+
+    bin_start_s: np.ndarray
+    duration_s: float
+    flow_ids: list[str]
+    link_ids: list[str]
+    link_bandwidth_bps: np.ndarray
+    flow: dict[str, np.ndarray]
+    link: dict[str, np.ndarray]
+    delay: dict[str, np.ndarray]
+
+    @classmethod
+    def from_engine(cls, summary: dict, tables: dict) -> "Series":
+        """Wraps the engine's columns (``Simulation.finish``) for the run in ``summary``."""
+        return cls(
+            bin_start_s=np.asarray(summary["bin_start_s"], dtype=float),
+            duration_s=summary["duration_s"],
+            flow_ids=[f["id"] for f in summary["flows"]],
+            link_ids=[link["id"] for link in summary["links"]],
+            link_bandwidth_bps=np.asarray([link["bandwidth_bps"] for link in summary["links"]], dtype=float),
+            flow=_columns(tables["flow"]),
+            link=_columns(tables["link"]),
+            delay=_columns(tables["delay"]),
+        )
+
+    @property
+    def bins(self) -> int:
+        return len(self.bin_start_s)
+
+    @property
+    def bin_width_s(self) -> np.ndarray:
+        ends = np.append(self.bin_start_s[1:], self.duration_s)
+        return ends - self.bin_start_s
+
+    def nbytes(self) -> int:
+        """Memory held by the columns."""
+        return sum(v.nbytes for table in (self.flow, self.link, self.delay) for v in table.values())
+
+    # Tables: each takes a range of entities [first, last) so writers can go in chunks.
+
+    def flow_table(self, first: int = 0, last: int | None = None) -> pa.Table:
+        """``flow_series``: per flow and bin, delivered bytes, goodput, sent and dropped
+        packets, cumulative loss rate, and cwnd, ssthresh, SRTT and the algorithm's own
+        variables (``cc_<name>``) at the end of the bin (NaN where there are none)."""
+        last = len(self.flow_ids) if last is None else last
+        n, b = last - first, self.bins
+        rows = slice(first * b, last * b)
+        col = _widened(self.flow, rows)
+        sent = col["sent_packets"].reshape(n, b)
+        dropped = col["dropped_packets"].reshape(n, b)
+        cum_sent = np.cumsum(sent, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cum_loss = np.where(cum_sent > 0, np.cumsum(dropped, axis=1) / np.maximum(cum_sent, 1), np.nan)
+        columns = {
+            "flow": _ids(self.flow_ids, first, last, b),
+            "time_s": np.tile(self.bin_start_s, n),
+            "delivered_bytes": col["delivered_bytes"],
+            "goodput_bps": col["delivered_bytes"] * 8.0 / np.tile(self.bin_width_s, n),
+            "sent_packets": col["sent_packets"],
+            "dropped_packets": col["dropped_packets"],
+            "cum_loss_rate": cum_loss.reshape(-1),
+        }
+        columns.update((k, v) for k, v in col.items() if k not in columns)
+        return pa.table(columns)
+
+    def link_table(self, first: int = 0, last: int | None = None) -> pa.Table:
+        """``link_series``: per link direction and bin, bytes sent, throughput, load
+        (throughput / bandwidth; NaN on a shared segment's delivery side, which has no
+        rate of its own), drops, queue mean and max in packets and bytes."""
+        last = len(self.link_ids) if last is None else last
+        n, b = last - first, self.bins
+        rows = slice(first * b, last * b)
+        col = _widened(self.link, rows)
+        throughput = col["tx_bytes"] * 8.0 / np.tile(self.bin_width_s, n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            bandwidth = np.where(self.link_bandwidth_bps[first:last] > 0, self.link_bandwidth_bps[first:last], np.nan)
+        return pa.table({
+            "link": _ids(self.link_ids, first, last, b),
+            "time_s": np.tile(self.bin_start_s, n),
+            "tx_bytes": col["tx_bytes"],
+            "throughput_bps": throughput,
+            "load": throughput / np.repeat(bandwidth, b),
+            "drops": col["drops"],
+            "queue_mean_packets": col["queue_mean_packets"],
+            "queue_mean_bytes": col["queue_mean_bytes"],
+            "queue_max_packets": col["queue_max_packets"],
+            "queue_max_bytes": col["queue_max_bytes"],
+        })
+
+    def delay_cdf_table(self) -> pa.Table:
+        """``delay_cdf``: per flow, the one-way delay distribution (bucket upper bound
+        in ms, cumulative fraction of packets)."""
+        index = self.delay["flow_index"].astype(np.intp)
+        packets = self.delay["packets"].astype(float)
+        per_flow = np.bincount(index, weights=packets, minlength=len(self.flow_ids))
+        # Rows are grouped by flow, in flow order: a row's packets within its flow are
+        # the running total less every earlier flow's packets.
+        earlier = np.cumsum(per_flow) - per_flow
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cdf = (np.cumsum(packets) - earlier[index]) / per_flow[index]
+        flow = pa.DictionaryArray.from_arrays(pa.array(index.astype(np.int32)), pa.array(self.flow_ids, pa.string()))
+        return pa.table({"flow": flow, "delay_ms": self.delay["delay_ms"], "cdf": cdf})
+
+    def chunks(self, table: str) -> Iterator[pa.Table]:
+        """``flow_table`` or ``link_table`` in pieces of about :data:`CHUNK_ROWS` rows."""
+        count = len(self.flow_ids if table == "flow" else self.link_ids)
+        step = max(CHUNK_ROWS // max(self.bins, 1), 1)
+        build = self.flow_table if table == "flow" else self.link_table
+        for first in range(0, count, step):
+            yield build(first, min(first + step, count))
+
+
+def _ids(ids: list[str], first: int, last: int, bins: int) -> pa.DictionaryArray:
+    """The entity id of each row of entities [first, last): dictionary-encoded, 4 bytes
+    a row instead of a string."""
+    indices = np.repeat(np.arange(last - first, dtype=np.int32), bins)
+    return pa.DictionaryArray.from_arrays(pa.array(indices), pa.array(ids[first:last], pa.string()))
+
