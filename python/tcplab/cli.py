@@ -20,6 +20,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import __version__
+from .budget import check_memory, duration_text, estimate, warn_after_s
 from .output import OutputError, check_output
 from .runner import InternalError, simulate
 from .runner import validate as engine_validate
@@ -170,6 +171,20 @@ def print_summary(result: "RunResult", console: Console) -> None:
         console.print("Every flow and link direction: flows.csv and links.csv in the results directory.")
 
 
+def _announce_long_run(loaded, yes: bool) -> None:
+    """Says so before a run estimated to take longer than the threshold (and asks,
+    on a terminal, unless --yes); refuses one that cannot fit in memory."""
+    cost = estimate(loaded)
+    check_memory(loaded, cost)
+    if cost.wall_s <= warn_after_s():
+        return
+    err_console.print(f"[bold yellow]warning:[/] {escape(loaded.source)}: about {cost.events:,.0f} events and "
+                      f"{cost.series_cells:,} series cells: {duration_text(cost.wall_s)} of wall time", highlight=False, soft_wrap=True)
+    if sys.stdin.isatty() and sys.stderr.isatty() and not yes:
+        if not typer.confirm("Start it?", default=False, err=True):
+            _fail("not started (run it with --yes to skip this question)", 2)
+
+
 @app.command()
 def run(
     scenario: ScenarioArg,
@@ -178,6 +193,7 @@ def run(
     seed: Annotated[Optional[int], typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print summary.json to stdout instead of tables.")] = False,
     plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Write PNG plots.")] = True,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Start a run estimated to take long without asking.")] = False,
 ) -> None:
     """Run a scenario: print a summary and write summary.json, Parquet time series and plots."""
     progress = _LazyProgress()
@@ -185,6 +201,8 @@ def run(
         loaded = load(scenario, set_ or [], seed)
         target = out if out is not None else Path("results") / loaded.name
         check_output(target)  # refuse an unusable --out before a long run, not after
+        _announce_long_run(loaded, yes)
+        progress = _LazyProgress()  # its clock starts now, not before a question
         engine, wall = simulate(loaded, progress)
         progress.close()
         from .results import RunResult
@@ -216,8 +234,10 @@ def validate(scenario: ScenarioArg, set_: SetOpt = None) -> None:
     except ScenarioError as e:
         _fail(str(e), 2)
     e = loaded.engine
+    cost = estimate(loaded)
     out_console.print(f"{escape(loaded.source)}: valid ({len(e['nodes'])} nodes, {len(e['links'])} links, {len(e['flows'])} flows, "
-                      f"{e['simulation']['duration_ns'] / 1e9:g} s)")
+                      f"{e['simulation']['duration_ns'] / 1e9:g} s); estimated {cost.events:,.0f} events, "
+                      f"{duration_text(cost.wall_s)}, {cost.memory_bytes / 1e6:,.0f} MB")
 
 
 def _version(value: bool) -> None:
@@ -259,6 +279,19 @@ def main() -> None:
         name = signal.Signals(e.signum).name
         err_console.print(f"[bold red]interrupted[/] by {name}: stopped (a results directory is only ever replaced whole)", highlight=False, soft_wrap=True)
         sys.exit(128 + e.signum)
+    except Exception as e:  # a bug in tcplab (usage errors never get here): one line, the traceback in a file
+        _report_internal_error(e)
+        sys.exit(1)
+
+
+def _report_internal_error(error: Exception) -> None:
+    import tempfile
+    import traceback
+
+    with tempfile.NamedTemporaryFile("w", prefix="tcplab-internal-error-", suffix=".txt", delete=False) as f:
+        traceback.print_exception(error, file=f)
+    err_console.print(f"[bold red]internal error:[/] {escape(type(error).__name__)}: {escape(str(error)[:200])} "
+                      f"(a bug in tcplab; please report it with {escape(f.name)})", highlight=False, soft_wrap=True)
 
 
 if __name__ == "__main__":

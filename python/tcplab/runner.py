@@ -102,7 +102,12 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
     """Runs the scenario to its end; returns the engine's results and the wall time.
 
     The results are the summaries (docs/results.md) plus, under ``"series"``, the time
-    series as a :class:`tcplab.series.Series`; ``series=False`` leaves them out."""
+    series as a :class:`tcplab.series.Series`; ``series=False`` leaves them out. A run
+    that would need more memory than is available is refused before it starts
+    (:func:`tcplab.budget.check_memory`)."""
+    from .budget import check_memory, estimate
+
+    check_memory(scenario, estimate(scenario))
     sim = build(scenario)
     started = time.perf_counter()
     total = sim.duration_ns

@@ -33,6 +33,7 @@
 
 pub mod app;
 pub mod config;
+pub mod estimate;
 pub mod metrics;
 pub mod net;
 pub mod prefetch;

@@ -94,13 +94,19 @@ impl RunResults {
         let mut flow: Table = Vec::new();
         macro_rules! flow_counts {
             ($name:ident) => {{
-                let parts = flows.iter_mut().map(|f| std::mem::take(&mut f.$name)).collect();
+                let parts = flows
+                    .iter_mut()
+                    .map(|f| std::mem::take(&mut f.$name))
+                    .collect();
                 flow.push((stringify!($name).into(), narrow_counts(parts)));
             }};
         }
         macro_rules! flow_samples {
             ($name:ident) => {{
-                let parts = flows.iter_mut().map(|f| f.$name.take().unwrap_or_else(|| vec![f64::NAN; bins])).collect();
+                let parts = flows
+                    .iter_mut()
+                    .map(|f| f.$name.take().unwrap_or_else(|| vec![f64::NAN; bins]))
+                    .collect();
                 flow.push((stringify!($name).into(), Column::F64(parts)));
             }};
         }
@@ -136,13 +142,19 @@ impl RunResults {
         let mut link: Table = Vec::new();
         macro_rules! link_counts {
             ($name:ident) => {{
-                let parts = links.iter_mut().map(|l| std::mem::take(&mut l.$name)).collect();
+                let parts = links
+                    .iter_mut()
+                    .map(|l| std::mem::take(&mut l.$name))
+                    .collect();
                 link.push((stringify!($name).into(), narrow_counts(parts)));
             }};
         }
         macro_rules! link_samples {
             ($name:ident) => {{
-                let parts = links.iter_mut().map(|l| std::mem::take(&mut l.$name)).collect();
+                let parts = links
+                    .iter_mut()
+                    .map(|l| std::mem::take(&mut l.$name))
+                    .collect();
                 link.push((stringify!($name).into(), Column::F64(parts)));
             }};
         }
@@ -176,7 +188,10 @@ impl RunResults {
 fn narrow_counts(parts: Vec<Vec<u64>>) -> Column {
     let max = parts.iter().flatten().copied().max().unwrap_or(0);
     fn narrow<T>(parts: Vec<Vec<u64>>, cast: impl Fn(u64) -> T) -> Vec<Vec<T>> {
-        parts.into_iter().map(|part| part.into_iter().map(&cast).collect()).collect()
+        parts
+            .into_iter()
+            .map(|part| part.into_iter().map(&cast).collect())
+            .collect()
     }
     // The casts cannot truncate: every value is at most `max`.
     if max <= u8::MAX as u64 {

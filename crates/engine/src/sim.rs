@@ -193,16 +193,36 @@ impl Simulation {
     pub fn run_until(&mut self, until: SimTime) {
         let until = until.min(self.duration);
         while let Some((t, event)) = self.sched.next_due(until) {
-            self.now = t;
-            match event {
-                Event::PipeArrival(c) => self.on_pipe_arrival(c as usize),
-                Event::Wakeup(ep) => {
-                    self.sched.remove_next();
-                    self.on_wakeup(ep as usize, t)
-                }
-            }
+            self.dispatch(t, event);
         }
         self.now = self.now.max(until);
+    }
+
+    /// Like [`Simulation::run_until`], but returns after at most `max_events` events:
+    /// `true` once `until` is reached. Lets a caller that runs without its language's
+    /// lock look at signals (Ctrl-C) between bounded slices, however long the run.
+    pub fn run_until_at_most(&mut self, until: SimTime, max_events: u64) -> bool {
+        let until = until.min(self.duration);
+        for _ in 0..max_events {
+            let Some((t, event)) = self.sched.next_due(until) else {
+                self.now = self.now.max(until);
+                return true;
+            };
+            self.dispatch(t, event);
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn dispatch(&mut self, t: SimTime, event: Event) {
+        self.now = t;
+        match event {
+            Event::PipeArrival(c) => self.on_pipe_arrival(c as usize),
+            Event::Wakeup(ep) => {
+                self.sched.remove_next();
+                self.on_wakeup(ep as usize, t)
+            }
+        }
     }
 
     /// Runs to the end and returns the results (see [`Simulation::finish`]).

@@ -122,7 +122,12 @@ fn fast_keeps_alpha_segments_queued_per_flow_and_shares_equally() {
 fn bbr_finds_the_bottleneck_rate_and_keeps_the_queue_within_a_bdp() {
     let res = run(serde_json::json!({"algorithm": "bbr"}), 1, 30, 10);
     let bw = cc_state(&res, 0, "bw_mbps");
-    let late: Vec<f64> = bw.iter().skip(bw.len() / 2).copied().filter(|v| !v.is_nan()).collect();
+    let late: Vec<f64> = bw
+        .iter()
+        .skip(bw.len() / 2)
+        .copied()
+        .filter(|v| !v.is_nan())
+        .collect();
     let estimate = late.iter().sum::<f64>() / late.len() as f64;
     let expected = NECK_BPS as f64 * PAYLOAD_SHARE / 1e6;
     let rtt_s = 0.044;

@@ -33,6 +33,9 @@ fn internal_error(e: InternalError) -> PyErr {
     EngineInternalError::new_err(e.to_string())
 }
 
+/// Events between two looks at Python's signal handlers (about 0.1–1 s of work).
+const SIGNAL_CHECK_EVENTS: u64 = 2_000_000;
+
 /// A simulation built from a JSON scenario, advanced in steps, finished once.
 #[pyclass(module = "tcplab._core")]
 struct Simulation {
@@ -67,8 +70,14 @@ impl Simulation {
     }
 
     /// Runs all events up to `t_ns` (capped at the end of the run), without the GIL.
+    /// Every [`SIGNAL_CHECK_EVENTS`] events it takes the GIL back to run Python's
+    /// signal handlers, so Ctrl-C and SIGTERM stop even a step that would take hours.
     fn run_until(&self, py: Python<'_>, t_ns: u64) -> PyResult<()> {
-        py.detach(|| self.with(|sim| sim.run_until(SimTime::from_ns(t_ns))))
+        let until = SimTime::from_ns(t_ns);
+        while !py.detach(|| self.with(|sim| sim.run_until_at_most(until, SIGNAL_CHECK_EVENTS)))? {
+            py.check_signals()?;
+        }
+        Ok(())
     }
 
     /// Current simulated time, ns.
@@ -166,6 +175,15 @@ fn validate(config_json: &str) -> PyResult<()> {
         .map_err(config_error)
 }
 
+/// The estimated cost of running a JSON scenario (events, peak memory by part), as
+/// JSON; see `tcplab_engine::estimate`. Raises `EngineConfigError` like `validate`.
+#[pyfunction]
+fn estimate(config_json: &str) -> PyResult<String> {
+    let config = tcplab_engine::ScenarioConfig::from_json(config_json).map_err(config_error)?;
+    let estimate = tcplab_engine::estimate::estimate(&config).map_err(config_error)?;
+    Ok(estimate.to_json())
+}
+
 /// Every congestion-control algorithm with its parameters' defaults and its presets,
 /// as JSON: `{name: {"defaults": {...}, "presets": {...}}}`.
 #[pyfunction]
@@ -177,6 +195,7 @@ fn congestion_controls() -> String {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add("EngineConfigError", m.py().get_type::<EngineConfigError>())?;
     m.add(

@@ -1,0 +1,263 @@
+//! What a run will cost, from its configuration alone: events and peak memory,
+//! computed before anything is allocated, so that the front end can refuse a run that
+//! cannot fit in memory and warn about one that will take long.
+//!
+//! The traffic model is deliberately simple and stated here so its errors are known:
+//! every flow gets the smaller of its demand and an equal share of the most shared
+//! channel on its route (exact for a dumbbell, within a small factor of max-min
+//! fairness elsewhere); a queue is full where the offered load reaches the channel's
+//! rate and empty elsewhere. The per-item costs below were measured on this engine
+//! (`benchmarks/memory.py` checks them against real runs).
+
+use crate::config::{AppConfig, QueueConfig, ScenarioConfig, SizeUnit, TransportConfig};
+use crate::validate::{plan, Plan};
+use crate::ConfigError;
+use serde::Serialize;
+
+/// Peak bytes per series cell: the engine's six 8-byte values per flow or link
+/// direction and bin, plus the narrowed copy being built in Python while they are
+/// freed (measured: 58 B per cell on a 3-million-cell TCP run with every bin written,
+/// 30–40 B where most bins stay empty and are never touched).
+const SERIES_BYTES_PER_CELL: f64 = 64.0;
+/// Bytes per link direction (channel, queue, meters, and its summary once in
+/// Python), per node, and per flow (both endpoints, meters, histogram, summary): the
+/// slope of peak memory between 10,000- and 20,000-flow dumbbells, ~47 kB per pair
+/// (a flow, two hosts, four link directions).
+const CHANNEL_BYTES: f64 = 8_000.0;
+const NODE_BYTES: f64 = 1_000.0;
+const FLOW_BYTES: f64 = 12_000.0;
+/// Bytes per packet in the network: pooled packet, queue entry, sender scoreboard.
+const PACKET_BYTES: f64 = 128.0;
+/// Wall time per event and per series cell (bins are flushed and copied out), at
+/// the slow end of what benchmarks B1-B3 and the many-flow runs measure here.
+pub const SECONDS_PER_EVENT: f64 = 1.0 / 2e6;
+pub const SECONDS_PER_CELL: f64 = 50e-9;
+/// Scheduler events per packet per hop (its arrival; serialization is computed, not
+/// scheduled) and per packet at the endpoints (send, receive, timers), measured on
+/// benchmark B1.
+const EVENTS_PER_HOP: f64 = 0.6;
+const EVENTS_PER_PACKET: f64 = 1.0;
+
+/// A run's estimated cost.
+#[derive(Debug, Clone, Serialize)]
+pub struct Estimate {
+    /// Scheduler events.
+    pub events: f64,
+    /// Packets the sources send (data and acknowledgements).
+    pub packets: f64,
+    /// Time-series cells: bins × (flows + link directions).
+    pub series_cells: u64,
+    /// Wall time on a machine like the reference one (2 cores), seconds.
+    pub wall_s: f64,
+    /// Peak memory of the time series, bytes.
+    pub series_bytes: f64,
+    /// Memory of the network's fixed state (nodes, channels, endpoints), bytes.
+    pub network_bytes: f64,
+    /// Memory of the packets in flight and queued at the fullest, bytes.
+    pub packets_bytes: f64,
+    /// Channel whose queue dominates `packets_bytes` (its link's scenario origin).
+    pub largest_queue: Option<String>,
+}
+
+impl Estimate {
+    /// Total peak memory, bytes.
+    pub fn memory_bytes(&self) -> f64 {
+        self.series_bytes + self.network_bytes + self.packets_bytes
+    }
+
+    /// The estimate as JSON, with `memory_bytes` added.
+    pub fn to_json(&self) -> String {
+        let mut value = serde_json::to_value(self).expect("plain data");
+        value["memory_bytes"] = self.memory_bytes().into();
+        value.to_string()
+    }
+}
+
+/// The cost of running `config`. Fails only where the configuration itself is
+/// invalid (the same errors as building the simulation).
+pub fn estimate(config: &ScenarioConfig) -> Result<Estimate, ConfigError> {
+    let plan = plan(config)?;
+    Ok(estimate_planned(config, &plan))
+}
+
+fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
+    let channels = 2 * config.links.len();
+    let rate = |c: usize| {
+        let bps = config.links[c / 2].bandwidth_bps;
+        if bps == 0 {
+            f64::INFINITY // a shared segment's delivery side: no serialization
+        } else {
+            bps as f64
+        }
+    };
+
+    // Flows per channel, on their forward routes.
+    let mut sharing = vec![0u32; channels];
+    for route in &plan.routes {
+        for &c in &route[0] {
+            sharing[c as usize] += 1;
+        }
+    }
+
+    let mut load = vec![0.0f64; channels];
+    let mut packets = 0.0;
+    let mut events = 0.0;
+    let mut window_packets = vec![0.0f64; channels];
+    let mut smallest_packet_bits = vec![12_000.0f64; channels];
+    for (f, flow) in config.flows.iter().enumerate() {
+        let route = &plan.routes[f];
+        let end_ns = flow
+            .stop_ns
+            .unwrap_or(config.simulation.duration_ns)
+            .min(config.simulation.duration_ns);
+        let active_s = end_ns.saturating_sub(flow.start_ns) as f64 / 1e9;
+        let share = route[0]
+            .iter()
+            .map(|&c| rate(c as usize) / sharing[c as usize] as f64)
+            .fold(f64::INFINITY, f64::min);
+        let (demand_bps, packet_bits, app_packets) = match (&flow.app, &flow.transport) {
+            (
+                AppConfig::Cbr {
+                    rate_bps,
+                    payload_bytes,
+                }
+                | AppConfig::Poisson {
+                    rate_bps,
+                    payload_bytes,
+                },
+                _,
+            ) => {
+                let bits = (*payload_bytes as f64 + 28.0) * 8.0;
+                (*rate_bps as f64, bits, *rate_bps as f64 * active_s / bits)
+            }
+            (
+                AppConfig::OnOff {
+                    rate_bps,
+                    payload_bytes,
+                    on_ns,
+                    off_ns,
+                    ..
+                },
+                _,
+            ) => {
+                let bits = (*payload_bytes as f64 + 28.0) * 8.0;
+                let duty = *on_ns as f64 / (*on_ns + *off_ns).max(1) as f64;
+                // Every period switch is an event of its own.
+                let switches = 2.0 * active_s * 1e9 / (*on_ns + *off_ns).max(1) as f64;
+                events += switches;
+                (
+                    *rate_bps as f64 * duty,
+                    bits,
+                    *rate_bps as f64 * duty * active_s / bits,
+                )
+            }
+            (app, TransportConfig::Tcp(_)) => {
+                let bits = (plan.mss[f].max(1) as f64 + 40.0) * 8.0;
+                let demand = match app {
+                    AppConfig::RateLimited { rate_bps, .. } => *rate_bps as f64,
+                    _ => f64::INFINITY,
+                };
+                (demand, bits, 0.0)
+            }
+            (_, TransportConfig::Udp) => (0.0, 8.0, 0.0),
+        };
+        let rate_bps = demand_bps.min(share);
+        let mut sent = if rate_bps.is_finite() {
+            rate_bps * active_s / packet_bits
+        } else {
+            0.0
+        };
+        if let AppConfig::File { size_bytes } = flow.app {
+            sent = sent.min(size_bytes as f64 * 8.0 / packet_bits * 1.1);
+        }
+        let acks = match &flow.transport {
+            TransportConfig::Tcp(t) => sent / t.ack_every.max(1) as f64,
+            TransportConfig::Udp => 0.0,
+        };
+        packets += sent + acks;
+        events += app_packets.max(sent) * EVENTS_PER_PACKET
+            + sent * route[0].len() as f64 * EVENTS_PER_HOP
+            + acks * (EVENTS_PER_PACKET + route[1].len() as f64 * EVENTS_PER_HOP);
+        // Offered load: what TCP gets (its window follows its share), everything a
+        // datagram source offers (it does not back off).
+        let offered = match &flow.transport {
+            TransportConfig::Tcp(_) => rate_bps,
+            TransportConfig::Udp => demand_bps,
+        };
+        for &c in &route[0] {
+            load[c as usize] += offered;
+            smallest_packet_bits[c as usize] = smallest_packet_bits[c as usize].min(packet_bits);
+        }
+        // What a flow can have queued: its window (TCP) or everything it offers.
+        let window = match &flow.transport {
+            TransportConfig::Tcp(t) => match t.receive_buffer.unit {
+                SizeUnit::Packets => t.receive_buffer.value as f64,
+                SizeUnit::Bytes => t.receive_buffer.value as f64 * 8.0 / packet_bits,
+            },
+            TransportConfig::Udp => app_packets,
+        };
+        for &c in &route[0] {
+            window_packets[c as usize] += window;
+        }
+    }
+
+    // Queues fill where the offered load reaches the rate (up to their limit and to
+    // what the flows through them can have outstanding); pipes hold load × delay.
+    let mut packets_in_network = 0.0;
+    let mut largest: Option<(f64, usize)> = None;
+    for c in 0..channels {
+        let link = &config.links[c / 2];
+        let channel = if c % 2 == 0 {
+            &link.forward
+        } else {
+            &link.reverse
+        };
+        let limit = match &channel.queue {
+            QueueConfig::Droptail { limit } => limit,
+            QueueConfig::Red(red) => &red.limit,
+        };
+        let limit_packets = match limit.unit {
+            SizeUnit::Packets => limit.value as f64,
+            SizeUnit::Bytes => limit.value as f64 * 8.0 / smallest_packet_bits[c],
+        };
+        let queued = if load[c] >= rate(c) {
+            limit_packets.min(window_packets[c])
+        } else {
+            0.0
+        };
+        // In flight on the wire: what passes through it during one propagation delay.
+        let pipe = load[c].min(rate(c)) * link.delay_ns as f64 / 1e9 / smallest_packet_bits[c];
+        let held = queued + pipe.min(window_packets[c]);
+        packets_in_network += held;
+        if largest.is_none_or(|(most, _)| held > most) {
+            largest = Some((held, c));
+        }
+    }
+
+    let bins = config
+        .simulation
+        .duration_ns
+        .div_ceil(config.simulation.bin_ns.max(1))
+        .max(1);
+    let series_cells = bins.saturating_mul((config.flows.len() + channels) as u64);
+    Estimate {
+        events,
+        packets,
+        series_cells,
+        wall_s: events * SECONDS_PER_EVENT + series_cells as f64 * SECONDS_PER_CELL,
+        series_bytes: series_cells as f64 * SERIES_BYTES_PER_CELL,
+        network_bytes: channels as f64 * CHANNEL_BYTES
+            + config.nodes.len() as f64 * NODE_BYTES
+            + config.flows.len() as f64 * FLOW_BYTES,
+        packets_bytes: packets_in_network * PACKET_BYTES,
+        largest_queue: largest.map(|(_, c)| {
+            let link = &config.links[c / 2];
+            let channel = if c % 2 == 0 {
+                &link.forward
+            } else {
+                &link.reverse
+            };
+            channel.queue_origin.clone()
+        }),
+    }
+}

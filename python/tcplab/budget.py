@@ -1,0 +1,120 @@
+"""What a run will cost, checked before it starts.
+
+The engine estimates events, wall time and peak memory from the scenario alone
+(``crates/engine/src/estimate.rs``). Here that estimate meets this machine: a run whose
+memory estimate exceeds the memory available is refused (a :class:`ScenarioError`
+naming the knob to turn); a run estimated to take longer than
+:data:`WARN_AFTER_S` is announced before it starts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import _core
+from .scenario import Scenario, ScenarioError
+
+#: Runs estimated to take longer than this (seconds of wall time) are announced;
+#: the environment variable ``TCPLAB_WARN_AFTER_S`` overrides it.
+WARN_AFTER_S = 60.0
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A run's estimated cost (see ``crates/engine/src/estimate.rs`` for the model)."""
+
+    events: float
+    wall_s: float
+    memory_bytes: float
+    series_bytes: float
+    series_cells: int
+    network_bytes: float
+    packets_bytes: float
+    largest_queue: str | None
+
+
+def estimate(scenario: Scenario) -> Estimate:
+    """The engine's estimate for ``scenario``."""
+    try:
+        raw = json.loads(_core.estimate(scenario.engine_json()))
+    except _core.EngineConfigError:
+        from .runner import validate
+
+        validate(scenario)  # raises the field-named error
+        raise
+    return Estimate(**{k: raw[k] for k in Estimate.__dataclass_fields__})
+
+
+def available_memory() -> float:
+    """Bytes this process may still allocate: the least of the memory the kernel
+    reports available, the address-space limit (``ulimit -v``) less what is mapped,
+    and the cgroup's limit less its usage (containers, batch schedulers)."""
+    limits = []
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                limits.append(int(line.split()[1]) * 1024)
+    except OSError:
+        pass
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft != resource.RLIM_INFINITY:
+        try:
+            mapped = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        except OSError:
+            mapped = 0
+        limits.append(soft - mapped)
+    try:
+        cgroup = Path("/sys/fs/cgroup")
+        maximum = (cgroup / "memory.max").read_text().strip()
+        if maximum != "max":
+            limits.append(int(maximum) - int((cgroup / "memory.current").read_text()))
+    except (OSError, ValueError):
+        pass
+    return float(min(limits)) if limits else float("inf")
+
+
+def _gb(n: float) -> str:
+    return f"{n / 1e9:.2f} GB" if n >= 1e8 else f"{n / 1e6:.0f} MB"
+
+
+def check_memory(scenario: Scenario, cost: Estimate) -> None:
+    """Refuses ``scenario`` (ScenarioError) if its memory estimate exceeds what is
+    available, naming the part that dominates and the knob that shrinks it."""
+    available = available_memory()
+    if cost.memory_bytes <= available:
+        return
+    parts = {"series": cost.series_bytes, "network": cost.network_bytes, "packets": cost.packets_bytes}
+    largest = max(parts, key=parts.get)
+    if largest == "series":
+        field = "simulation.bin"
+        advice = (f"{cost.series_cells:,} time-series cells (bins × (flows + link directions)) take "
+                  f"{_gb(cost.series_bytes)}: use a wider bin, a shorter run, or fewer flows")
+    elif largest == "packets":
+        field = cost.largest_queue or "flow"
+        advice = (f"queued packets take {_gb(cost.packets_bytes)}: lower this queue's limit or the "
+                  "flows' receive buffers / rates")
+    else:
+        field = "flow"
+        advice = f"the network itself (nodes, links, flows) takes {_gb(cost.network_bytes)}: simulate fewer flows or hosts"
+    raise ScenarioError(field, f"this run needs about {_gb(cost.memory_bytes)} of memory but "
+                               f"{_gb(max(available, 0))} is available; {advice}", scenario.source)
+
+
+def warn_after_s() -> float:
+    """The long-run threshold: ``TCPLAB_WARN_AFTER_S`` or :data:`WARN_AFTER_S`."""
+    try:
+        return float(os.environ.get("TCPLAB_WARN_AFTER_S", WARN_AFTER_S))
+    except ValueError:
+        return WARN_AFTER_S
+
+
+def duration_text(seconds: float) -> str:
+    """'about 3 min', 'about 2.5 h', 'about 40 days'."""
+    for unit, size in (("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"about {seconds / size:.3g} {unit}"
+    return f"about {seconds:.0f} s"
