@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test test-rust test-python differential bench bench-engine fmt clean
+.PHONY: install demo test test-rust test-python differential bench bench-engine fuzz fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -52,6 +52,12 @@ differential: install
 ## peers if missing (ns2 from Debian, ns3 from PyPI) and writes benchmarks/RESULTS.md.
 bench: install
 	$(BIN)/python benchmarks/run.py --scaling --sack-cliff $(BENCH_ARGS)
+
+## The scenario fuzzer on 5,000 cases (CI runs 300): outcome counts, failing cases in
+## tests/fuzz-failures/. FUZZ_ARGS="--cases N --seed S" to change.
+FUZZ_ARGS ?= --cases 5000
+fuzz: install
+	cd tests && ../$(BIN)/python -m fuzz.run $(FUZZ_ARGS) --failures fuzz-failures
 
 ## Engine-only throughput (events/s and packets/s on a saturated UDP dumbbell).
 bench-engine:

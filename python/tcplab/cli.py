@@ -25,6 +25,7 @@ from .output import OutputError, check_output
 from .runner import InternalError, simulate
 from .runner import validate as engine_validate
 from .scenario import ScenarioError, load
+from .scenario.errors import one_line
 
 if TYPE_CHECKING:
     from .results import RunResult
@@ -47,7 +48,7 @@ SetOpt = Annotated[
 
 
 def _fail(message: str, status: int) -> None:
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {escape(one_line(message))}", highlight=False, soft_wrap=True)
     raise typer.Exit(status)
 
 

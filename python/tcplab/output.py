@@ -39,27 +39,40 @@ class OutputError(ValueError):
     """The output directory cannot be used (exit status 2, like bad input)."""
 
 
+def _shown(out: str | Path) -> str:
+    """``out`` as messages quote it: at most 80 characters."""
+    text = str(out)
+    return text if len(text) <= 80 else f"{text[:40]}…{text[-30:]} ({len(text)} characters)"
+
+
 def check_output(out: str | Path) -> Path:
     """The resolved results path, if tcplab may write its results there; otherwise
     :class:`OutputError` saying why. Cheap: call it before a long run."""
+    try:
+        return _check_output(out)
+    except OSError as e:  # a name too long, a loop of symlinks, an I/O error
+        raise OutputError(f"{_shown(out)}: cannot be used as --out ({e.strerror or e})") from None
+
+
+def _check_output(out: str | Path) -> Path:
     path = Path(os.path.realpath(out))
     if path.exists() and not path.is_dir():
-        raise OutputError(f"{out}: exists and is not a directory (choose another --out)")
+        raise OutputError(f"{_shown(out)}: exists and is not a directory (choose another --out)")
     if path.is_dir():
         if path == Path(os.path.realpath(os.getcwd())) or path.parent == path:
-            raise OutputError(f"{out}: is the current or the root directory; results need a directory of their own")
+            raise OutputError(f"{_shown(out)}: is the current or the root directory; results need a directory of their own")
         try:
             entries = [e.name for e in os.scandir(path)]
         except OSError as e:
-            raise OutputError(f"{out}: cannot be read ({e.strerror})") from None
+            raise OutputError(f"{_shown(out)}: cannot be read ({e.strerror})") from None
         if entries and MARKER not in entries:
-            raise OutputError(f"{out}: is a non-empty directory that tcplab did not create (no {MARKER} in it); "
+            raise OutputError(f"{_shown(out)}: is a non-empty directory that tcplab did not create (no {MARKER} in it); "
                               "refusing to replace it (choose another --out)")
     parent = _existing_ancestor(path.parent)
     if not parent.is_dir():
-        raise OutputError(f"{out}: {parent} is not a directory")
+        raise OutputError(f"{_shown(out)}: {parent} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise OutputError(f"{out}: {parent} is not writable")
+        raise OutputError(f"{_shown(out)}: {parent} is not writable")
     return path
 
 
@@ -70,13 +83,13 @@ def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise OutputError(f"{out}: cannot create {path.parent} ({e.strerror})") from None
+        raise OutputError(f"{_shown(out)}: cannot create {path.parent} ({e.strerror})") from None
     remove_stale_temporaries(path)
     tag = f"{os.getpid()}-"
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.tmp-{tag}", dir=path.parent))
     except OSError as e:
-        raise OutputError(f"{out}: cannot write in {path.parent} ({e.strerror})") from None
+        raise OutputError(f"{_shown(out)}: cannot write in {path.parent} ({e.strerror})") from None
     try:
         fill(tmp)
         (tmp / MARKER).write_text(json.dumps({"format": FORMAT_VERSION}) + "\n")
@@ -91,6 +104,10 @@ def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
                 shutil.rmtree(old, ignore_errors=True)
         else:
             os.rename(tmp, path)
+    except OSError as e:  # the disk filled up, a quota, a file name too long
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise OutputError(f"{_shown(out)}: writing the results failed ({e.strerror or e}); the previous results, "
+                          "if any, are unchanged") from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -29,7 +29,16 @@ class ScenarioError(ValueError):
     def __str__(self) -> str:
         where = f"{self.source}: " if self.source else ""
         field = f"{self.path}: " if self.path else ""
-        return f"{where}{field}{self.message}"
+        return one_line(f"{where}{field}{self.message}")
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that would break or hide a line (newlines,
+    U+2028, other control characters) shown as an escape, so that a name a user
+    wrote can never turn one message into several."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def suggest(word: str, choices: Iterable[str]) -> str:

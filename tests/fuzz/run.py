@@ -1,0 +1,87 @@
+"""The scenario fuzzer: ``python -m fuzz.run --cases N`` (from tests/; ``make fuzz``
+runs 5,000). Generates cases with Hypothesis from a fixed seed, runs each as the
+``tcplab`` command (see :mod:`fuzz.harness`), prints the outcome counts, and writes
+every failing case (scenario file, command line, what went wrong) under --failures.
+Exit status 1 if any case failed."""
+
+from __future__ import annotations
+
+import os
+
+# One thread per math library: the fuzzer forks a child per case.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import shutil  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections import Counter  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+
+from .harness import run_case, summarize  # noqa: E402
+from .strategies import Case, cases  # noqa: E402
+
+
+def fuzz(n: int, time_limit_s: float, failures: Path, fuzz_seed: int, warn_after_s: float) -> Counter:
+    """Runs ``n`` cases; returns the outcome counts."""
+    import tcplab.cli  # noqa: F401  (loaded once, before the children fork)
+
+    # Serializing 3,000 levels of nesting needs a deep stack here; each child gets
+    # the interpreter's default back before tcplab runs (see harness._child).
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))
+
+    os.environ["TCPLAB_WARN_AFTER_S"] = str(warn_after_s)
+    outcomes: Counter = Counter()
+    scratch = Path(tempfile.mkdtemp(prefix="tcplab-fuzz-"))
+    started = time.monotonic()
+
+    @seed(fuzz_seed)
+    @settings(max_examples=n, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(cases())
+    def one(case: Case) -> None:
+        k = sum(outcomes.values())
+        workdir = scratch / f"case{k}"
+        outcome = run_case(case, workdir, time_limit_s)
+        outcomes[outcome.kind] += 1
+        if outcome.failed:
+            target = failures / f"case{k}-{outcome.kind}"
+            shutil.rmtree(target, ignore_errors=True)
+            target.mkdir(parents=True)
+            (target / case.filename).write_bytes(case.content)
+            (target / "case.json").write_text(json.dumps({"command": case.command, "args": case.args, "out": case.out,
+                                                          "plots": case.plots, "outcome": outcome.kind,
+                                                          "detail": outcome.detail}, indent=2))
+            print(f"case {k}: {outcome.kind}: {outcome.detail[-300:]}", file=sys.stderr, flush=True)
+        shutil.rmtree(workdir, ignore_errors=True)
+        if (k + 1) % 100 == 0:
+            print(f"{k + 1} cases, {time.monotonic() - started:.0f} s: {dict(outcomes)}", file=sys.stderr, flush=True)
+
+    try:
+        one()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return outcomes
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--cases", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=20261123, help="Hypothesis seed (fixed: the same cases every time)")
+    ap.add_argument("--time-limit", type=float, default=30.0, help="wall seconds per case")
+    ap.add_argument("--warn-after", type=float, default=5.0,
+                    help="TCPLAB_WARN_AFTER_S for the runs: a case may outlast --time-limit only if announced")
+    ap.add_argument("--failures", type=Path, default=Path("fuzz-failures"))
+    args = ap.parse_args()
+    outcomes = fuzz(args.cases, args.time_limit, args.failures, args.seed, args.warn_after)
+    print(summarize(outcomes))
+    sys.exit(1 if any(kind not in ("ok", "refused", "announced_timeout") for kind in outcomes) else 0)
+
+
+if __name__ == "__main__":
+    main()
