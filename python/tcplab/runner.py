@@ -32,6 +32,12 @@ def build(scenario: Scenario) -> "_core.Simulation":
         raise ScenarioError(path, message, scenario.source) from None
 
 
+#: Engine keys (SI units in the name) and the scenario keys they come from.
+_SCENARIO_KEYS = {"mtu_bytes": "mtu", "bandwidth_bps": "bandwidth", "delay_ns": "delay", "framing_bytes": "framing",
+                  "rate_bps": "rate", "payload_bytes": "packet_size", "size_bytes": "size", "duration_ns": "duration",
+                  "bin_ns": "bin", "start_ns": "start", "stop_ns": "stop", "mss_bytes": "mss", "on_ns": "on", "off_ns": "off",
+                  "initial_window_segments": "initial_window", "mean_packet_bytes": "mean_packet_size"}
+
 #: A JSON type error from the engine's reader: what was wrong, and where in the text.
 _AT_COLUMN = re.compile(r"^(?:not a valid engine configuration: )?(.*) at line 1 column (\d+)$")
 _LIMITS = {"u8": 2**8 - 1, "u16": 2**16 - 1, "u32": 2**32 - 1, "u64": 2**64 - 1}
@@ -39,9 +45,9 @@ _LIMITS = {"u8": 2**8 - 1, "u16": 2**16 - 1, "u32": 2**32 - 1, "u64": 2**64 - 1}
 
 def _name_the_field(scenario: Scenario, path: str, message: str) -> tuple[str, str]:
     """A type or range error the engine reports by its position in the JSON text,
-    restated at the scenario's field: the engine item's ``origin`` and the key in it
-    (e.g. "topology.dumbbell.bottleneck: mtu_bytes: integer 10000000000, expected u32
-    (at most 4294967295)"). Other errors are returned as they are."""
+    restated at the scenario's field: the engine item's ``origin`` and the scenario's
+    key for it (e.g. "topology.dumbbell.bottleneck: mtu: integer 10000000000, expected
+    u32 (at most 4294967295)"). Other errors are returned as they are."""
     m = _AT_COLUMN.match(message)
     if not m:
         return path, message
@@ -60,6 +66,7 @@ def _name_the_field(scenario: Scenario, path: str, message: str) -> tuple[str, s
     for kind, limit in _LIMITS.items():
         if detail.endswith(f"expected {kind}"):
             detail += f" (at most {limit})"
+    tail = [_SCENARIO_KEYS.get(s, s) if isinstance(s, str) else s for s in tail]
     field = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in tail).lstrip(".")
     return (origin or path), (f"{field}: {detail}" if field else detail)
 
