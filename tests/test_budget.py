@@ -11,6 +11,7 @@ import re
 import resource
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -62,15 +63,22 @@ app = {{ type = "bulk" }}
 
 
 def _run_limited(args: list[str], address_space: int | None = None) -> tuple[subprocess.CompletedProcess, int]:
-    """Runs tcplab in a child (optionally under ``ulimit -v``); returns it and the largest
-    peak RSS of any child so far, in bytes (call it in increasing order of size)."""
+    """Runs tcplab in a child (optionally under ``ulimit -v``); returns it and that
+    child's own peak RSS in bytes (from wait4, not the running maximum over every child
+    this test process ever had)."""
 
     def limit() -> None:
         if address_space is not None:
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
-    p = subprocess.run([sys.executable, "-m", "tcplab", *args], capture_output=True, text=True, timeout=600, preexec_fn=limit)
-    return p, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen([sys.executable, "-m", "tcplab", *args], stdout=out, stderr=err, text=True, preexec_fn=limit)
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        done = subprocess.CompletedProcess(p.args, p.returncode, out.read(), err.read())
+    return done, usage.ru_maxrss * 1024
 
 
 def test_a_run_that_cannot_fit_is_refused_before_it_starts_naming_the_bin(tmp_path):

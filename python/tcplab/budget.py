@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import _core
+from .runner import scenario_error
 from .scenario import Scenario, ScenarioError
 
 #: Runs estimated to take longer than this (seconds of wall time) are announced;
@@ -41,11 +42,8 @@ def estimate(scenario: Scenario) -> Estimate:
     """The engine's estimate for ``scenario``."""
     try:
         raw = json.loads(_core.estimate(scenario.engine_json()))
-    except _core.EngineConfigError:
-        from .runner import validate
-
-        validate(scenario)  # raises the field-named error
-        raise
+    except _core.EngineConfigError as e:
+        raise scenario_error(scenario, e) from None
     return Estimate(**{k: raw[k] for k in Estimate.__dataclass_fields__})
 
 
@@ -53,28 +51,40 @@ def available_memory() -> float:
     """Bytes this process may still allocate: the least of the memory the kernel
     reports available, the address-space limit (``ulimit -v``) less what is mapped,
     and the cgroup's limit less its usage (containers, batch schedulers)."""
-    limits = []
+    limits = [n for n in (_mem_available(), _address_space_left(), _cgroup_left()) if n is not None]
+    return float(min(limits)) if limits else float("inf")
+
+
+def _mem_available() -> int | None:
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemAvailable:"):
-                limits.append(int(line.split()[1]) * 1024)
+                return int(line.split()[1]) * 1024
     except OSError:
-        pass
+        return None
+    return None
+
+
+def _address_space_left() -> int | None:
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    if soft != resource.RLIM_INFINITY:
-        try:
-            mapped = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-        except OSError:
-            mapped = 0
-        limits.append(soft - mapped)
+    if soft == resource.RLIM_INFINITY:
+        return None
     try:
-        cgroup = Path("/sys/fs/cgroup")
+        mapped = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        mapped = 0
+    return soft - mapped
+
+
+def _cgroup_left() -> int | None:
+    cgroup = Path("/sys/fs/cgroup")
+    try:
         maximum = (cgroup / "memory.max").read_text().strip()
-        if maximum != "max":
-            limits.append(int(maximum) - int((cgroup / "memory.current").read_text()))
+        if maximum == "max":
+            return None
+        return int(maximum) - int((cgroup / "memory.current").read_text())
     except (OSError, ValueError):
-        pass
-    return float(min(limits)) if limits else float("inf")
+        return None
 
 
 def _gb(n: float) -> str:

@@ -28,6 +28,7 @@ from .scenario import ScenarioError, load
 from .scenario.errors import one_line
 
 if TYPE_CHECKING:
+    from .budget import Estimate
     from .results import RunResult
 
 app = typer.Typer(
@@ -172,18 +173,20 @@ def print_summary(result: "RunResult", console: Console) -> None:
         console.print("Every flow and link direction: flows.csv and links.csv in the results directory.")
 
 
-def _announce_long_run(loaded, yes: bool) -> None:
+def _announce_long_run(loaded, yes: bool) -> "Estimate":
     """Says so before a run estimated to take longer than the threshold (and asks,
-    on a terminal, unless --yes); refuses one that cannot fit in memory."""
+    on a terminal, unless --yes); refuses one that cannot fit in memory. Returns the
+    estimate."""
     cost = estimate(loaded)
     check_memory(loaded, cost)
     if cost.wall_s <= warn_after_s():
-        return
+        return cost
     err_console.print(f"[bold yellow]warning:[/] {escape(loaded.source)}: about {cost.events:,.0f} events and "
                       f"{cost.series_cells:,} series cells: {duration_text(cost.wall_s)} of wall time", highlight=False, soft_wrap=True)
     if sys.stdin.isatty() and sys.stderr.isatty() and not yes:
         if not typer.confirm("Start it?", default=False, err=True):
             _fail("not started (run it with --yes to skip this question)", 2)
+    return cost
 
 
 @app.command()
@@ -202,9 +205,9 @@ def run(
         loaded = load(scenario, set_ or [], seed)
         target = out if out is not None else Path("results") / loaded.name
         check_output(target)  # refuse an unusable --out before a long run, not after
-        _announce_long_run(loaded, yes)
+        cost = _announce_long_run(loaded, yes)
         progress = _LazyProgress()  # its clock starts now, not before a question
-        engine, wall = simulate(loaded, progress)
+        engine, wall = simulate(loaded, progress, cost=cost)
         progress.close()
         from .results import RunResult
 

@@ -6,9 +6,13 @@ import json
 import re
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import _core
 from .scenario import Scenario, ScenarioError
+
+if TYPE_CHECKING:
+    from .budget import Estimate
 
 #: Number of steps a run is split into (a progress update after each).
 PROGRESS_STEPS = 200
@@ -27,9 +31,14 @@ def build(scenario: Scenario) -> "_core.Simulation":
     try:
         return _core.Simulation(scenario.engine_json())
     except _core.EngineConfigError as e:
-        path, message = e.args
-        path, message = _name_the_field(scenario, path, message)
-        raise ScenarioError(path, message, scenario.source) from None
+        raise scenario_error(scenario, e) from None
+
+
+def scenario_error(scenario: Scenario, error: "_core.EngineConfigError") -> ScenarioError:
+    """The engine's rejection of ``scenario`` as a :class:`ScenarioError` naming the
+    scenario's file and field."""
+    path, message = _name_the_field(scenario, *error.args)
+    return ScenarioError(path, message, scenario.source)
 
 
 #: Engine keys (SI units in the name) and the scenario keys they come from.
@@ -105,16 +114,17 @@ def validate(scenario: Scenario) -> None:
     build(scenario)
 
 
-def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, series: bool = True) -> tuple[dict, float]:
+def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, series: bool = True,
+             cost: Estimate | None = None) -> tuple[dict, float]:
     """Runs the scenario to its end; returns the engine's results and the wall time.
 
     The results are the summaries (docs/results.md) plus, under ``"series"``, the time
     series as a :class:`tcplab.series.Series`; ``series=False`` leaves them out. A run
     that would need more memory than is available is refused before it starts
-    (:func:`tcplab.budget.check_memory`)."""
+    (:func:`tcplab.budget.check_memory`; pass ``cost`` if it is already estimated)."""
     from .budget import check_memory, estimate
 
-    check_memory(scenario, estimate(scenario))
+    check_memory(scenario, cost or estimate(scenario))
     sim = build(scenario)
     started = time.perf_counter()
     total = sim.duration_ns

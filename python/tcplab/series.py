@@ -73,10 +73,6 @@ class Series:
         ends = np.append(self.bin_start_s[1:], self.duration_s)
         return ends - self.bin_start_s
 
-    def nbytes(self) -> int:
-        """Memory held by the columns."""
-        return sum(v.nbytes for table in (self.flow, self.link, self.delay) for v in table.values())
-
     # Tables: each takes a range of entities [first, last) so writers can go in chunks.
 
     def flow_table(self, first: int = 0, last: int | None = None) -> pa.Table:

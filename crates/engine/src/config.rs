@@ -165,6 +165,16 @@ pub enum QueueConfig {
     Red(RedConfig),
 }
 
+impl QueueConfig {
+    /// How much the queue holds, whatever its discipline.
+    pub fn limit(&self) -> &Amount {
+        match self {
+            QueueConfig::Droptail { limit } => limit,
+            QueueConfig::Red(red) => &red.limit,
+        }
+    }
+}
+
 /// RED parameters, with ns-2.35's meaning (`queue/red.cc`).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -511,12 +521,30 @@ pub enum AppConfig {
 }
 
 impl AppConfig {
+    /// A datagram source's rate while sending (bit/s) and payload per packet (bytes);
+    /// `None` for byte streams.
+    pub fn datagram_rate(&self) -> Option<(u64, u32)> {
+        match *self {
+            AppConfig::Cbr {
+                rate_bps,
+                payload_bytes,
+            }
+            | AppConfig::Poisson {
+                rate_bps,
+                payload_bytes,
+            }
+            | AppConfig::OnOff {
+                rate_bps,
+                payload_bytes,
+                ..
+            } => Some((rate_bps, payload_bytes)),
+            _ => None,
+        }
+    }
+
     /// Whether the source produces datagrams (else a byte stream).
     pub fn is_datagram(&self) -> bool {
-        matches!(
-            self,
-            AppConfig::Cbr { .. } | AppConfig::Poisson { .. } | AppConfig::OnOff { .. }
-        )
+        self.datagram_rate().is_some()
     }
 }
 

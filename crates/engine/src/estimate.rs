@@ -9,7 +9,11 @@
 //! rate and empty elsewhere. The per-item costs below were measured on this engine
 //! (`benchmarks/memory.py` checks them against real runs).
 
-use crate::config::{AppConfig, QueueConfig, ScenarioConfig, SizeUnit, TransportConfig};
+use crate::config::{Amount, AppConfig, ChannelConfig, ScenarioConfig, SizeUnit, TransportConfig};
+use crate::metrics::bins::Binning;
+use crate::net::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
+use crate::time::SimTime;
+use crate::transport::tcp::segment::TCP_HEADER_BYTES;
 use crate::validate::{plan, Plan};
 use crate::ConfigError;
 use serde::Serialize;
@@ -115,51 +119,29 @@ fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
             .iter()
             .map(|&c| rate(c as usize) / sharing[c as usize] as f64)
             .fold(f64::INFINITY, f64::min);
-        let (demand_bps, packet_bits, app_packets) = match (&flow.app, &flow.transport) {
-            (
-                AppConfig::Cbr {
-                    rate_bps,
-                    payload_bytes,
-                }
-                | AppConfig::Poisson {
-                    rate_bps,
-                    payload_bytes,
-                },
-                _,
-            ) => {
-                let bits = (*payload_bytes as f64 + 28.0) * 8.0;
-                (*rate_bps as f64, bits, *rate_bps as f64 * active_s / bits)
+        let (demand_bps, packet_bits, app_packets) = match flow.app.datagram_rate() {
+            Some((peak_bps, payload_bytes)) => {
+                let bits = (payload_bytes + IPV4_HEADER_BYTES + UDP_HEADER_BYTES) as f64 * 8.0;
+                let duty = match flow.app {
+                    AppConfig::OnOff { on_ns, off_ns, .. } => {
+                        let period_ns = on_ns.saturating_add(off_ns).max(1) as f64;
+                        events += 2.0 * active_s * 1e9 / period_ns; // each switch is an event
+                        on_ns as f64 / period_ns
+                    }
+                    _ => 1.0,
+                };
+                let demand = peak_bps as f64 * duty;
+                (demand, bits, demand * active_s / bits)
             }
-            (
-                AppConfig::OnOff {
-                    rate_bps,
-                    payload_bytes,
-                    on_ns,
-                    off_ns,
-                    ..
-                },
-                _,
-            ) => {
-                let bits = (*payload_bytes as f64 + 28.0) * 8.0;
-                let duty = *on_ns as f64 / (*on_ns + *off_ns).max(1) as f64;
-                // Every period switch is an event of its own.
-                let switches = 2.0 * active_s * 1e9 / (*on_ns + *off_ns).max(1) as f64;
-                events += switches;
-                (
-                    *rate_bps as f64 * duty,
-                    bits,
-                    *rate_bps as f64 * duty * active_s / bits,
-                )
-            }
-            (app, TransportConfig::Tcp(_)) => {
-                let bits = (plan.mss[f].max(1) as f64 + 40.0) * 8.0;
-                let demand = match app {
-                    AppConfig::RateLimited { rate_bps, .. } => *rate_bps as f64,
+            None => {
+                // A byte stream (over TCP).
+                let bits = (plan.mss[f].max(1) + IPV4_HEADER_BYTES + TCP_HEADER_BYTES) as f64 * 8.0;
+                let demand = match flow.app {
+                    AppConfig::RateLimited { rate_bps, .. } => rate_bps as f64,
                     _ => f64::INFINITY,
                 };
                 (demand, bits, 0.0)
             }
-            (_, TransportConfig::Udp) => (0.0, 8.0, 0.0),
         };
         let rate_bps = demand_bps.min(share);
         let mut sent = if rate_bps.is_finite() {
@@ -180,24 +162,16 @@ fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
             + acks * (EVENTS_PER_PACKET + route[1].len() as f64 * EVENTS_PER_HOP);
         // Offered load: what TCP gets (its window follows its share), everything a
         // datagram source offers (it does not back off).
-        let offered = match &flow.transport {
-            TransportConfig::Tcp(_) => rate_bps,
-            TransportConfig::Udp => demand_bps,
-        };
-        for &c in &route[0] {
-            load[c as usize] += offered;
-            smallest_packet_bits[c as usize] = smallest_packet_bits[c as usize].min(packet_bits);
-        }
         // What a flow can have queued: its window (TCP) or everything it offers.
-        let window = match &flow.transport {
-            TransportConfig::Tcp(t) => match t.receive_buffer.unit {
-                SizeUnit::Packets => t.receive_buffer.value as f64,
-                SizeUnit::Bytes => t.receive_buffer.value as f64 * 8.0 / packet_bits,
-            },
-            TransportConfig::Udp => app_packets,
+        let (offered, window) = match &flow.transport {
+            TransportConfig::Tcp(t) => (rate_bps, packets_of(&t.receive_buffer, packet_bits)),
+            TransportConfig::Udp => (demand_bps, app_packets),
         };
         for &c in &route[0] {
-            window_packets[c as usize] += window;
+            let c = c as usize;
+            load[c] += offered;
+            window_packets[c] += window;
+            smallest_packet_bits[c] = smallest_packet_bits[c].min(packet_bits);
         }
     }
 
@@ -207,21 +181,9 @@ fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
     let mut largest: Option<(f64, usize)> = None;
     for c in 0..channels {
         let link = &config.links[c / 2];
-        let channel = if c % 2 == 0 {
-            &link.forward
-        } else {
-            &link.reverse
-        };
-        let limit = match &channel.queue {
-            QueueConfig::Droptail { limit } => limit,
-            QueueConfig::Red(red) => &red.limit,
-        };
-        let limit_packets = match limit.unit {
-            SizeUnit::Packets => limit.value as f64,
-            SizeUnit::Bytes => limit.value as f64 * 8.0 / smallest_packet_bits[c],
-        };
         let queued = if load[c] >= rate(c) {
-            limit_packets.min(window_packets[c])
+            let limit = channel_config(config, c).queue.limit();
+            packets_of(limit, smallest_packet_bits[c]).min(window_packets[c])
         } else {
             0.0
         };
@@ -234,11 +196,8 @@ fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
         }
     }
 
-    let bins = config
-        .simulation
-        .duration_ns
-        .div_ceil(config.simulation.bin_ns.max(1))
-        .max(1);
+    let sim = &config.simulation;
+    let bins = Binning::new(SimTime(sim.bin_ns), SimTime(sim.duration_ns)).count as u64;
     let series_cells = bins.saturating_mul((config.flows.len() + channels) as u64);
     Estimate {
         events,
@@ -250,14 +209,24 @@ fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
             + config.nodes.len() as f64 * NODE_BYTES
             + config.flows.len() as f64 * FLOW_BYTES,
         packets_bytes: packets_in_network * PACKET_BYTES,
-        largest_queue: largest.map(|(_, c)| {
-            let link = &config.links[c / 2];
-            let channel = if c % 2 == 0 {
-                &link.forward
-            } else {
-                &link.reverse
-            };
-            channel.queue_origin.clone()
-        }),
+        largest_queue: largest.map(|(_, c)| channel_config(config, c).queue_origin.clone()),
+    }
+}
+
+/// The configuration of channel `c` (link `c / 2`; even: forward, odd: reverse).
+fn channel_config(config: &ScenarioConfig, c: usize) -> &ChannelConfig {
+    let link = &config.links[c / 2];
+    if c % 2 == 0 {
+        &link.forward
+    } else {
+        &link.reverse
+    }
+}
+
+/// `amount` in packets of `packet_bits`.
+fn packets_of(amount: &Amount, packet_bits: f64) -> f64 {
+    match amount.unit {
+        SizeUnit::Packets => amount.value as f64,
+        SizeUnit::Bytes => amount.value as f64 * 8.0 / packet_bits,
     }
 }

@@ -32,41 +32,6 @@ pub enum Column {
     F64(Vec<Vec<f64>>),
 }
 
-impl Column {
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        fn rows<T>(parts: &[Vec<T>]) -> usize {
-            parts.iter().map(Vec::len).sum()
-        }
-        match self {
-            Column::U8(p) => rows(p),
-            Column::U16(p) => rows(p),
-            Column::U32(p) => rows(p),
-            Column::U64(p) => rows(p),
-            Column::F64(p) => rows(p),
-        }
-    }
-
-    /// Whether the column has no rows.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The values as numbers, concatenated (for tests and small tables).
-    pub fn to_f64(&self) -> Vec<f64> {
-        fn flat<T: Copy + Into<f64>>(parts: &[Vec<T>]) -> Vec<f64> {
-            parts.iter().flatten().map(|&v| v.into()).collect()
-        }
-        match self {
-            Column::U8(p) => flat(p),
-            Column::U16(p) => flat(p),
-            Column::U32(p) => flat(p),
-            Column::U64(p) => p.iter().flatten().map(|&v| v as f64).collect(),
-            Column::F64(p) => flat(p),
-        }
-    }
-}
-
 /// Named columns of equal length.
 pub type Table = Vec<(String, Column)>;
 
@@ -85,37 +50,58 @@ pub struct SeriesTables {
     pub delay: Table,
 }
 
+/// `(name, column)` of field `$field` of every item of `$items`, each item's array
+/// moved out: counts narrowed, samples as they are (absent ones as `$bins` NaNs).
+macro_rules! take_column {
+    ($items:ident . $field:ident, counts) => {
+        (
+            stringify!($field).to_string(),
+            narrow_counts(
+                $items
+                    .iter_mut()
+                    .map(|x| std::mem::take(&mut x.$field))
+                    .collect(),
+            ),
+        )
+    };
+    ($items:ident . $field:ident, samples) => {
+        (
+            stringify!($field).to_string(),
+            Column::F64(
+                $items
+                    .iter_mut()
+                    .map(|x| std::mem::take(&mut x.$field))
+                    .collect(),
+            ),
+        )
+    };
+    ($items:ident . $field:ident, samples_or_nan($bins:expr)) => {
+        (
+            stringify!($field).to_string(),
+            Column::F64(
+                $items
+                    .iter_mut()
+                    .map(|x| x.$field.take().unwrap_or_else(|| vec![f64::NAN; $bins]))
+                    .collect(),
+            ),
+        )
+    };
+}
+
 impl RunResults {
     /// Moves the series out of `self` into long-format columns; `self` keeps the
     /// summaries. Nothing is copied except to narrow counts (part by part).
     pub fn take_series_tables(&mut self) -> SeriesTables {
         let bins = self.bin_start_s.len();
         let mut flows = std::mem::take(&mut self.flow_series);
-        let mut flow: Table = Vec::new();
-        macro_rules! flow_counts {
-            ($name:ident) => {{
-                let parts = flows
-                    .iter_mut()
-                    .map(|f| std::mem::take(&mut f.$name))
-                    .collect();
-                flow.push((stringify!($name).into(), narrow_counts(parts)));
-            }};
-        }
-        macro_rules! flow_samples {
-            ($name:ident) => {{
-                let parts = flows
-                    .iter_mut()
-                    .map(|f| f.$name.take().unwrap_or_else(|| vec![f64::NAN; bins]))
-                    .collect();
-                flow.push((stringify!($name).into(), Column::F64(parts)));
-            }};
-        }
-        flow_counts!(delivered_bytes);
-        flow_counts!(sent_packets);
-        flow_counts!(dropped_packets);
-        flow_samples!(cwnd_bytes);
-        flow_samples!(ssthresh_bytes);
-        flow_samples!(srtt_ms);
+        let mut flow: Table = vec![
+            take_column!(flows.delivered_bytes, counts),
+            take_column!(flows.sent_packets, counts),
+            take_column!(flows.dropped_packets, counts),
+            take_column!(flows.cwnd_bytes, samples_or_nan(bins)),
+            take_column!(flows.ssthresh_bytes, samples_or_nan(bins)),
+            take_column!(flows.srtt_ms, samples_or_nan(bins)),
+        ];
         // Flows with different algorithms expose different variables: one column per
         // name any flow has, NaN in the rows of the others.
         let mut names: Vec<String> = Vec::new();
@@ -139,31 +125,14 @@ impl RunResults {
         }
 
         let mut links = std::mem::take(&mut self.link_series);
-        let mut link: Table = Vec::new();
-        macro_rules! link_counts {
-            ($name:ident) => {{
-                let parts = links
-                    .iter_mut()
-                    .map(|l| std::mem::take(&mut l.$name))
-                    .collect();
-                link.push((stringify!($name).into(), narrow_counts(parts)));
-            }};
-        }
-        macro_rules! link_samples {
-            ($name:ident) => {{
-                let parts = links
-                    .iter_mut()
-                    .map(|l| std::mem::take(&mut l.$name))
-                    .collect();
-                link.push((stringify!($name).into(), Column::F64(parts)));
-            }};
-        }
-        link_counts!(tx_bytes);
-        link_counts!(drops);
-        link_samples!(queue_mean_packets);
-        link_samples!(queue_mean_bytes);
-        link_counts!(queue_max_packets);
-        link_counts!(queue_max_bytes);
+        let link: Table = vec![
+            take_column!(links.tx_bytes, counts),
+            take_column!(links.drops, counts),
+            take_column!(links.queue_mean_packets, samples),
+            take_column!(links.queue_mean_bytes, samples),
+            take_column!(links.queue_max_packets, counts),
+            take_column!(links.queue_max_bytes, counts),
+        ];
 
         let histograms = std::mem::take(&mut self.delay_histograms);
         let (mut index, mut upper, mut packets) = (Vec::new(), Vec::new(), Vec::new());

@@ -191,6 +191,8 @@ impl Simulation {
     /// Runs every event due at or before `until` (capped at the run's end). Calling it
     /// in steps gives exactly the same run as one call: progress bars are free.
     pub fn run_until(&mut self, until: SimTime) {
+        // Not `run_until_at_most(until, u64::MAX)`: its event counter costs 0.5% of
+        // B1's instructions on this, the path every run takes.
         let until = until.min(self.duration);
         while let Some((t, event)) = self.sched.next_due(until) {
             self.dispatch(t, event);

@@ -237,8 +237,7 @@ fn check_app(
             format!("this application does not run over {name}; expected one of: {fits}"),
         );
     }
-    let (rate, payload) = match *app {
-        AppConfig::Bulk => return Ok(()),
+    match *app {
         AppConfig::File { size_bytes } => {
             if size_bytes == 0 {
                 return err(&o, "size", "must be greater than 0 bytes");
@@ -261,29 +260,12 @@ fn check_app(
             }
             return Ok(());
         }
-        AppConfig::Cbr {
-            rate_bps,
-            payload_bytes,
-        }
-        | AppConfig::Poisson {
-            rate_bps,
-            payload_bytes,
-        } => (rate_bps, payload_bytes),
-        AppConfig::OnOff {
-            rate_bps,
-            payload_bytes,
-            on_ns,
-            off_ns,
-            ..
-        } => {
-            if on_ns == 0 {
-                return err(&o, "on", "must be greater than 0");
-            }
-            if off_ns == 0 {
-                return err(&o, "off", "must be greater than 0");
-            }
-            (rate_bps, payload_bytes)
-        }
+        AppConfig::OnOff { on_ns: 0, .. } => return err(&o, "on", "must be greater than 0"),
+        AppConfig::OnOff { off_ns: 0, .. } => return err(&o, "off", "must be greater than 0"),
+        _ => {}
+    }
+    let Some((rate, payload)) = app.datagram_rate() else {
+        return Ok(()); // a bulk stream: nothing to check
     };
     if rate == 0 {
         return err(&o, "rate", "must be greater than 0 (e.g. \"6Mbps\")");

@@ -120,7 +120,11 @@ impl Simulation {
         let tables = if series {
             let tables = results.take_series_tables();
             let dict = PyDict::new(py);
-            for (name, table) in [("flow", tables.flow), ("link", tables.link), ("delay", tables.delay)] {
+            for (name, table) in [
+                ("flow", tables.flow),
+                ("link", tables.link),
+                ("delay", tables.delay),
+            ] {
                 let columns = PyList::empty(py);
                 // Each column is copied into Python piece by piece, each piece freed
                 // once copied, so the series exist about once.
@@ -148,7 +152,10 @@ impl Simulation {
 /// One Python `bytes` holding `parts` end to end; each part is freed as soon as it is
 /// copied, so a column never exists twice in full.
 fn concat_bytes<T: Copy>(py: Python<'_>, parts: Vec<Vec<T>>) -> PyResult<Bound<'_, PyBytes>> {
-    let len = parts.iter().map(|p| std::mem::size_of_val(p.as_slice())).sum();
+    let len = parts
+        .iter()
+        .map(|p| std::mem::size_of_val(p.as_slice()))
+        .sum();
     PyBytes::new_with(py, len, move |buf| {
         let mut at = 0;
         for part in parts {
@@ -164,7 +171,9 @@ fn concat_bytes<T: Copy>(py: Python<'_>, parts: Vec<Vec<T>>) -> PyResult<Bound<'
 fn as_bytes<T: Copy>(values: &[T]) -> &[u8] {
     // SAFETY: only instantiated with unsigned integers and f64, which have no padding and no
     // invalid bit patterns as bytes; the length covers exactly the slice.
-    unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values)) }
+    unsafe {
+        std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
+    }
 }
 
 /// Validates a JSON scenario without running it.

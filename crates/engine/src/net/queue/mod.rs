@@ -83,10 +83,7 @@ impl OutputQueue {
                 Discipline::Red(Box::new(Red::new(red, link_rate_bps, link_delay, rng)))
             }
         };
-        let limit = match config {
-            QueueConfig::Droptail { limit } => limit,
-            QueueConfig::Red(red) => &red.limit,
-        };
+        let limit = config.limit();
         // A small start, grown by doubling as the queue first fills: a queue's worst
         // occupancy is reached within its first busy periods, and reserving the limit
         // up front cost 16 kB per link direction — most of the memory of a network
