@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test test-rust test-python differential bench bench-engine fuzz fmt clean
+.PHONY: install demo test test-rust test-python differential bench bench-engine bench-memory fuzz fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -58,6 +58,10 @@ bench: install
 FUZZ_ARGS ?= --cases 5000
 fuzz: install
 	cd tests && ../$(BIN)/python -m fuzz.run $(FUZZ_ARGS) --failures fuzz-failures
+
+## Memory per time-series cell of a full `tcplab run` (31 million cells, three cases).
+bench-memory: install
+	$(BIN)/python benchmarks/series_memory.py
 
 ## Engine-only throughput (events/s and packets/s on a saturated UDP dumbbell).
 bench-engine:

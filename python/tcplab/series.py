@@ -4,7 +4,8 @@ The engine hands series over as long-format binary columns (one buffer per metri
 entity-major rows: see ``crates/engine/src/series_tables.rs``). This module wraps
 those buffers without copying them and derives the published tables — rates from
 per-bin counts, cumulative loss, delay CDFs — with whole-array operations, in chunks
-of entities so that writing a large run never holds a second copy of its series.
+of at most :data:`CHUNK_ROWS` rows so that writing a large run never holds a second
+copy of its series.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ import pyarrow as pa
 
 #: numpy dtype of each engine column type (counts come in the narrowest unsigned type
 #: that holds them; tables widen them to int64 chunk by chunk).
-_DTYPES = {"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "f64": np.float64}
+_DTYPES = {"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "f32": np.float32,
+           "f64": np.float64}
 
-#: Rows per Parquet row group / per chunk of derived columns when writing.
-CHUNK_ROWS = 1 << 18
+#: Rows per Parquet row group / per chunk of derived columns when writing: ~10 MB of
+#: transient columns (measured: larger chunks add their own size to the peak).
+CHUNK_ROWS = 1 << 16
 
 
 def _columns(raw: list) -> dict[str, np.ndarray]:
@@ -73,26 +76,34 @@ class Series:
         ends = np.append(self.bin_start_s[1:], self.duration_s)
         return ends - self.bin_start_s
 
-    # Tables: each takes a range of entities [first, last) so writers can go in chunks.
+    # Tables. Each builder takes a contiguous block of rows, ``_Rows``: whole entities,
+    # or part of one entity's bins, so that writers can go in chunks of bounded size
+    # however long the run.
 
     def flow_table(self, first: int = 0, last: int | None = None) -> pa.Table:
         """``flow_series``: per flow and bin, delivered bytes, goodput, sent and dropped
         packets, cumulative loss rate, and cwnd, ssthresh, SRTT and the algorithm's own
         variables (``cc_<name>``) at the end of the bin (NaN where there are none)."""
         last = len(self.flow_ids) if last is None else last
-        n, b = last - first, self.bins
-        rows = slice(first * b, last * b)
-        col = _widened(self.flow, rows)
+        return self._flow_rows(_Rows(first, last, 0, self.bins))
+
+    def _flow_rows(self, r: "_Rows") -> pa.Table:
+        n, b = r.last - r.first, r.bin_last - r.bin_first
+        col = _widened(self.flow, r.slice(self.bins))
         sent = col["sent_packets"].reshape(n, b)
         dropped = col["dropped_packets"].reshape(n, b)
-        cum_sent = np.cumsum(sent, axis=1)
+        # Loss is cumulative from the flow's first bin: a part of one flow starts from
+        # the totals of the bins before it.
+        before = r.entity_rows_before(self.bins)
+        cum_sent = np.cumsum(sent, axis=1) + int(self.flow["sent_packets"][before].sum(dtype=np.int64))
+        cum_dropped = np.cumsum(dropped, axis=1) + int(self.flow["dropped_packets"][before].sum(dtype=np.int64))
         with np.errstate(invalid="ignore", divide="ignore"):
-            cum_loss = np.where(cum_sent > 0, np.cumsum(dropped, axis=1) / np.maximum(cum_sent, 1), np.nan)
+            cum_loss = np.where(cum_sent > 0, cum_dropped / np.maximum(cum_sent, 1), np.nan)
         columns = {
-            "flow": _ids(self.flow_ids, first, last, b),
-            "time_s": np.tile(self.bin_start_s, n),
+            "flow": _ids(self.flow_ids, r),
+            "time_s": np.tile(self.bin_start_s[r.bin_first:r.bin_last], n),
             "delivered_bytes": col["delivered_bytes"],
-            "goodput_bps": col["delivered_bytes"] * 8.0 / np.tile(self.bin_width_s, n),
+            "goodput_bps": col["delivered_bytes"] * 8.0 / np.tile(self.bin_width_s[r.bin_first:r.bin_last], n),
             "sent_packets": col["sent_packets"],
             "dropped_packets": col["dropped_packets"],
             "cum_loss_rate": cum_loss.reshape(-1),
@@ -105,18 +116,21 @@ class Series:
         (throughput / bandwidth; NaN on a shared segment's delivery side, which has no
         rate of its own), drops, queue mean and max in packets and bytes."""
         last = len(self.link_ids) if last is None else last
-        n, b = last - first, self.bins
-        rows = slice(first * b, last * b)
-        col = _widened(self.link, rows)
-        throughput = col["tx_bytes"] * 8.0 / np.tile(self.bin_width_s, n)
+        return self._link_rows(_Rows(first, last, 0, self.bins))
+
+    def _link_rows(self, r: "_Rows") -> pa.Table:
+        n = r.last - r.first
+        col = _widened(self.link, r.slice(self.bins))
+        throughput = col["tx_bytes"] * 8.0 / np.tile(self.bin_width_s[r.bin_first:r.bin_last], n)
+        bandwidth = self.link_bandwidth_bps[r.first:r.last]
         with np.errstate(invalid="ignore", divide="ignore"):
-            bandwidth = np.where(self.link_bandwidth_bps[first:last] > 0, self.link_bandwidth_bps[first:last], np.nan)
+            bandwidth = np.where(bandwidth > 0, bandwidth, np.nan)
         return pa.table({
-            "link": _ids(self.link_ids, first, last, b),
-            "time_s": np.tile(self.bin_start_s, n),
+            "link": _ids(self.link_ids, r),
+            "time_s": np.tile(self.bin_start_s[r.bin_first:r.bin_last], n),
             "tx_bytes": col["tx_bytes"],
             "throughput_bps": throughput,
-            "load": throughput / np.repeat(bandwidth, b),
+            "load": throughput / np.repeat(bandwidth, r.bin_last - r.bin_first),
             "drops": col["drops"],
             "queue_mean_packets": col["queue_mean_packets"],
             "queue_mean_bytes": col["queue_mean_bytes"],
@@ -139,17 +153,42 @@ class Series:
         return pa.table({"flow": flow, "delay_ms": self.delay["delay_ms"], "cdf": cdf})
 
     def chunks(self, table: str) -> Iterator[pa.Table]:
-        """``flow_table`` or ``link_table`` in pieces of about :data:`CHUNK_ROWS` rows."""
+        """``flow_table`` or ``link_table`` in pieces of at most :data:`CHUNK_ROWS` rows
+        (whole entities where they fit, else slices of one entity's bins)."""
         count = len(self.flow_ids if table == "flow" else self.link_ids)
-        step = max(CHUNK_ROWS // max(self.bins, 1), 1)
-        build = self.flow_table if table == "flow" else self.link_table
-        for first in range(0, count, step):
-            yield build(first, min(first + step, count))
+        build = self._flow_rows if table == "flow" else self._link_rows
+        bins = self.bins
+        if bins <= CHUNK_ROWS:
+            step = CHUNK_ROWS // max(bins, 1)
+            for first in range(0, count, step):
+                yield build(_Rows(first, min(first + step, count), 0, bins))
+            return
+        for entity in range(count):
+            for b in range(0, bins, CHUNK_ROWS):
+                yield build(_Rows(entity, entity + 1, b, min(b + CHUNK_ROWS, bins)))
 
 
-def _ids(ids: list[str], first: int, last: int, bins: int) -> pa.DictionaryArray:
-    """The entity id of each row of entities [first, last): dictionary-encoded, 4 bytes
-    a row instead of a string."""
-    indices = np.repeat(np.arange(last - first, dtype=np.int32), bins)
-    return pa.DictionaryArray.from_arrays(pa.array(indices), pa.array(ids[first:last], pa.string()))
+@dataclass(frozen=True)
+class _Rows:
+    """Entities [first, last), bins [bin_first, bin_last) of each: contiguous rows of
+    the entity-major columns, so either all bins or a single entity."""
+
+    first: int
+    last: int
+    bin_first: int
+    bin_last: int
+
+    def slice(self, bins: int) -> slice:
+        return slice(self.first * bins + self.bin_first, (self.last - 1) * bins + self.bin_last)
+
+    def entity_rows_before(self, bins: int) -> slice:
+        """The rows of the same entity before these (empty unless a part of one)."""
+        return slice(self.first * bins, self.first * bins + self.bin_first)
+
+
+def _ids(ids: list[str], rows: _Rows) -> pa.DictionaryArray:
+    """The entity id of each of ``rows``: dictionary-encoded, 4 bytes a row instead of
+    a string."""
+    indices = np.repeat(np.arange(rows.last - rows.first, dtype=np.int32), rows.bin_last - rows.bin_first)
+    return pa.DictionaryArray.from_arrays(pa.array(indices), pa.array(ids[rows.first:rows.last], pa.string()))
 

@@ -7,22 +7,28 @@
 //! channel on its route (exact for a dumbbell, within a small factor of max-min
 //! fairness elsewhere); a queue is full where the offered load reaches the channel's
 //! rate and empty elsewhere. The per-item costs below were measured on this engine
-//! (`benchmarks/memory.py` checks them against real runs).
+//! (`benchmarks/series_memory.py` checks the series' against real runs).
 
 use crate::config::{Amount, AppConfig, ChannelConfig, ScenarioConfig, SizeUnit, TransportConfig};
 use crate::metrics::bins::Binning;
 use crate::net::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::time::SimTime;
+use crate::transport::tcp::cc::STATE_SLOTS;
 use crate::transport::tcp::segment::TCP_HEADER_BYTES;
 use crate::validate::{plan, Plan};
 use crate::ConfigError;
 use serde::Serialize;
 
-/// Peak bytes per series cell: the engine's six 8-byte values per flow or link
-/// direction and bin, plus the narrowed copy being built in Python while they are
-/// freed (measured: 58 B per cell on a 3-million-cell TCP run with every bin written,
-/// 30–40 B where most bins stay empty and are never touched).
-const SERIES_BYTES_PER_CELL: f64 = 64.0;
+/// Copies of the series counted at the peak: the engine's and Python's. The engine
+/// frees its copy column by column as Python's is made, and never writes its empty
+/// bins, so the real peak is lower (measured by `benchmarks/series_memory.py`: 17–23
+/// bytes per cell end to end, where one dense copy is 15–20).
+const SERIES_COPIES: f64 = 2.0;
+/// Bytes of a per-bin sample (single precision: cwnd, RTT, queue means, algorithm
+/// variables).
+const SAMPLE_BYTES: f64 = 4.0;
+/// The smallest IP packet (headers only), which bounds packets per byte.
+const SMALLEST_PACKET_BYTES: f64 = 40.0;
 /// Bytes per link direction (channel, queue, meters, and its summary once in
 /// Python), per node, and per flow (both endpoints, meters, histogram, summary): the
 /// slope of peak memory between 10,000- and 20,000-flow dumbbells, ~47 kB per pair
@@ -199,17 +205,89 @@ fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
     let sim = &config.simulation;
     let bins = Binning::new(SimTime(sim.bin_ns), SimTime(sim.duration_ns)).count as u64;
     let series_cells = bins.saturating_mul((config.flows.len() + channels) as u64);
+    let (flow_cell, link_cell) = cell_bytes(config);
+    let series_bytes = SERIES_COPIES
+        * bins as f64
+        * (config.flows.len() as f64 * flow_cell + channels as f64 * link_cell);
     Estimate {
         events,
         packets,
         series_cells,
         wall_s: events * SECONDS_PER_EVENT + series_cells as f64 * SECONDS_PER_CELL,
-        series_bytes: series_cells as f64 * SERIES_BYTES_PER_CELL,
+        series_bytes,
         network_bytes: channels as f64 * CHANNEL_BYTES
             + config.nodes.len() as f64 * NODE_BYTES
             + config.flows.len() as f64 * FLOW_BYTES,
         packets_bytes: packets_in_network * PACKET_BYTES,
         largest_queue: largest.map(|(_, c)| channel_config(config, c).queue_origin.clone()),
+    }
+}
+
+/// Bytes of one bin of a flow's and of a link direction's series, dense. Counts take
+/// the narrowest width that holds their largest possible value (as the engine stores
+/// them, `metrics::bin_counts`), bounded from the fastest link, the largest receive
+/// buffer and the largest queue; samples take [`SAMPLE_BYTES`].
+fn cell_bytes(config: &ScenarioConfig) -> (f64, f64) {
+    let bin_s = config.simulation.bin_ns as f64 / 1e9;
+    let fastest_bps = config
+        .links
+        .iter()
+        .map(|l| l.bandwidth_bps)
+        .max()
+        .unwrap_or(0) as f64;
+    let link_bytes = fastest_bps * bin_s / 8.0;
+    let link_packets = link_bytes / SMALLEST_PACKET_BYTES;
+    let mtu = config.links.iter().map(|l| l.mtu_bytes).max().unwrap_or(0) as f64;
+    let queue_bytes = (0..2 * config.links.len())
+        .map(|c| match channel_config(config, c).queue.limit() {
+            Amount {
+                unit: SizeUnit::Packets,
+                value,
+            } => *value as f64 * mtu,
+            Amount {
+                unit: SizeUnit::Bytes,
+                value,
+            } => *value as f64,
+        })
+        .fold(0.0, f64::max);
+    // In-order delivery can release a whole receive buffer in one bin.
+    let mut buffered_bytes = 0.0f64;
+    let mut algorithms: Vec<&str> = Vec::new();
+    for flow in &config.flows {
+        if let TransportConfig::Tcp(t) = &flow.transport {
+            buffered_bytes = buffered_bytes.max(match t.receive_buffer.unit {
+                SizeUnit::Bytes => t.receive_buffer.value as f64,
+                SizeUnit::Packets => t.receive_buffer.value as f64 * mtu,
+            });
+            if !algorithms.contains(&t.cc.name()) {
+                algorithms.push(t.cc.name());
+            }
+        }
+    }
+    // cwnd, ssthresh, SRTT, and each algorithm's own variables (columns of any flow's
+    // algorithm exist for every flow).
+    let samples = 3 + STATE_SLOTS * algorithms.len();
+    let flow = count_bytes(link_bytes + buffered_bytes)
+        + 2.0 * count_bytes(link_packets)
+        + samples as f64 * SAMPLE_BYTES;
+    let link = count_bytes(link_bytes)
+        + count_bytes(link_packets)
+        + 2.0 * SAMPLE_BYTES
+        + count_bytes(queue_bytes / SMALLEST_PACKET_BYTES)
+        + count_bytes(queue_bytes);
+    (flow, link)
+}
+
+/// Bytes per value of a count series whose largest value is `max`.
+fn count_bytes(max: f64) -> f64 {
+    if max < 256.0 {
+        1.0
+    } else if max < 65_536.0 {
+        2.0
+    } else if max < 4_294_967_296.0 {
+        4.0
+    } else {
+        8.0
     }
 }
 

@@ -5,6 +5,7 @@
 use crate::config::TransportConfig;
 use crate::metrics::bins::Binning;
 use crate::metrics::jain_index;
+use crate::metrics::BinCounts;
 use crate::sim::Simulation;
 use crate::time::SimTime;
 use serde::Serialize;
@@ -172,23 +173,25 @@ pub struct FlowSeries {
     /// Flow name.
     pub id: String,
     /// Payload bytes delivered per bin.
-    pub delivered_bytes: Vec<u64>,
+    pub delivered_bytes: BinCounts,
     /// Forward packets sent per bin.
-    pub sent_packets: Vec<u64>,
+    pub sent_packets: BinCounts,
     /// Forward packets dropped per bin.
-    pub dropped_packets: Vec<u64>,
+    pub dropped_packets: BinCounts,
     /// Congestion window at the end of each bin, bytes (window-based senders; carried
     /// forward through bins without a sample; NaN — `null` in JSON — before the sender
-    /// starts). NaN rather than `Option` keeps a cell at 8 bytes.
-    pub cwnd_bytes: Option<Vec<f64>>,
+    /// starts). Samples are single precision (see
+    /// [`crate::metrics::flow_meter::CongestionSeries`]); NaN rather than `Option` keeps
+    /// a cell at 4 bytes.
+    pub cwnd_bytes: Option<Vec<f32>>,
     /// Slow-start threshold at the end of each bin, bytes (NaN before the first loss).
-    pub ssthresh_bytes: Option<Vec<f64>>,
+    pub ssthresh_bytes: Option<Vec<f32>>,
     /// Smoothed RTT at the end of each bin, ms (NaN before the first sample).
-    pub srtt_ms: Option<Vec<f64>>,
+    pub srtt_ms: Option<Vec<f32>>,
     /// The congestion-control algorithm's own state at the end of each bin, by name
     /// (e.g. CUBIC's `w_max_segments`, BBR's `bw_mbps`); empty when it exposes none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cc_state: Vec<(String, Vec<f64>)>,
+    pub cc_state: Vec<(String, Vec<f32>)>,
 }
 
 /// Binned time series of one link direction.
@@ -197,17 +200,17 @@ pub struct LinkSeries {
     /// Link direction id.
     pub id: String,
     /// IP bytes serialized per bin.
-    pub tx_bytes: Vec<u64>,
+    pub tx_bytes: BinCounts,
     /// Drops per bin.
-    pub drops: Vec<u64>,
-    /// Time-weighted mean queue per bin, packets.
-    pub queue_mean_packets: Vec<f64>,
-    /// Time-weighted mean queue per bin, bytes.
-    pub queue_mean_bytes: Vec<f64>,
+    pub drops: BinCounts,
+    /// Time-weighted mean queue per bin, packets (single precision).
+    pub queue_mean_packets: Vec<f32>,
+    /// Time-weighted mean queue per bin, bytes (single precision).
+    pub queue_mean_bytes: Vec<f32>,
     /// Largest queue per bin, packets.
-    pub queue_max_packets: Vec<u64>,
+    pub queue_max_packets: BinCounts,
     /// Largest queue per bin, bytes.
-    pub queue_max_bytes: Vec<u64>,
+    pub queue_max_bytes: BinCounts,
 }
 
 /// A flow's delay distribution as histogram buckets: (upper bound ms, count).
@@ -266,12 +269,17 @@ fn ms(ns: f64) -> f64 {
 }
 
 /// Goodput over the bins lying wholly within the last quarter of [start, end].
-fn tail_goodput_bps(delivered: &[u64], bins: Binning, start: SimTime, end: SimTime) -> Option<f64> {
+fn tail_goodput_bps(
+    delivered: &BinCounts,
+    bins: Binning,
+    start: SimTime,
+    end: SimTime,
+) -> Option<f64> {
     let from = start + SimTime((end - start).as_ns() * 3 / 4);
     let (bits, seconds) = (0..bins.count.min(delivered.len()))
         .filter(|&i| bins.start(i) >= from && bins.end(i) <= end)
         .fold((0.0, 0.0), |(bits, s), i| {
-            (bits + delivered[i] as f64 * 8.0, s + bins.seconds(i))
+            (bits + delivered.get(i) as f64 * 8.0, s + bins.seconds(i))
         });
     (seconds > 0.0).then(|| bits / seconds)
 }
@@ -298,7 +306,7 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             .bin_delivered_bytes
             .iter()
             .enumerate()
-            .map(|(i, &b)| b as f64 * 8.0 / bins.seconds(i))
+            .map(|(i, b)| b as f64 * 8.0 / bins.seconds(i))
             .fold(0.0, f64::max);
         let goodput_tail_bps = tail_goodput_bps(&m.bin_delivered_bytes, bins, start, end);
         let d = &m.delay;
@@ -367,7 +375,7 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             Some(c) => (
                 Some(forward_fill(c.cwnd_bytes)),
                 Some(forward_fill(c.ssthresh_bytes)),
-                Some(forward_fill(c.srtt_ns).into_iter().map(ms).collect()),
+                Some(forward_fill(c.srtt_ms)),
                 c.cc_state
                     .into_iter()
                     .map(|(name, v)| (name.to_string(), forward_fill(v)))
@@ -455,8 +463,8 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
 }
 
 /// Carries the last sample forward over bins that had none (NaN); `None` before any.
-fn forward_fill(mut values: Vec<f64>) -> Vec<f64> {
-    let mut last = f64::NAN;
+fn forward_fill(mut values: Vec<f32>) -> Vec<f32> {
+    let mut last = f32::NAN;
     for v in &mut values {
         if v.is_nan() {
             *v = last;
@@ -507,7 +515,7 @@ mod tests {
         let bins = Binning::new(SimTime::from_secs(1), SimTime::from_secs(10));
         let delivered: Vec<u64> = (0..10).map(|i| 1000 * (i + 1)).collect();
         let g = tail_goodput_bps(
-            &delivered,
+            &BinCounts::from(delivered.clone()),
             bins,
             SimTime::from_secs(2),
             SimTime::from_secs(10),
@@ -515,7 +523,7 @@ mod tests {
         assert_eq!(g, Some((9000.0 + 10000.0) * 8.0 / 2.0));
         // Active 6 s..10 s: the tail starts at 9 s, bin 9 alone.
         let g = tail_goodput_bps(
-            &delivered,
+            &BinCounts::from(delivered.clone()),
             bins,
             SimTime::from_secs(6),
             SimTime::from_secs(10),
@@ -523,7 +531,7 @@ mod tests {
         assert_eq!(g, Some(10000.0 * 8.0));
         // A quarter shorter than a bin holds no whole bin.
         let g = tail_goodput_bps(
-            &delivered,
+            &BinCounts::from(delivered.clone()),
             bins,
             SimTime::from_secs(9),
             SimTime::from_secs(10),

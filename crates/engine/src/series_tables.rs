@@ -2,11 +2,12 @@
 //! (link direction, bin) or (flow, delay bucket), one contiguous array per metric.
 //!
 //! This is how series leave the engine for the Python package: a column crosses as
-//! one buffer (8 bytes per value) instead of a JSON list of numbers (~30 bytes of
+//! one buffer (1–8 bytes per value) instead of a JSON list of numbers (~30 bytes of
 //! text, then a Python object per number). Rows are entity-major in the order of
 //! [`RunResults::flows`] / [`RunResults::links`]: the row of entity `e` and bin `b`
 //! is `e * bins + b`, so entity ids and bin times need not be stored per row.
 
+use crate::metrics::BinCounts;
 use crate::results::RunResults;
 
 /// One column's values, as the per-entity pieces it is the concatenation of (kept
@@ -27,8 +28,11 @@ pub enum Column {
     U32(Vec<Vec<u32>>),
     /// Other counts (packets, bytes).
     U64(Vec<Vec<u64>>),
-    /// Measured quantities; NaN where there is no value (e.g. a window before the
-    /// sender starts, an algorithm variable of a flow that does not have it).
+    /// Per-bin samples of measured quantities, single precision as the engine keeps
+    /// them; NaN where there is no value (e.g. a window before the sender starts, an
+    /// algorithm variable of a flow that does not have it).
+    F32(Vec<Vec<f32>>),
+    /// Other measured quantities.
     F64(Vec<Vec<f64>>),
 }
 
@@ -67,7 +71,7 @@ macro_rules! take_column {
     ($items:ident . $field:ident, samples) => {
         (
             stringify!($field).to_string(),
-            Column::F64(
+            Column::F32(
                 $items
                     .iter_mut()
                     .map(|x| std::mem::take(&mut x.$field))
@@ -78,10 +82,10 @@ macro_rules! take_column {
     ($items:ident . $field:ident, samples_or_nan($bins:expr)) => {
         (
             stringify!($field).to_string(),
-            Column::F64(
+            Column::F32(
                 $items
                     .iter_mut()
-                    .map(|x| x.$field.take().unwrap_or_else(|| vec![f64::NAN; $bins]))
+                    .map(|x| x.$field.take().unwrap_or_else(|| vec![f32::NAN; $bins]))
                     .collect(),
             ),
         )
@@ -118,10 +122,10 @@ impl RunResults {
                         .iter_mut()
                         .find(|(n, _)| *n == name)
                         .map(|(_, v)| std::mem::take(v))
-                        .unwrap_or_else(|| vec![f64::NAN; bins])
+                        .unwrap_or_else(|| vec![f32::NAN; bins])
                 })
                 .collect();
-            flow.push((format!("cc_{name}"), Column::F64(parts)));
+            flow.push((format!("cc_{name}"), Column::F32(parts)));
         }
 
         let mut links = std::mem::take(&mut self.link_series);
@@ -144,33 +148,37 @@ impl RunResults {
             }
         }
         let delay = vec![
-            ("flow_index".into(), narrow_counts(vec![index])),
+            ("flow_index".into(), narrow_counts(vec![index.into()])),
             ("delay_ms".into(), Column::F64(vec![upper])),
-            ("packets".into(), narrow_counts(vec![packets])),
+            ("packets".into(), narrow_counts(vec![packets.into()])),
         ];
         SeriesTables { flow, link, delay }
     }
 }
 
-/// The per-entity arrays `parts` in the narrowest type that holds them exactly; each
-/// wide part is freed once narrowed.
-fn narrow_counts(parts: Vec<Vec<u64>>) -> Column {
-    let max = parts.iter().flatten().copied().max().unwrap_or(0);
-    fn narrow<T>(parts: Vec<Vec<u64>>, cast: impl Fn(u64) -> T) -> Vec<Vec<T>> {
-        parts
-            .into_iter()
-            .map(|part| part.into_iter().map(&cast).collect())
-            .collect()
+/// The per-entity series `parts` in one width, the narrowest that holds them all
+/// exactly; a part already at that width moves, others are re-stored one at a time.
+fn narrow_counts(parts: Vec<BinCounts>) -> Column {
+    let max = parts.iter().map(BinCounts::max).max().unwrap_or(0);
+    let parts = parts.into_iter().map(|part| part.stored_for(max));
+    macro_rules! column_of {
+        ($variant:ident) => {
+            Column::$variant(
+                parts
+                    .map(|part| match part {
+                        BinCounts::$variant(values) => values,
+                        // `stored_for(max)` gives every part the same width.
+                        other => other.iter().map(|v| v as _).collect(),
+                    })
+                    .collect(),
+            )
+        };
     }
-    // The casts cannot truncate: every value is at most `max`.
-    if max <= u8::MAX as u64 {
-        Column::U8(narrow(parts, |v| v as u8))
-    } else if max <= u16::MAX as u64 {
-        Column::U16(narrow(parts, |v| v as u16))
-    } else if max <= u32::MAX as u64 {
-        Column::U32(narrow(parts, |v| v as u32))
-    } else {
-        Column::U64(parts)
+    match BinCounts::zeros(0).stored_for(max) {
+        BinCounts::U8(_) => column_of!(U8),
+        BinCounts::U16(_) => column_of!(U16),
+        BinCounts::U32(_) => column_of!(U32),
+        BinCounts::U64(_) => column_of!(U64),
     }
 }
 
@@ -191,13 +199,13 @@ mod tests {
             (u64::MAX, "u64"),
         ];
         for (max, kind) in cases {
-            let column = narrow_counts(vec![vec![1, 0], vec![max, 7]]);
+            let column = narrow_counts(vec![BinCounts::zeros(2), vec![max, 7].into()]);
             let got = match &column {
                 Column::U8(_) => "u8",
                 Column::U16(_) => "u16",
                 Column::U32(_) => "u32",
                 Column::U64(_) => "u64",
-                Column::F64(_) => "f64",
+                Column::F32(_) | Column::F64(_) => "float",
             };
             assert_eq!(got, kind, "max {max}");
             let values: Vec<u64> = match column {
@@ -205,9 +213,9 @@ mod tests {
                 Column::U16(p) => p.concat().into_iter().map(u64::from).collect(),
                 Column::U32(p) => p.concat().into_iter().map(u64::from).collect(),
                 Column::U64(p) => p.concat(),
-                Column::F64(_) => unreachable!(),
+                Column::F32(_) | Column::F64(_) => unreachable!(),
             };
-            assert_eq!(values, vec![1, 0, max, 7], "max {max}");
+            assert_eq!(values, vec![0, 0, max, 7], "max {max}");
         }
     }
 }

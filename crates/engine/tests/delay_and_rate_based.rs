@@ -43,7 +43,7 @@ fn mean_queue(res: &RunResults, from_s: f64) -> f64 {
         .iter()
         .zip(&series.queue_mean_packets)
         .filter(|(t, _)| **t >= from_s)
-        .map(|(_, q)| *q)
+        .map(|(_, q)| *q as f64)
         .collect();
     kept.iter().sum::<f64>() / kept.len() as f64
 }
@@ -54,7 +54,7 @@ fn neck_drops(res: &RunResults) -> u64 {
 
 /// Per-bin values of one algorithm state variable of flow `i`.
 /// NaN before the algorithm's first sample.
-fn cc_state<'a>(res: &'a RunResults, i: usize, name: &str) -> &'a [f64] {
+fn cc_state<'a>(res: &'a RunResults, i: usize, name: &str) -> &'a [f32] {
     let s = &res.flow_series[i].cc_state;
     &s.iter().find(|(n, _)| n == name).unwrap().1
 }
@@ -105,7 +105,7 @@ fn fast_keeps_alpha_segments_queued_per_flow_and_shares_equally() {
         .map(|i| {
             let d = &res.flow_series[i].delivered_bytes;
             let half = d.len() / 2;
-            d[half..].iter().sum::<u64>() as f64
+            d.iter().skip(half).sum::<u64>() as f64
         })
         .collect();
     let j = jain(&rates);
@@ -125,7 +125,7 @@ fn bbr_finds_the_bottleneck_rate_and_keeps_the_queue_within_a_bdp() {
     let late: Vec<f64> = bw
         .iter()
         .skip(bw.len() / 2)
-        .copied()
+        .map(|&v| v as f64)
         .filter(|v| !v.is_nan())
         .collect();
     let estimate = late.iter().sum::<f64>() / late.len() as f64;
@@ -180,7 +180,7 @@ fn two_bbr_flows_with_equal_rtt_share_fairly() {
     let rates: Vec<f64> = (0..2)
         .map(|i| {
             let d = &res.flow_series[i].delivered_bytes;
-            d[d.len() / 3..].iter().sum::<u64>() as f64
+            d.iter().skip(d.len() / 3).sum::<u64>() as f64
         })
         .collect();
     let j = jain(&rates);

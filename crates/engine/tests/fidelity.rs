@@ -116,7 +116,7 @@ fn isolated_losses_on_a_long_fat_path_cost_one_halving_each_and_no_timeout() {
     let res = run(cfg);
     let f = &res.flows[0];
     let ssthresh = res.flow_series[0].ssthresh_bytes.as_ref().unwrap();
-    let mut distinct: Vec<f64> = ssthresh.iter().copied().filter(|v| !v.is_nan()).collect();
+    let mut distinct: Vec<f32> = ssthresh.iter().copied().filter(|v| !v.is_nan()).collect();
     distinct.dedup();
     println!(
         "{} drops: fast retransmits {:?}, timeouts {:?}, retransmits {:?}, ssthresh values {:?}",

@@ -154,7 +154,7 @@ fn a_one_bdp_buffer_keeps_the_pipe_full() {
     // In congestion avoidance, i.e. after the start-up transient: slow start overshoots
     // by a whole window, and (impatient NewReno) ends in a timeout after which cwnd
     // climbs back one segment per RTT for up to ~20 s. Last 30 s: bytes sent / capacity.
-    let bins = &neck.tx_bytes[300..];
+    let bins: Vec<u64> = neck.tx_bytes.iter().skip(300).collect();
     let util = bins.iter().sum::<u64>() as f64 * 8.0 / (100e6 * 0.1 * bins.len() as f64);
     println!("utilisation in congestion avoidance: expected >= 0.95, simulated {util:.4}");
     assert!(util >= 0.95, "{util}");
@@ -260,7 +260,7 @@ fn timeout_run(drops: Vec<u64>, file_segments: u64, iw: u32) -> RunResults {
 
 fn send_times_ms(res: &RunResults) -> Vec<usize> {
     let mut v = Vec::new();
-    for (i, &n) in res.flow_series[0].sent_packets.iter().enumerate() {
+    for (i, n) in res.flow_series[0].sent_packets.iter().enumerate() {
         v.extend(std::iter::repeat_n(i, n as usize));
     }
     v

@@ -101,7 +101,7 @@ impl Simulation {
     /// Runs to the end, checks conservation, and returns `(summary_json, tables)`.
     /// The summaries are JSON (the series lists in it empty); with `series=True`,
     /// `tables` maps "flow", "link" and "delay" to lists of `(column, dtype, bytes)`
-    /// (dtype "u8", "u16", "u32", "u64" or "f64", native byte order; see
+    /// (dtype "u8", "u16", "u32", "u64", "f32" or "f64", native byte order; see
     /// `tcplab_engine::series_tables`),
     /// else it is `None` (what the benchmarks compare, and sweeps without series).
     #[pyo3(signature = (series = true))]
@@ -134,9 +134,11 @@ impl Simulation {
                         Column::U16(parts) => ("u16", concat_bytes(py, parts)?),
                         Column::U32(parts) => ("u32", concat_bytes(py, parts)?),
                         Column::U64(parts) => ("u64", concat_bytes(py, parts)?),
+                        Column::F32(parts) => ("f32", concat_bytes(py, parts)?),
                         Column::F64(parts) => ("f64", concat_bytes(py, parts)?),
                     };
                     columns.append((column, dtype, bytes))?;
+                    release_freed_memory();
                 }
                 dict.set_item(name, columns)?;
             }
@@ -146,6 +148,20 @@ impl Simulation {
             None
         };
         Ok((results.to_json(), tables))
+    }
+}
+
+/// Hands memory the allocator holds free back to the operating system. The engine's
+/// series are freed piece by piece as they are copied into Python, but glibc keeps
+/// freed pieces of this size for reuse (its mmap threshold rises with what is freed),
+/// and Python's large buffers never reuse them: without this the series would exist
+/// twice in resident memory after all.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns unused heap pages to the kernel; it has no
+    // preconditions and touches no live allocation.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
@@ -169,7 +185,7 @@ fn concat_bytes<T: Copy>(py: Python<'_>, parts: Vec<Vec<T>>) -> PyResult<Bound<'
 
 /// The bytes of a slice of plain numbers, in native order.
 fn as_bytes<T: Copy>(values: &[T]) -> &[u8] {
-    // SAFETY: only instantiated with unsigned integers and f64, which have no padding and no
+    // SAFETY: only instantiated with unsigned integers, f32 and f64, which have no padding and no
     // invalid bit patterns as bytes; the length covers exactly the slice.
     unsafe {
         std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))

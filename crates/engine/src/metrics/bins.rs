@@ -1,5 +1,6 @@
 //! Fixed-width time bins shared by every time series of a run.
 
+use super::bin_counts::BinCounts;
 use crate::time::SimTime;
 
 /// Splits [0, duration) into `count` bins of `width` (the last may be shorter).
@@ -89,7 +90,7 @@ impl BinSum {
 
     /// Adds `value` at time `t` to the bin holding `t` in `series`.
     #[inline]
-    pub fn add(&mut self, bins: &Binning, t: SimTime, value: u64, series: &mut [u64]) {
+    pub fn add(&mut self, bins: &Binning, t: SimTime, value: u64, series: &mut BinCounts) {
         if t >= self.end {
             self.flush(series);
             self.bin = bins.index(t);
@@ -99,8 +100,12 @@ impl BinSum {
     }
 
     /// Writes what was added to the bin in progress into `series`.
-    pub fn flush(&mut self, series: &mut [u64]) {
-        series[self.bin] += std::mem::take(&mut self.sum);
+    pub fn flush(&mut self, series: &mut BinCounts) {
+        let sum = std::mem::take(&mut self.sum);
+        // Empty bins are not written: zero-filled pages never written cost no memory.
+        if sum > 0 {
+            series.add(self.bin, sum);
+        }
     }
 }
 
@@ -118,14 +123,14 @@ mod tests {
         let bins = Binning::new(SimTime(100), SimTime(450));
         let times = [0, 5, 99, 100, 100, 250, 399, 400, 449, 450, 1000];
         let mut direct = vec![0u64; bins.count];
-        let mut summed = vec![0u64; bins.count];
+        let mut summed = BinCounts::zeros(bins.count);
         let mut sum = BinSum::new(&bins);
         for (k, &t) in times.iter().enumerate() {
             direct[bins.index(SimTime(t))] += k as u64 + 1;
             sum.add(&bins, SimTime(t), k as u64 + 1, &mut summed);
         }
         sum.flush(&mut summed);
-        assert_eq!(summed, direct);
+        assert_eq!(summed.iter().collect::<Vec<_>>(), direct);
         assert_eq!(direct, vec![6, 9, 6, 7, 38]);
     }
 

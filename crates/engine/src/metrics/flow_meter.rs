@@ -2,6 +2,7 @@
 //! and what the receiving application got. Memory is fixed per flow (counters, one
 //! histogram, a few bin arrays): it never grows with the number of packets.
 
+use super::bin_counts::BinCounts;
 use super::bins::{BinSum, Binning};
 use super::histogram::Histogram;
 use crate::net::packet::Direction;
@@ -59,27 +60,32 @@ pub struct FlowMeter {
     /// The bin of the sender's latest event, whose state is not yet written.
     pending_bin: Option<usize>,
     /// Per bin: forward packets sent.
-    pub bin_sent_packets: Vec<u64>,
+    pub bin_sent_packets: BinCounts,
     /// Per bin: forward packets dropped.
-    pub bin_dropped_packets: Vec<u64>,
+    pub bin_dropped_packets: BinCounts,
     /// Per bin: payload bytes delivered to the application.
-    pub bin_delivered_bytes: Vec<u64>,
-    /// Per bin, for window-based senders: last cwnd, ssthresh and SRTT (ns) seen in
-    /// the bin (NaN where nothing was sampled). Allocated on the first sample.
+    pub bin_delivered_bytes: BinCounts,
+    /// Per bin, for window-based senders: last cwnd, ssthresh and SRTT seen in the bin
+    /// (NaN where nothing was sampled). Allocated on the first sample.
     pub bin_congestion: Option<CongestionSeries>,
 }
 
 /// Per-bin samples of a sender's congestion state.
+///
+/// Samples are single precision (24-bit mantissa: relative error below 6·10⁻⁸,
+/// windows below 16 MiB exact): half the memory of a double, and far finer than
+/// anything a per-bin sample of a window or an RTT is used for. The summaries keep
+/// full precision.
 #[derive(Debug, Clone)]
 pub struct CongestionSeries {
     /// Congestion window, bytes.
-    pub cwnd_bytes: Vec<f64>,
+    pub cwnd_bytes: Vec<f32>,
     /// Slow-start threshold, bytes (NaN while unset).
-    pub ssthresh_bytes: Vec<f64>,
-    /// Smoothed RTT, ns.
-    pub srtt_ns: Vec<f64>,
+    pub ssthresh_bytes: Vec<f32>,
+    /// Smoothed RTT, ms.
+    pub srtt_ms: Vec<f32>,
     /// The congestion-control algorithm's own state: (name, value per bin).
-    pub cc_state: Vec<(&'static str, Vec<f64>)>,
+    pub cc_state: Vec<(&'static str, Vec<f32>)>,
 }
 
 impl FlowMeter {
@@ -93,10 +99,10 @@ impl FlowMeter {
             delay: Histogram::new(),
             jitter_ns: 0.0,
             last_transit_ns: None,
-            bin_sent_packets: vec![0; bins.count],
+            bin_sent_packets: BinCounts::zeros(bins.count),
             sent_bin: BinSum::new(&bins),
-            bin_dropped_packets: vec![0; bins.count],
-            bin_delivered_bytes: vec![0; bins.count],
+            bin_dropped_packets: BinCounts::zeros(bins.count),
+            bin_delivered_bytes: BinCounts::zeros(bins.count),
             delivered_bin: BinSum::new(&bins),
             bin_congestion: None,
             pending_bin: None,
@@ -133,25 +139,27 @@ impl FlowMeter {
         };
         let n = self.bins.count;
         let series = self.bin_congestion.get_or_insert_with(|| CongestionSeries {
-            cwnd_bytes: vec![f64::NAN; n],
-            ssthresh_bytes: vec![f64::NAN; n],
-            srtt_ns: vec![f64::NAN; n],
+            cwnd_bytes: vec![f32::NAN; n],
+            ssthresh_bytes: vec![f32::NAN; n],
+            srtt_ms: vec![f32::NAN; n],
             cc_state: probe
                 .cc_names
                 .iter()
-                .map(|name| (*name, vec![f64::NAN; n]))
+                .map(|name| (*name, vec![f32::NAN; n]))
                 .collect(),
         });
         for (k, (_, values)) in series.cc_state.iter_mut().enumerate() {
-            values[i] = probe.cc_state[k];
+            values[i] = probe.cc_state[k] as f32;
         }
-        series.cwnd_bytes[i] = probe.cwnd_bytes as f64;
+        series.cwnd_bytes[i] = probe.cwnd_bytes as f32;
         series.ssthresh_bytes[i] = if probe.ssthresh_bytes >= u64::MAX / 2 {
-            f64::NAN
+            f32::NAN
         } else {
-            probe.ssthresh_bytes as f64
+            probe.ssthresh_bytes as f32
         };
-        series.srtt_ns[i] = probe.srtt.map_or(f64::NAN, |s| s.as_ns() as f64);
+        series.srtt_ms[i] = probe
+            .srtt
+            .map_or(f32::NAN, |s| (s.as_ns() as f64 / 1e6) as f32);
     }
 
     /// The transport handed a packet of `ip_bytes` carrying `payload_bytes` to the network.
@@ -188,7 +196,7 @@ impl FlowMeter {
     pub fn on_dropped(&mut self, now: SimTime, dir: Direction, cause: DropCause) {
         self.network[dir.index()].dropped[cause.index()] += 1;
         if dir == Direction::Forward {
-            self.bin_dropped_packets[self.bins.index(now)] += 1;
+            self.bin_dropped_packets.add(self.bins.index(now), 1);
         }
     }
 
@@ -251,7 +259,7 @@ mod tests {
         let c = m.bin_congestion.expect("probed");
         let shown: Vec<String> = c.cwnd_bytes.iter().map(|x| format!("{x}")).collect();
         assert_eq!(shown, ["3", "4", "NaN", "6"]);
-        assert_eq!(c.srtt_ns[0], 30.0);
+        assert_eq!(c.srtt_ms[0], 30e-6);
         assert!(c.ssthresh_bytes.iter().all(|x| x.is_nan()));
     }
 }

@@ -1,11 +1,13 @@
 //! Measurements taken inside the engine while it runs. Every meter is sized by
 //! flows × bins (or links × bins) when the run starts; nothing grows per packet.
 
+pub mod bin_counts;
 pub mod bins;
 pub mod flow_meter;
 pub mod histogram;
 pub mod queue_meter;
 
+pub use bin_counts::BinCounts;
 pub use bins::{BinSum, Binning};
 pub use flow_meter::FlowMeter;
 pub use histogram::Histogram;

@@ -5,6 +5,7 @@
 //! time (exact, in u128) and the current bin's maxima. A bin's mean is the growth of
 //! the integral across it, written once when the bin is left.
 
+use super::bin_counts::BinCounts;
 use super::bins::Binning;
 use crate::time::SimTime;
 
@@ -34,10 +35,10 @@ pub struct QueueMeter {
     bins: Binning,
     /// The integrals at the start of the current bin.
     bin_start_area: (u128, u128),
-    bin_mean_packets: Vec<f64>,
-    bin_mean_bytes: Vec<f64>,
-    bin_max_packets: Vec<u64>,
-    bin_max_bytes: Vec<u64>,
+    bin_mean_packets: Vec<f32>,
+    bin_mean_bytes: Vec<f32>,
+    bin_max_packets: BinCounts,
+    bin_max_bytes: BinCounts,
 }
 
 /// End-of-run occupancy figures.
@@ -51,14 +52,15 @@ pub struct QueueOccupancy {
     pub mean_packets: f64,
     /// Time-weighted mean bytes waiting.
     pub mean_bytes: f64,
-    /// Per bin: time-weighted mean packets.
-    pub bin_mean_packets: Vec<f64>,
+    /// Per bin: time-weighted mean packets (single precision, as the other per-bin
+    /// samples: see [`crate::metrics::flow_meter::CongestionSeries`]).
+    pub bin_mean_packets: Vec<f32>,
     /// Per bin: time-weighted mean bytes.
-    pub bin_mean_bytes: Vec<f64>,
+    pub bin_mean_bytes: Vec<f32>,
     /// Per bin: max packets.
-    pub bin_max_packets: Vec<u64>,
+    pub bin_max_packets: BinCounts,
     /// Per bin: max bytes.
-    pub bin_max_bytes: Vec<u64>,
+    pub bin_max_bytes: BinCounts,
 }
 
 impl QueueMeter {
@@ -79,8 +81,8 @@ impl QueueMeter {
             max: (0, 0),
             bin_mean_packets: vec![0.0; bins.count],
             bin_mean_bytes: vec![0.0; bins.count],
-            bin_max_packets: vec![0; bins.count],
-            bin_max_bytes: vec![0; bins.count],
+            bin_max_packets: BinCounts::zeros(bins.count),
+            bin_max_bytes: BinCounts::zeros(bins.count),
         }
     }
 
@@ -116,14 +118,19 @@ impl QueueMeter {
         self.integrate_to(now);
     }
 
-    /// Writes the current bin's mean and maximum.
+    /// Writes the current bin's mean and maximum. A bin whose queue stayed empty is
+    /// not written: zero-filled pages never written cost no memory, and an idle
+    /// link's series then cost none.
     fn close_bin(&mut self) {
         let i = self.bin;
+        if self.bin_max == (0, 0) {
+            return;
+        }
         let ns = (self.bins.seconds(i) * 1e9).max(1.0);
-        self.bin_mean_packets[i] = (self.area_packets - self.bin_start_area.0) as f64 / ns;
-        self.bin_mean_bytes[i] = (self.area_bytes - self.bin_start_area.1) as f64 / ns;
-        self.bin_max_packets[i] = self.bin_max.0;
-        self.bin_max_bytes[i] = self.bin_max.1;
+        self.bin_mean_packets[i] = ((self.area_packets - self.bin_start_area.0) as f64 / ns) as f32;
+        self.bin_mean_bytes[i] = ((self.area_bytes - self.bin_start_area.1) as f64 / ns) as f32;
+        self.bin_max_packets.set(i, self.bin_max.0);
+        self.bin_max_bytes.set(i, self.bin_max.1);
     }
 
     /// The queue now holds `packets` / `bytes`.
@@ -170,7 +177,10 @@ mod tests {
         assert!((occ.mean_packets - 1.25).abs() < 1e-12);
         assert_eq!(occ.max_packets, 4);
         assert_eq!(occ.bin_mean_packets, vec![0.0, 0.0, 4.0, 1.0]);
-        assert_eq!(occ.bin_max_bytes, vec![0, 0, 4000, 1000]);
+        assert_eq!(
+            occ.bin_max_bytes.iter().collect::<Vec<_>>(),
+            [0, 0, 4000, 1000]
+        );
     }
 
     /// Changes within one bin, across several bins, and exactly on bin edges give
@@ -185,7 +195,7 @@ mod tests {
         m.set(SimTime::from_secs(3), 0, 0);
         let occ = m.finish();
         assert_eq!(occ.bin_mean_packets, vec![1.0, 2.0, 2.5, 0.0]);
-        assert_eq!(occ.bin_max_packets, vec![2, 2, 3, 0]);
+        assert_eq!(occ.bin_max_packets.iter().collect::<Vec<_>>(), [2, 2, 3, 0]);
         assert!((occ.mean_packets - (2.0 * 2.0 + 3.0 * 0.5) / 4.0).abs() < 1e-12);
     }
 }

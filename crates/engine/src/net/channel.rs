@@ -15,7 +15,7 @@
 //! ([`Channel::offer_on_medium`], see [`crate::net::medium`]).
 
 use crate::config::{ChannelConfig, LossConfig, LossPlacement};
-use crate::metrics::{BinSum, Binning, QueueMeter};
+use crate::metrics::{BinCounts, BinSum, Binning, QueueMeter};
 use crate::net::loss::LossModel;
 use crate::net::packet::{InFlight, PacketId};
 use crate::net::queue::{DropCause, OutputQueue};
@@ -56,9 +56,9 @@ pub struct ChannelCounters {
     /// Packets split into fragments on entering this channel.
     pub fragmented_packets: u64,
     /// Per bin: IP bytes whose serialization ended in the bin.
-    pub bin_tx_bytes: Vec<u64>,
+    pub bin_tx_bytes: BinCounts,
     /// Per bin: drops of any cause.
-    pub bin_drops: Vec<u64>,
+    pub bin_drops: BinCounts,
 }
 
 /// What happened to a packet offered to the channel.
@@ -140,8 +140,8 @@ impl Channel {
             bins,
             tx_bin: BinSum::new(&bins),
             counters: ChannelCounters {
-                bin_tx_bytes: vec![0; bins.count],
-                bin_drops: vec![0; bins.count],
+                bin_tx_bytes: BinCounts::zeros(bins.count),
+                bin_drops: BinCounts::zeros(bins.count),
                 ..Default::default()
             },
             meter: QueueMeter::new(bins),
@@ -163,7 +163,7 @@ impl Channel {
     /// Counts a drop at this channel at time `at` (the caller disposes of the packet).
     fn count_drop(&mut self, at: SimTime, cause: DropCause) {
         self.counters.drops[cause.index()] += 1;
-        self.counters.bin_drops[self.bins.index(at)] += 1;
+        self.counters.bin_drops.add(self.bins.index(at), 1);
     }
 
     /// Brings the queue up to `now`: packets whose serialization has begun leave it.
