@@ -8,7 +8,8 @@ import pandas as pd
 
 from conftest import BASE, SCENARIOS, run_cli
 
-FLOW_KEYS = {"id", "src", "dst", "transport", "sent_bytes", "delivered_bytes", "goodput_bps", "throughput_max_bps", "goodput_tail_bps",
+FLOW_KEYS = {"id", "src", "dst", "transport", "sent_bytes", "delivered_bytes", "goodput_bps", "goodput_max_bps", "received_bytes",
+             "throughput_bps", "throughput_max_bps", "goodput_tail_bps",
              "packets_sent", "packets_delivered", "packets_dropped", "loss_rate", "delay_ms", "jitter_ms"}
 LINK_KEYS = {"id", "src", "dst", "bandwidth_bps", "tx_packets", "tx_bytes", "utilization", "drops", "queue_max_bytes",
              "queue_mean_bytes", "queue_max_packets", "queue_mean_packets"}

@@ -95,7 +95,7 @@ COMPACT_EXTREMES = 5
 
 def _flow_table(title: str, flows: list[dict]) -> Table:
     table = Table(title=title, title_justify="left")
-    for col in ["flow", "path", "proto", "goodput Mb/s", "max Mb/s", "sent pkts", "lost pkts", "loss %",
+    for col in ["flow", "path", "proto", "goodput Mb/s", "rx max Mb/s", "sent pkts", "lost pkts", "loss %",
                 "delay mean ms", "p99 ms", "jitter ms"]:
         table.add_column(col, justify="left" if col in ("flow", "path", "proto") else "right")
     for f in flows:
@@ -197,6 +197,8 @@ def run(
     seed: Annotated[Optional[int], typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print summary.json to stdout instead of tables.")] = False,
     plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Write PNG plots.")] = True,
+    goodput_plot: Annotated[bool, typer.Option(
+        "--goodput-plot", help="Plot goodput (in-order payload handed to the application) instead of received throughput.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Start a run estimated to take long without asking.")] = False,
 ) -> None:
     """Run a scenario: print a summary and write summary.json, Parquet time series and plots."""
@@ -212,7 +214,7 @@ def run(
         from .results import RunResult
 
         result = RunResult.from_engine(engine, loaded.name, loaded.source, wall)
-        written = result.save(target, plots=plots)
+        written = result.save(target, plots=plots, throughput="goodput" if goodput_plot else "received")
     except (ScenarioError, OutputError) as e:
         progress.close()
         _fail(str(e), 2)

@@ -1,6 +1,6 @@
-"""PNG plots of a run: goodput over time, queue occupancy, delay CDF, congestion
-window (TCP), cumulative loss. Per-flow plots draw one line per flow up to
-:data:`MAX_FLOW_LINES` flows, and the flows' median and spread beyond."""
+"""PNG plots of a run: received throughput (or goodput) over time, queue occupancy,
+delay CDF, congestion window (TCP), cumulative loss. Per-flow plots draw one line per
+flow up to :data:`MAX_FLOW_LINES` flows, and the flows' median and spread beyond."""
 
 from __future__ import annotations
 
@@ -86,8 +86,9 @@ def _per_flow(ax, time_s, values, ids, scale: float, *, step: bool = False) -> i
     return 2
 
 
-def write_plots(result: "RunResult", out: Path) -> list[Path]:
-    """Writes the run's plots into ``out``; returns their paths."""
+def write_plots(result: "RunResult", out: Path, throughput: str = "received") -> list[Path]:
+    """Writes the run's plots into ``out``; returns their paths. throughput.png shows
+    the received throughput per flow, or with ``throughput="goodput"`` the goodput."""
     written = []
     series = result._series()
     n, bins = len(series.flow_ids), series.bins
@@ -99,9 +100,13 @@ def write_plots(result: "RunResult", out: Path) -> list[Path]:
         return series.flow[column].reshape(n, bins).astype(float)
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    goodput = group.sum(per_flow("delivered_bytes")) * 8.0 / group.width_s
-    lines = _per_flow(ax, time_s, goodput, series.flow_ids, 1e-6)
-    ax.set(xlabel="time (s)", ylabel="goodput (Mbit/s)", title=f"Goodput per flow ({bin_ms:g} ms bins)")
+    if throughput == "goodput":
+        column, what = "delivered_bytes", "goodput"
+    else:
+        column, what = "received_bytes", "received throughput"
+    rate = group.sum(per_flow(column)) * 8.0 / group.width_s
+    lines = _per_flow(ax, time_s, rate, series.flow_ids, 1e-6)
+    ax.set(xlabel="time (s)", ylabel=f"{what} (Mbit/s)", title=f"{what.capitalize()} per flow ({bin_ms:g} ms bins)")
     _finish(fig, ax, out / "throughput.png", lines)
     written.append(out / "throughput.png")
 

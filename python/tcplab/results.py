@@ -119,9 +119,14 @@ class RunResult:
         large = len(self.summary["flows"]) + len(self.summary["links"]) > 1000
         return json.dumps(self.summary, indent=None if large else 2, allow_nan=False) + "\n"
 
-    def save(self, out: str | Path, plots: bool = True) -> Path:
+    def save(self, out: str | Path, plots: bool = True, throughput: str = "received") -> Path:
         """Writes summary.json, the time series as Parquet and (optionally) PNG plots
-        into ``out``, atomically (see :func:`tcplab.output.write_directory`)."""
+        into ``out``, atomically (see :func:`tcplab.output.write_directory`).
+        ``throughput`` chooses what throughput.png shows: ``"received"`` (IP bytes
+        arriving at the receiving host) or ``"goodput"`` (in-order payload handed to
+        the application)."""
+        if throughput not in ("received", "goodput"):
+            raise ValueError(f"throughput: expected 'received' or 'goodput', got {throughput!r}")
 
         def fill(d: Path) -> None:
             (d / "summary.json").write_text(self.summary_json())
@@ -137,6 +142,6 @@ class RunResult:
             if plots:
                 from .plots import write_plots
 
-                write_plots(self, d)
+                write_plots(self, d, throughput=throughput)
 
         return write_directory(Path(out), fill)

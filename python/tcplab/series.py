@@ -81,7 +81,9 @@ class Series:
     # however long the run.
 
     def flow_table(self, first: int = 0, last: int | None = None) -> pa.Table:
-        """``flow_series``: per flow and bin, delivered bytes, goodput, sent and dropped
+        """``flow_series``: per flow and bin, delivered bytes and goodput (in-order
+        payload handed to the application), received bytes and throughput (IP bytes,
+        headers included, arriving at the receiving host), sent and dropped
         packets, cumulative loss rate, and cwnd, ssthresh, SRTT and the algorithm's own
         variables (``cc_<name>``) at the end of the bin (NaN where there are none)."""
         last = len(self.flow_ids) if last is None else last
@@ -99,11 +101,14 @@ class Series:
         cum_dropped = np.cumsum(dropped, axis=1) + int(self.flow["dropped_packets"][before].sum(dtype=np.int64))
         with np.errstate(invalid="ignore", divide="ignore"):
             cum_loss = np.where(cum_sent > 0, cum_dropped / np.maximum(cum_sent, 1), np.nan)
+        width = np.tile(self.bin_width_s[r.bin_first:r.bin_last], n)
         columns = {
             "flow": _ids(self.flow_ids, r),
             "time_s": np.tile(self.bin_start_s[r.bin_first:r.bin_last], n),
             "delivered_bytes": col["delivered_bytes"],
-            "goodput_bps": col["delivered_bytes"] * 8.0 / np.tile(self.bin_width_s[r.bin_first:r.bin_last], n),
+            "goodput_bps": col["delivered_bytes"] * 8.0 / width,
+            "received_bytes": col["received_bytes"],
+            "throughput_bps": col["received_bytes"] * 8.0 / width,
             "sent_packets": col["sent_packets"],
             "dropped_packets": col["dropped_packets"],
             "cum_loss_rate": cum_loss.reshape(-1),

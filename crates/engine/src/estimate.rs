@@ -267,7 +267,8 @@ fn cell_bytes(config: &ScenarioConfig) -> (f64, f64) {
     // cwnd, ssthresh, SRTT, and each algorithm's own variables (columns of any flow's
     // algorithm exist for every flow).
     let samples = 3 + STATE_SLOTS * algorithms.len();
-    let flow = count_bytes(link_bytes + buffered_bytes)
+    let flow = count_bytes(link_bytes + buffered_bytes) // delivered
+        + count_bytes(link_bytes) // received
         + 2.0 * count_bytes(link_packets)
         + samples as f64 * SAMPLE_BYTES;
     let link = count_bytes(link_bytes)

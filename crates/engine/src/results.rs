@@ -77,7 +77,16 @@ pub struct FlowResult {
     pub delivered_bytes: u64,
     /// delivered_bytes·8 / active time (start to stop or end of run), bit/s.
     pub goodput_bps: f64,
-    /// Largest per-bin goodput, bit/s.
+    /// Largest per-bin goodput, bit/s. In-order delivery hands a repaired window to
+    /// the application at once, so this can exceed the path's capacity many times.
+    pub goodput_max_bps: f64,
+    /// IP bytes (headers included) that reached the receiving host, retransmissions
+    /// and duplicates included: what a capture there (tcpdump, Wireshark) counts.
+    pub received_bytes: u64,
+    /// received_bytes·8 / active time, bit/s.
+    pub throughput_bps: f64,
+    /// Largest per-bin received throughput, bit/s: never more than the last link's
+    /// capacity plus one packet per bin.
     pub throughput_max_bps: f64,
     /// Goodput over the whole bins in the last quarter of the active interval, bit/s:
     /// the rate a long transfer settled at, without its start-up (null when that
@@ -174,6 +183,9 @@ pub struct FlowSeries {
     pub id: String,
     /// Payload bytes delivered per bin.
     pub delivered_bytes: BinCounts,
+    /// IP bytes received at the receiving host per bin (see
+    /// [`FlowResult::received_bytes`]).
+    pub received_bytes: BinCounts,
     /// Forward packets sent per bin.
     pub sent_packets: BinCounts,
     /// Forward packets dropped per bin.
@@ -302,12 +314,13 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
         // A finished transfer's goodput is averaged over its completion time.
         let end = completed.unwrap_or_else(|| fc.stop_ns.map_or(duration, SimTime).min(duration));
         let active_s = (end - start).as_secs_f64();
-        let throughput_max_bps = m
-            .bin_delivered_bytes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| b as f64 * 8.0 / bins.seconds(i))
-            .fold(0.0, f64::max);
+        let max_rate_bps = |series: &BinCounts| {
+            series
+                .iter()
+                .enumerate()
+                .map(|(i, b)| b as f64 * 8.0 / bins.seconds(i))
+                .fold(0.0, f64::max)
+        };
         let goodput_tail_bps = tail_goodput_bps(&m.bin_delivered_bytes, bins, start, end);
         let d = &m.delay;
         flows.push(FlowResult {
@@ -330,7 +343,10 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             sent_bytes: m.payload_sent_bytes,
             delivered_bytes: m.delivered_bytes,
             goodput_bps: m.delivered_bytes as f64 * 8.0 / active_s,
-            throughput_max_bps,
+            goodput_max_bps: max_rate_bps(&m.bin_delivered_bytes),
+            received_bytes: m.received_bytes,
+            throughput_bps: m.received_bytes as f64 * 8.0 / active_s,
+            throughput_max_bps: max_rate_bps(&m.bin_received_bytes),
             goodput_tail_bps,
             packets_sent: fwd.sent_packets,
             packets_delivered: fwd.arrived_packets,
@@ -386,6 +402,7 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
         flow_series.push(FlowSeries {
             id: fc.name.clone(),
             delivered_bytes: std::mem::take(&mut m.bin_delivered_bytes),
+            received_bytes: std::mem::take(&mut m.bin_received_bytes),
             sent_packets: std::mem::take(&mut m.bin_sent_packets),
             dropped_packets: std::mem::take(&mut m.bin_dropped_packets),
             cwnd_bytes,

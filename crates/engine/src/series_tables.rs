@@ -42,7 +42,7 @@ pub type Table = Vec<(String, Column)>;
 /// The three series tables of a run.
 #[derive(Debug, Clone, Default)]
 pub struct SeriesTables {
-    /// Per (flow, bin): `delivered_bytes`, `sent_packets`, `dropped_packets`,
+    /// Per (flow, bin): `delivered_bytes`, `received_bytes`, `sent_packets`, `dropped_packets`,
     /// `cwnd_bytes`, `ssthresh_bytes`, `srtt_ms`, then `cc_<name>` for every algorithm
     /// variable any flow exposes.
     pub flow: Table,
@@ -100,6 +100,7 @@ impl RunResults {
         let mut flows = std::mem::take(&mut self.flow_series);
         let mut flow: Table = vec![
             take_column!(flows.delivered_bytes, counts),
+            take_column!(flows.received_bytes, counts),
             take_column!(flows.sent_packets, counts),
             take_column!(flows.dropped_packets, counts),
             take_column!(flows.cwnd_bytes, samples_or_nan(bins)),

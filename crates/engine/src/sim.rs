@@ -458,6 +458,9 @@ impl Simulation {
     fn arrive(&mut self, packet: InFlight) {
         let mut p = *self.pool.get(packet.id);
         self.pool.release(packet.id);
+        if p.direction == Direction::Forward {
+            self.meters[p.flow as usize].on_received(self.now, packet.size_bytes);
+        }
         if packet.fragment {
             let original = self.datagrams.get(p.datagram).original;
             if self.datagrams.arrived(p.datagram) != FragmentFate::Reassembled {

@@ -84,17 +84,25 @@ impl BinCounts {
     /// Sets bin `i` to `value`, widening the series first if it does not fit.
     #[inline]
     pub fn set(&mut self, i: usize, value: u64) {
+        if !self.try_set(i, value) {
+            self.widen_to(rank_of(value));
+            self.try_set(i, value);
+        }
+    }
+
+    /// Stores `value` in bin `i` if it fits the current width (the common case, kept
+    /// small enough to inline into the per-drop paths).
+    #[inline]
+    fn try_set(&mut self, i: usize, value: u64) -> bool {
         // Each arm's cast is exact: the value fits the width it is stored in.
         match self {
             BinCounts::U8(v) if value <= u8::MAX as u64 => v[i] = value as u8,
             BinCounts::U16(v) if value <= u16::MAX as u64 => v[i] = value as u16,
             BinCounts::U32(v) if value <= u32::MAX as u64 => v[i] = value as u32,
             BinCounts::U64(v) => v[i] = value,
-            _ => {
-                self.widen_to(rank_of(value));
-                self.set(i, value);
-            }
+            _ => return false,
         }
+        true
     }
 
     /// Adds `value` to bin `i` (saturating at 2^64 − 1).
@@ -122,6 +130,7 @@ impl BinCounts {
     }
 
     /// Re-stores the series at `rank` (0: u8 … 3: u64) if that is wider than now.
+    #[cold]
     fn widen_to(&mut self, rank: u8) {
         if rank <= self.rank() {
             return;

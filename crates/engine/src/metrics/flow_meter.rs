@@ -50,8 +50,13 @@ pub struct FlowMeter {
     pub payload_sent_bytes: u64,
     /// Payload bytes delivered in order to the receiving application.
     pub delivered_bytes: u64,
+    /// IP bytes (headers included) of forward packets and fragments that reached the
+    /// receiving host, duplicates and retransmissions included: what a packet capture
+    /// there counts.
+    pub received_bytes: u64,
     sent_bin: BinSum,
     delivered_bin: BinSum,
+    received_bin: BinSum,
     jitter_ns: f64,
     last_transit_ns: Option<i64>,
     /// One-way delay of forward packets, ns.
@@ -65,6 +70,8 @@ pub struct FlowMeter {
     pub bin_dropped_packets: BinCounts,
     /// Per bin: payload bytes delivered to the application.
     pub bin_delivered_bytes: BinCounts,
+    /// Per bin: IP bytes received at the receiving host (see `received_bytes`).
+    pub bin_received_bytes: BinCounts,
     /// Per bin, for window-based senders: last cwnd, ssthresh and SRTT seen in the bin
     /// (NaN where nothing was sampled). Allocated on the first sample.
     pub bin_congestion: Option<CongestionSeries>,
@@ -96,6 +103,7 @@ impl FlowMeter {
             network: [DirectionCounters::default(); 2],
             payload_sent_bytes: 0,
             delivered_bytes: 0,
+            received_bytes: 0,
             delay: Histogram::new(),
             jitter_ns: 0.0,
             last_transit_ns: None,
@@ -104,6 +112,8 @@ impl FlowMeter {
             bin_dropped_packets: BinCounts::zeros(bins.count),
             bin_delivered_bytes: BinCounts::zeros(bins.count),
             delivered_bin: BinSum::new(&bins),
+            bin_received_bytes: BinCounts::zeros(bins.count),
+            received_bin: BinSum::new(&bins),
             bin_congestion: None,
             pending_bin: None,
             probe_bin_end: SimTime::ZERO,
@@ -174,6 +184,19 @@ impl FlowMeter {
         }
     }
 
+    /// A forward packet or fragment of `ip_bytes` reached the receiving host (before
+    /// reassembly, so that a large datagram counts as its fragments arrive).
+    #[inline]
+    pub fn on_received(&mut self, now: SimTime, ip_bytes: u32) {
+        self.received_bytes += ip_bytes as u64;
+        self.received_bin.add(
+            &self.bins,
+            now,
+            ip_bytes as u64,
+            &mut self.bin_received_bytes,
+        );
+    }
+
     /// A packet (or the last fragment of a datagram) reached the far endpoint.
     pub fn on_arrived(&mut self, now: SimTime, dir: Direction, sent_at: SimTime) {
         self.network[dir.index()].arrived_packets += 1;
@@ -218,6 +241,7 @@ impl FlowMeter {
         self.write_pending_probe(final_probe);
         self.sent_bin.flush(&mut self.bin_sent_packets);
         self.delivered_bin.flush(&mut self.bin_delivered_bytes);
+        self.received_bin.flush(&mut self.bin_received_bytes);
     }
 
     /// RFC 3550 interarrival jitter estimate, ns.
