@@ -72,6 +72,7 @@ def test_set_indexes_lists_and_seed_overrides(write_scenario, tmp_path):
 def _without_wall_clock(text: str) -> str:
     s = json.loads(text)
     s.pop("wall_time_s")
+    s["provenance"].pop("started_at")
     return json.dumps(s, sort_keys=True)
 
 
@@ -83,8 +84,8 @@ def test_same_seed_gives_byte_identical_summary_apart_from_wall_time(tmp_path):
     assert a.returncode == 0 and b.returncode == 0
     ta, tb = (tmp_path / "a" / "summary.json").read_text(), (tmp_path / "b" / "summary.json").read_text()
     assert _without_wall_clock(ta) == _without_wall_clock(tb)
-    la = [l for l in ta.splitlines() if "wall_time_s" not in l]
-    lb = [l for l in tb.splitlines() if "wall_time_s" not in l]
+    la = [l for l in ta.splitlines() if "wall_time_s" not in l and "started_at" not in l]
+    lb = [l for l in tb.splitlines() if "wall_time_s" not in l and "started_at" not in l]
     assert la == lb  # byte-identical line by line
     c = run_cli("run", scenario, "--out", str(tmp_path / "c"), "--no-plots", "--seed", "8", *overrides)
     assert _without_wall_clock((tmp_path / "c" / "summary.json").read_text()) != _without_wall_clock(ta)

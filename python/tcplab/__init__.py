@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from ._core import __version__
 from .runner import InternalError, ProgressCallback, simulate
-from .scenario import Scenario, ScenarioError, load
+from .scenario import Scenario, ScenarioError
+from .scenario import load as _load_scenario
 
 if TYPE_CHECKING:
     import pandas
@@ -37,6 +38,19 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
+def load(source, overrides: list | tuple = (), seed: int | None = None):
+    """A scenario (file path, TOML text or dict; ``overrides`` and ``seed`` as for
+    ``tcplab run``) as a :class:`Scenario` — or, given a results directory written
+    by ``tcplab run``, that run's :class:`RunResult`."""
+    import os
+
+    if isinstance(source, (str, os.PathLike)) and "\n" not in str(source) and os.path.isfile(os.path.join(source, "summary.json")):
+        from .results import RunResult
+
+        return RunResult.from_directory(source)
+    return _load_scenario(source, overrides, seed)
+
+
 def run(
     scenario: str | dict | Scenario,
     *,
@@ -50,16 +64,16 @@ def run(
     from .results import RunResult
 
     if not isinstance(scenario, Scenario):
-        scenario = load(scenario, overrides, seed)
+        scenario = _load_scenario(scenario, overrides, seed)
     engine, wall = simulate(scenario, progress)
-    return RunResult.from_engine(engine, scenario.name, scenario.source, wall)
+    return RunResult.from_engine(engine, scenario, wall)
 
 
 def validate(scenario: str | dict, *, overrides: list[str] | tuple[str, ...] = ()) -> Scenario:
     """Checks a scenario completely (syntax, units, references, routes) without running it."""
     from .runner import validate as _validate
 
-    loaded = load(scenario, overrides)
+    loaded = _load_scenario(scenario, overrides)
     _validate(loaded)
     return loaded
 

@@ -1,5 +1,5 @@
 """The ``tcplab`` command: ``run`` and ``validate`` (``sweep``, ``query`` and ``reproduce``
-live in :mod:`tcplab.cli_sweeps`).
+live in :mod:`tcplab.cli_sweeps`, ``compare`` in :mod:`tcplab.cli_compare`).
 
 Exit status: 0 on success, 2 for invalid input (scenario, overrides, output
 directory), 1 for an internal error (a bug: please report it).
@@ -213,7 +213,7 @@ def run(
         progress.close()
         from .results import RunResult
 
-        result = RunResult.from_engine(engine, loaded.name, loaded.source, wall)
+        result = RunResult.from_engine(engine, loaded, wall)
         written = result.save(target, plots=plots, throughput="goodput" if goodput_plot else "received")
     except (ScenarioError, OutputError) as e:
         progress.close()
@@ -275,7 +275,7 @@ def _interrupt(signum: int, _frame) -> None:
 
 def main() -> None:
     """Entry point of the ``tcplab`` command."""
-    from . import cli_sweeps  # noqa: F401  (registers sweep, query, reproduce)
+    from . import cli_compare, cli_sweeps  # noqa: F401  (register compare; sweep, query, reproduce)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _interrupt)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import pyarrow as pa
@@ -17,7 +18,12 @@ import pyarrow.parquet as pq
 
 from . import __version__
 from .output import write_directory
+from .provenance import provenance
+from .scenario import toml_writer
 from .series import Series
+
+if TYPE_CHECKING:
+    from .scenario import Scenario
 
 
 def _plain_strings(table: pa.Table) -> pa.Table:
@@ -68,14 +74,29 @@ class RunResult:
 
     summary: dict
     series: Series | None = field(default=None, repr=False)
+    #: The results directory this was read from (:meth:`from_directory`), whose
+    #: Parquet files hold the series when ``series`` is None.
+    directory: Path | None = None
 
     @classmethod
-    def from_engine(cls, engine: dict, scenario_name: str, source: str, wall_time_s: float) -> "RunResult":
-        """Wraps the engine's results (:func:`tcplab.runner.simulate`) with run metadata."""
+    def from_directory(cls, directory: str | Path) -> "RunResult":
+        """The results a run saved in ``directory`` (summary.json; the series are read
+        from its Parquet files when asked for)."""
+        path = Path(directory)
+        summary = json.loads((path / "summary.json").read_text())
+        if not isinstance(summary, dict) or "flows" not in summary:
+            raise ValueError("summary.json holds no run summary")
+        return cls(summary=summary, directory=path)
+
+    @classmethod
+    def from_engine(cls, engine: dict, scenario: "Scenario", wall_time_s: float) -> "RunResult":
+        """Wraps the engine's results (:func:`tcplab.runner.simulate`) for ``scenario``
+        with the scenario as run and the run's provenance."""
         summary = {
             "tcplab_version": __version__,
-            "scenario": scenario_name,
-            "source": source,
+            "scenario": scenario.name,
+            "scenario_as_run": scenario.as_run(),
+            "provenance": provenance(scenario.source, scenario.overrides),
             "seed": engine["seed"],
             "duration_s": engine["duration_s"],
             "bin_s": engine["bin_s"],
@@ -100,17 +121,26 @@ class RunResult:
     def links(self) -> pd.DataFrame:
         return pd.json_normalize(self.summary["links"], sep="_")
 
+    def _stored(self, name: str) -> pd.DataFrame | None:
+        """A series table read back from the directory this result was loaded from."""
+        if self.series is None and self.directory is not None:
+            return pd.read_parquet(self.directory / f"{name}.parquet")
+        return None
+
     @property
     def flow_series(self) -> pd.DataFrame:
-        return _plain_strings(self._series().flow_table()).to_pandas()
+        stored = self._stored("flow_series")
+        return stored if stored is not None else _plain_strings(self._series().flow_table()).to_pandas()
 
     @property
     def link_series(self) -> pd.DataFrame:
-        return _plain_strings(self._series().link_table()).to_pandas()
+        stored = self._stored("link_series")
+        return stored if stored is not None else _plain_strings(self._series().link_table()).to_pandas()
 
     @property
     def delay_cdf(self) -> pd.DataFrame:
-        return _plain_strings(self._series().delay_cdf_table()).to_pandas()
+        stored = self._stored("delay_cdf")
+        return stored if stored is not None else _plain_strings(self._series().delay_cdf_table()).to_pandas()
 
     def summary_json(self) -> str:
         """summary.json's text."""
@@ -130,6 +160,8 @@ class RunResult:
 
         def fill(d: Path) -> None:
             (d / "summary.json").write_text(self.summary_json())
+            if "scenario_as_run" in self.summary:
+                (d / "scenario.toml").write_text(toml_writer.dumps(self.summary["scenario_as_run"]))
             self.flows.to_csv(d / "flows.csv", index=False)
             self.links.to_csv(d / "links.csv", index=False)
             series = self._series()

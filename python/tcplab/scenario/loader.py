@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .errors import ScenarioError
 from .expand import expand_counts
+from .toml_writer import value_text
 from .schema import compile_scenario
 
 if TYPE_CHECKING:
@@ -22,12 +23,19 @@ if TYPE_CHECKING:
 ScenarioSource = str | os.PathLike | dict
 
 
-class Scenario(namedtuple("Scenario", "source raw engine")):
+class Scenario(namedtuple("Scenario", "source raw engine overrides", defaults=((),))):
     """A scenario ready for the engine: where it came from (``source``), what the
-    user wrote after overrides (``raw``) and the engine configuration compiled from it
-    (``engine``). Immutable and picklable."""
+    user wrote after overrides (``raw``), the engine configuration compiled from it
+    (``engine``) and the overrides applied, as ``KEY=VALUE`` text (``overrides``,
+    ``--seed`` as ``simulation.seed``). Immutable and picklable."""
 
     __slots__ = ()
+
+    def as_run(self) -> dict:
+        """The scenario exactly as run: ``raw`` with its ``name`` made explicit, so
+        that a file written from it runs under the same name (see
+        :mod:`tcplab.scenario.toml_writer`)."""
+        return {"name": self.name, **{k: v for k, v in self.raw.items() if k != "name"}}
 
     @property
     def name(self) -> str:
@@ -286,4 +294,18 @@ def load(source: ScenarioSource, overrides: list | tuple = (), seed: int | None 
         raise e.with_source(name) from None
     except RecursionError:
         raise ScenarioError("", _TOO_DEEP, name) from None
-    return Scenario(source=name, raw=raw, engine=engine)
+    applied = [_override_text(o) for o in overrides]
+    if seed is not None:
+        applied.append(f"simulation.seed={native(seed)}")
+    return Scenario(source=name, raw=raw, engine=engine, overrides=tuple(applied))
+
+
+def _override_text(override: str | tuple) -> str:
+    """An override as ``KEY=VALUE`` text, whichever form it was given in."""
+    if isinstance(override, str):
+        return override
+    key, value = override
+    try:
+        return f"{key}={value_text(native(value))}"
+    except (TypeError, ScenarioError):
+        return f"{key}={value!r}"
