@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 
 import pandas as pd
 
@@ -151,3 +154,21 @@ transport = "tcp"
     r = run_cli("run", str(p), "--out", str(tmp_path / "res"), "--no-plots")
     assert r.returncode == 0, r.stderr
     assert "x[/]y" in r.stdout and "a[/]->b[bold]" in r.stdout
+
+
+def test_tables_fit_80_columns_without_cutting_a_number(tmp_path):
+    """On an 80-column terminal a wide table is split (the id repeated), not squeezed:
+    no line is longer, nothing is elided, and every flow's goodput is printed whole."""
+    import os
+
+    env = {**os.environ, "COLUMNS": "80"}
+    p = subprocess.run([sys.executable, "-m", "tcplab", "run", str(SCENARIOS / "lan-base.toml"), "--out", str(tmp_path / "o"),
+                        "--no-plots"], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in p.stdout
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    for flow in summary["flows"]:
+        row = next(line for line in lines if re.match(rf"│ {re.escape(flow['id'])} +│ ", line) and "→" in line)
+        assert f"{flow['goodput_bps'] / 1e6:.3f}" in row

@@ -7,6 +7,7 @@ directory), 1 for an internal error (a bug: please report it).
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import time
@@ -26,6 +27,7 @@ from .runner import InternalError, simulate
 from .runner import validate as engine_validate
 from .scenario import ScenarioError, load
 from .scenario.errors import one_line
+from .tables import Column, fitted_tables
 
 if TYPE_CHECKING:
     from .budget import Estimate
@@ -37,8 +39,16 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-# Piped output gets a wide fixed width so tables are not squeezed to 80 columns.
-out_console = Console() if sys.stdout.isatty() else Console(width=160)
+def _piped_width() -> int:
+    """Width for output that is not a terminal: $COLUMNS when set, else wide enough
+    that tables keep one row per flow."""
+    try:
+        return max(int(os.environ.get("COLUMNS", "")), 40)
+    except ValueError:
+        return 160
+
+
+out_console = Console() if sys.stdout.isatty() else Console(width=_piped_width())
 err_console = Console(stderr=True)
 
 ScenarioArg = Annotated[Path, typer.Argument(help="Scenario file (.toml or .yaml).", show_default=False)]
@@ -93,20 +103,20 @@ COMPACT_ROWS = 40
 COMPACT_EXTREMES = 5
 
 
-def _flow_table(title: str, flows: list[dict]) -> Table:
-    table = Table(title=title, title_justify="left")
-    for col in ["flow", "path", "proto", "goodput Mb/s", "rx max Mb/s", "sent pkts", "lost pkts", "loss %",
-                "delay mean ms", "p99 ms", "jitter ms"]:
-        table.add_column(col, justify="left" if col in ("flow", "path", "proto") else "right")
+def _flow_table(title: str, flows: list[dict], width: int) -> list[Table]:
+    columns = [Column("flow", numeric=False), Column("path", numeric=False), Column("proto", numeric=False),
+               Column("goodput Mb/s"), Column("rx max Mb/s"), Column("sent pkts"), Column("lost pkts"), Column("loss %"),
+               Column("delay mean ms"), Column("p99 ms"), Column("jitter ms")]
+    rows = []
     for f in flows:
         d = f["delay_ms"]
-        table.add_row(escape(f["id"]), escape(f"{f['src']}→{f['dst']}"), f["transport"], _mbps(f["goodput_bps"]), _mbps(f["throughput_max_bps"]),
-                      f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}", f"{100 * f['loss_rate']:.2f}",
-                      _ms(d["mean"]), _ms(d["p99"]), f"{f['jitter_ms']:.3f}")
-    return table
+        rows.append([escape(f["id"]), escape(f"{f['src']}→{f['dst']}"), f["transport"], _mbps(f["goodput_bps"]),
+                     _mbps(f["throughput_max_bps"]), f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}",
+                     f"{100 * f['loss_rate']:.2f}", _ms(d["mean"]), _ms(d["p99"]), f"{f['jitter_ms']:.3f}"])
+    return fitted_tables(title, columns, rows, width)
 
 
-def _distribution_table(flows: list[dict]) -> Table:
+def _distribution_table(flows: list[dict], width: int) -> list[Table]:
     """One row per metric, its spread over the flows (percentiles of the per-flow values)."""
     import numpy as np
 
@@ -119,16 +129,15 @@ def _distribution_table(flows: list[dict]) -> Table:
         ("retransmits", [f.get("retransmits") for f in flows]),
         ("completion s", [f.get("fct_s") for f in flows]),
     ]
-    table = Table(title=f"Flows: distribution over {len(flows):,} flows", title_justify="left")
-    for col in ["metric", "flows", "min", "p10", "median", "mean", "p90", "max"]:
-        table.add_column(col, justify="left" if col == "metric" else "right")
+    columns = [Column("metric", numeric=False), *(Column(h) for h in ["flows", "min", "p10", "median", "mean", "p90", "max"])]
+    rows = []
     for name, values in metrics:
         v = np.array([x for x in values if x is not None], dtype=float)
         if v.size == 0:
             continue
         p10, p50, p90 = np.percentile(v, [10, 50, 90])
-        table.add_row(name, f"{v.size:,}", *(f"{x:,.3f}" for x in (v.min(), p10, p50, v.mean(), p90, v.max())))
-    return table
+        rows.append([name, f"{v.size:,}", *(f"{x:,.3f}" for x in (v.min(), p10, p50, v.mean(), p90, v.max()))])
+    return fitted_tables(f"Flows: distribution over {len(flows):,} flows", columns, rows, width)
 
 
 def print_summary(result: "RunResult", console: Console) -> None:
@@ -139,33 +148,31 @@ def print_summary(result: "RunResult", console: Console) -> None:
                   f"{s['events']:,} events in {s['wall_time_s']:.2f} s wall time")
     flows = s["flows"]
     compact = len(flows) > COMPACT_ROWS
+    width = console.width
     if compact:
-        console.print(_distribution_table(flows))
+        console.print(*_distribution_table(flows, width))
         ranked = sorted(flows, key=lambda f: f["goodput_bps"])
         k = COMPACT_EXTREMES
-        console.print(_flow_table(f"Flows: the {k} lowest and {k} highest goodputs", ranked[:k] + ranked[-k:]))
+        console.print(*_flow_table(f"Flows: the {k} lowest and {k} highest goodputs", ranked[:k] + ranked[-k:], width))
     else:
-        console.print(_flow_table("Flows", flows))
+        console.print(*_flow_table("Flows", flows, width))
     tcp = [f for f in flows if f.get("retransmits") is not None]
     if tcp and not compact:
-        table = Table(title="Reliable transport", title_justify="left")
-        for col in ["flow", "retransmits", "fast retx", "timeouts", "mean SRTT ms", "completion s"]:
-            table.add_column(col, justify="left" if col == "flow" else "right")
-        for f in tcp:
-            fct = "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"
-            table.add_row(escape(f["id"]), f"{f['retransmits']:,}", f"{f['fast_retransmits']:,}", f"{f['rto_count']:,}", _ms(f["srtt_ms"]), fct)
-        console.print(table)
+        columns = [Column("flow", numeric=False), *(Column(h) for h in ["retransmits", "fast retx", "timeouts", "mean SRTT ms", "completion s"])]
+        rows = [[escape(f["id"]), f"{f['retransmits']:,}", f"{f['fast_retransmits']:,}", f"{f['rto_count']:,}", _ms(f["srtt_ms"]),
+                 "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"] for f in tcp]
+        console.print(*fitted_tables("Reliable transport", columns, rows, width))
     busy = [l for l in s["links"] if l["tx_packets"] > 0 or sum(l["drops"].values()) > 0]
     shown = busy if len(busy) <= COMPACT_ROWS else sorted(busy, key=lambda l: l["utilization"], reverse=True)[:COMPACT_EXTREMES * 2]
     title = "Link directions with traffic" if shown is busy else f"The {len(shown)} busiest of {len(busy):,} link directions with traffic"
-    links = Table(title=title, title_justify="left")
-    for col in ["link", "Mb/s", "util %", "tx pkts", "drops q/red/rand", "queue max pkts", "queue mean pkts"]:
-        links.add_column(col, justify="left" if col == "link" else "right")
+    columns = [Column("link", numeric=False),
+               *(Column(h) for h in ["Mb/s", "util %", "tx pkts", "drops q/red/rand", "queue max pkts", "queue mean pkts"])]
+    rows = []
     for l in shown:
         dr = l["drops"]
-        links.add_row(escape(l["id"]), f"{l['bandwidth_bps'] / 1e6:g}", f"{100 * l['utilization']:.1f}", f"{l['tx_packets']:,}",
-                      f"{dr['queue']}/{dr['red']}/{dr['random']}", f"{l['queue_max_packets']:,}", f"{l['queue_mean_packets']:.2f}")
-    console.print(links)
+        rows.append([escape(l["id"]), f"{l['bandwidth_bps'] / 1e6:g}", f"{100 * l['utilization']:.1f}", f"{l['tx_packets']:,}",
+                     f"{dr['queue']}/{dr['red']}/{dr['random']}", f"{l['queue_max_packets']:,}", f"{l['queue_mean_packets']:.2f}"])
+    console.print(*fitted_tables(title, columns, rows, width))
     jain = s["fairness"]["jain"]
     console.print(f"Jain's fairness index over {len(s['fairness']['flows']):,} flow(s): "
                   + ("-" if jain is None else f"[bold]{jain:.4f}[/]"))

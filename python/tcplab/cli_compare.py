@@ -12,6 +12,7 @@ from rich.table import Table
 
 from .cli import _fail, app, out_console
 from .output import OutputError
+from .tables import Column, fitted_tables
 
 #: Flows shown (those whose goodput changed most) and busiest link directions shown;
 #: the CSV files in --out have every row.
@@ -27,21 +28,17 @@ def _cell(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() or abs(value) >= 1000 else f"{value:,.3f}"
 
 
-def _table(title: str, frame, labels: list[str], ids: list[str]) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column("id")
-    table.add_column("metric")
-    for label in labels:
-        table.add_column(escape(label), justify="right")
-    for label in labels[1:]:
-        table.add_column(escape(f"Δ% {label}"), justify="right")
+def _tables(title: str, frame, labels: list[str], ids: list[str]) -> list[Table]:
+    columns = [Column("id", numeric=False), Column("metric", numeric=False), *(Column(escape(label)) for label in labels),
+               *(Column(escape(f"Δ% {label}")) for label in labels[1:])]
+    rows = []
     for entity in ids:
         for _, row in frame[frame["id"] == entity].iterrows():
             if all(_cell(row[label]) == "-" for label in labels):
                 continue  # a metric none of the runs has for this entity (e.g. UDP retransmits)
-            table.add_row(escape(entity), row["metric"], *(_cell(row[label]) for label in labels),
-                          *(_cell(row[f"Δ% {label}"]) for label in labels[1:]))
-    return table
+            rows.append([escape(entity), row["metric"], *(_cell(row[label]) for label in labels),
+                         *(_cell(row[f"Δ% {label}"]) for label in labels[1:])])
+    return fitted_tables(title, columns, rows, out_console.width)
 
 
 @app.command()
@@ -64,13 +61,9 @@ def compare(
     legend = ", ".join(f"{escape(label)} = {escape(str(path))}" for label, path in zip(c.runs, runs))
     out_console.print(f"Runs: {legend}; differences are against {escape(c.runs[0])}.")
     if c.scenario_differences:
-        table = Table(title="Scenario differences", title_justify="left")
-        table.add_column("key")
-        for label in c.runs:
-            table.add_column(escape(label))
-        for key, values in c.scenario_differences:
-            table.add_row(escape(key), *(escape("-" if v is None else str(v)) for v in values))
-        out_console.print(table)
+        columns = [Column("key", numeric=False), *(Column(escape(label), numeric=False) for label in c.runs)]
+        rows = [[escape(key), *(escape("-" if v is None else str(v)) for v in values)] for key, values in c.scenario_differences]
+        out_console.print(*fitted_tables("Scenario differences", columns, rows, out_console.width))
     else:
         out_console.print("The scenarios as run are identical.")
     goodput = c.flows[c.flows["metric"] == "goodput Mb/s"]
@@ -78,11 +71,11 @@ def compare(
     flow_ids = sorted(changes, key=lambda k: -(0.0 if math.isnan(changes[k]) else changes[k]))[:MAX_FLOWS]
     flow_ids = [k for k in changes if k in flow_ids]  # in scenario order
     title = "Flows" if len(changes) <= MAX_FLOWS else f"Flows: the {MAX_FLOWS} whose goodput changed most (of {len(changes)})"
-    out_console.print(_table(title, c.flows, c.runs, flow_ids))
+    out_console.print(*_tables(title, c.flows, c.runs, flow_ids))
     util = c.links[c.links["metric"] == "utilisation %"]
     busiest = util.assign(top=util[c.runs].max(axis=1)).sort_values("top", ascending=False)
     link_ids = [k for k in busiest[busiest["top"] > 0]["id"]][:MAX_LINKS]
     if link_ids:
-        out_console.print(_table(f"Busiest link directions (up to {MAX_LINKS})", c.links, c.runs, link_ids))
+        out_console.print(*_tables(f"Busiest link directions (up to {MAX_LINKS})", c.links, c.runs, link_ids))
     if written is not None:
         out_console.print(f"Overlay plots and full tables in {escape(str(written))}")
