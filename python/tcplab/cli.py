@@ -7,6 +7,7 @@ directory), 1 for an internal error (a bug: please report it).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -22,11 +23,13 @@ from rich.table import Table
 
 from . import __version__
 from .budget import check_memory, duration_text, estimate, warn_after_s
+from .intervals import IntervalReport
 from .output import OutputError, check_output
 from .runner import InternalError, simulate
 from .runner import validate as engine_validate
 from .scenario import ScenarioError, load
 from .scenario.errors import one_line
+from .scenario.units import parse_duration_ns
 from .tables import Column, fitted_tables
 
 if TYPE_CHECKING:
@@ -66,12 +69,15 @@ def _fail(message: str, status: int) -> None:
 class _LazyProgress:
     """A progress bar that appears only once a run has taken more than half a second."""
 
-    def __init__(self) -> None:
+    def __init__(self, enabled: bool = True) -> None:
         self.started = time.perf_counter()
+        self.enabled = enabled
         self.bar: Progress | None = None
         self.task = None
 
     def __call__(self, now_ns: int, total_ns: int, events: int) -> None:
+        if not self.enabled:
+            return
         if self.bar is None:
             if time.perf_counter() - self.started < 0.5 or now_ns >= total_ns:
                 return
@@ -207,16 +213,25 @@ def run(
     goodput_plot: Annotated[bool, typer.Option(
         "--goodput-plot", help="Plot goodput (in-order payload handed to the application) instead of received throughput.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Start a run estimated to take long without asking.")] = False,
+    interval: Annotated[Optional[str], typer.Option(
+        "--interval", metavar="DURATION",
+        help="Print every flow's goodput, retransmits, cwnd and RTT each DURATION of simulated time while running "
+             "(as iperf3 does; with --json, one JSON object per line).")] = None,
 ) -> None:
     """Run a scenario: print a summary and write summary.json, Parquet time series and plots."""
     progress = _LazyProgress()
     try:
+        interval_ns = parse_duration_ns(interval, "--interval") if interval is not None else None
+        if interval_ns is not None and interval_ns <= 0:
+            raise ScenarioError("--interval", f"expected a positive duration such as 1s, got {interval!r}")
         loaded = load(scenario, set_ or [], seed)
         target = out if out is not None else Path("results") / loaded.name
         check_output(target)  # refuse an unusable --out before a long run, not after
         cost = _announce_long_run(loaded, yes)
-        progress = _LazyProgress()  # its clock starts now, not before a question
-        engine, wall = simulate(loaded, progress, cost=cost)
+        # Interval lines are the progress report: no bar drawn over them.
+        progress = _LazyProgress(enabled=interval_ns is None)
+        report = IntervalReport(loaded.engine["flows"], as_json=json_) if interval_ns is not None else None
+        engine, wall = simulate(loaded, progress, cost=cost, interval_ns=interval_ns, on_interval=report)
         progress.close()
         from .results import RunResult
 
@@ -231,7 +246,9 @@ def run(
     except BaseException:
         progress.close()  # an interrupt: take the bar off the terminal first
         raise
-    if json_:
+    if json_ and interval_ns is not None:
+        sys.stdout.write(json.dumps(result.summary, allow_nan=False) + "\n")  # the stream's last line
+    elif json_:
         sys.stdout.write(result.summary_json())
     else:
         print_summary(result, out_console)

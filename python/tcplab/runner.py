@@ -20,6 +20,10 @@ PROGRESS_STEPS = 200
 ProgressCallback = Callable[[int, int, int], None]
 """Called with (simulated ns so far, total ns, events so far) after each step."""
 
+IntervalCallback = Callable[[int, int, list], None]
+"""Called with (interval start ns, interval end ns, every flow's counters at its end —
+``Simulation.snapshot``) at the end of each reporting interval."""
+
 
 class InternalError(RuntimeError):
     """The engine found a bug in itself (e.g. packets not conserved). Not bad input."""
@@ -115,11 +119,14 @@ def validate(scenario: Scenario) -> None:
 
 
 def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, series: bool = True,
-             cost: Estimate | None = None) -> tuple[dict, float]:
+             cost: Estimate | None = None, interval_ns: int | None = None,
+             on_interval: IntervalCallback | None = None) -> tuple[dict, float]:
     """Runs the scenario to its end; returns the engine's results and the wall time.
 
     The results are the summaries (docs/results.md) plus, under ``"series"``, the time
-    series as a :class:`tcplab.series.Series`; ``series=False`` leaves them out. A run
+    series as a :class:`tcplab.series.Series`; ``series=False`` leaves them out. With
+    ``interval_ns`` and ``on_interval``, every flow's counters are reported at the end
+    of each interval of simulated time (``tcplab run --interval``). A run
     that would need more memory than is available is refused before it starts
     (:func:`tcplab.budget.check_memory`; pass ``cost`` if it is already estimated)."""
     from .budget import check_memory, estimate
@@ -129,12 +136,19 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
     started = time.perf_counter()
     total = sim.duration_ns
     step = max(total // PROGRESS_STEPS, 1)
+    # Reporting intervals end on multiples of interval_ns (and at the end of the run);
+    # progress steps fall in between.
+    report = interval_ns is not None and interval_ns > 0 and on_interval is not None
+    next_report = interval_ns if report else None
     t = 0
     while t < total:
-        t = min(t + step, total)
+        t = min(t + step, total, next_report if next_report is not None else total)
         sim.run_until(t)
         if progress is not None:
             progress(t, total, sim.events)
+        if next_report is not None and (t == next_report or t == total):
+            on_interval(next_report - interval_ns, t, json.loads(sim.snapshot()))
+            next_report += interval_ns
     try:
         summary_json, tables = sim.finish(series)
     except _core.EngineInternalError as e:

@@ -296,6 +296,45 @@ fn tail_goodput_bps(
     (seconds > 0.0).then(|| bits / seconds)
 }
 
+/// One flow's counters at some moment of a run (see [`Simulation::flow_snapshots`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct FlowSnapshot {
+    /// Payload bytes delivered in order to the receiving application so far.
+    pub delivered_bytes: u64,
+    /// IP bytes received at the receiving host so far (see
+    /// [`FlowResult::received_bytes`]).
+    pub received_bytes: u64,
+    /// Forward packets sent so far.
+    pub packets_sent: u64,
+    /// Forward packets lost so far.
+    pub packets_dropped: u64,
+    /// Segments retransmitted so far (reliable transports).
+    pub retransmits: Option<u64>,
+    /// The sender's congestion window now, bytes (window-based senders).
+    pub cwnd_bytes: Option<u64>,
+    /// The sender's smoothed RTT now, ms (once measured).
+    pub srtt_ms: Option<f64>,
+}
+
+/// Every flow's [`FlowSnapshot`] now.
+pub(crate) fn snapshots(sim: &Simulation) -> Vec<FlowSnapshot> {
+    (0..sim.config.flows.len())
+        .map(|f| {
+            let m = &sim.meters[f];
+            let probe = sim.sender_probe(f);
+            FlowSnapshot {
+                delivered_bytes: m.delivered_bytes,
+                received_bytes: m.received_bytes,
+                packets_sent: m.network[0].sent_packets,
+                packets_dropped: m.network[0].dropped_total(),
+                retransmits: sim.transport_stats(f).map(|t| t.retransmits),
+                cwnd_bytes: probe.map(|p| p.cwnd_bytes),
+                srtt_ms: probe.and_then(|p| p.srtt).map(|s| ms(s.as_ns() as f64)),
+            }
+        })
+        .collect()
+}
+
 /// Builds the results of a finished simulation.
 pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
     let bins = sim.bins;

@@ -227,6 +227,12 @@ impl Simulation {
         }
     }
 
+    /// Every flow's counters so far, for reports at intervals while the run goes on
+    /// (what iperf prints each second); cheap enough to call every simulated second.
+    pub fn flow_snapshots(&self) -> Vec<results::FlowSnapshot> {
+        results::snapshots(self)
+    }
+
     /// Runs to the end and returns the results (see [`Simulation::finish`]).
     pub fn run(mut self) -> Result<RunResults, InternalError> {
         self.run_until(self.duration);
@@ -480,6 +486,11 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.outbox);
         self.endpoints[ep].on_packet(self.now, &p.header, &mut out);
         self.flush(ep, out);
+    }
+
+    /// The congestion state of flow `f`'s sender now (window-based senders only).
+    pub(crate) fn sender_probe(&self, f: usize) -> Option<crate::transport::Probe> {
+        self.endpoints[2 * f].probe()
     }
 
     /// Both endpoints' transport counters for flow `f` (reliable transports only).

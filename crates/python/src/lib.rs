@@ -80,6 +80,14 @@ impl Simulation {
         Ok(())
     }
 
+    /// Every flow's counters so far as a JSON list, in flow order (delivered and
+    /// received bytes, packets sent and lost, retransmits, cwnd, SRTT): for interval
+    /// reports while the run goes on.
+    fn snapshot(&self) -> PyResult<String> {
+        self.with(|sim| serde_json::to_string(&sim.flow_snapshots()))?
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
     /// Current simulated time, ns.
     #[getter]
     fn now_ns(&self) -> PyResult<u64> {
