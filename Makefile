@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test test-rust test-python differential bench bench-engine bench-memory fuzz fmt clean
+.PHONY: install demo test lint test-rust test-python differential bench bench-engine bench-memory fuzz fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -31,8 +31,15 @@ install: $(STAMP)
 demo: install
 	$(BIN)/tcplab run scenarios/default.toml --out results/default
 
-## Every test: Rust engine (unit + integration) and Python (CLI, API, scenarios).
-test: install test-rust test-python
+## Every test: formatting, lints and types (Rust and Python), the Rust engine (unit +
+## integration) and Python (CLI, API, scenarios).
+test: install lint test-rust test-python
+
+lint: install
+	cargo fmt --all -- --check
+	cargo clippy --locked --release --all-targets -- -D warnings
+	$(BIN)/ruff check python/tcplab
+	$(BIN)/mypy
 
 test-rust:
 	cargo test --locked --release -p tcplab-engine

@@ -96,3 +96,11 @@ def test_compare_refuses_a_directory_without_results(tmp_path):
     p = run_cli("compare", str(tmp_path / "empty"), str(tmp_path / "empty"))
     assert p.returncode == 2
     assert len(p.stderr.strip().splitlines()) == 1 and "not a tcplab results directory" in p.stderr
+
+
+def test_a_result_renders_compactly_in_a_notebook():
+    result = tcplab.run(DEFAULT, overrides=["simulation.duration=1s"])
+    page = result._repr_html_()
+    assert page.startswith("<p><b>default</b>: 1 s simulated")
+    for flow in result.summary["flows"]:
+        assert f"<td>{flow['id']}</td>" in page and f"{flow['goodput_bps'] / 1e6:.3f}" in page

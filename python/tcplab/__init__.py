@@ -47,7 +47,7 @@ def load(source, overrides: list | tuple = (), seed: int | None = None):
     if isinstance(source, (str, os.PathLike)) and "\n" not in str(source) and os.path.isfile(os.path.join(source, "summary.json")):
         from .results import RunResult
 
-        return RunResult.from_directory(source)
+        return RunResult.from_directory(os.fspath(source))
     return _load_scenario(source, overrides, seed)
 
 
@@ -57,7 +57,7 @@ def run(
     overrides: list[str] | tuple[str, ...] = (),
     seed: int | None = None,
     progress: ProgressCallback | None = None,
-) -> "RunResult":
+) -> RunResult:
     """Runs a scenario — a file path, TOML text, a dict, or a loaded :class:`Scenario` —
     and returns its results. ``overrides`` are ``KEY=VALUE`` strings as for
     ``tcplab run --set``. Raises :class:`ScenarioError` for invalid input."""
@@ -85,7 +85,7 @@ def sweep(
     jobs: int | None = None,
     dask: str | None = None,
     progress=None,
-) -> "pandas.DataFrame":
+) -> pandas.DataFrame:
     """Runs a sweep (a scenario with a ``[sweep]`` table, or a sweep file) into ``out``
     (default ``results/<name>-sweep``), resuming what is already there, and returns the
     runs as a DataFrame: one row per run with its parameters, seed, status and metrics

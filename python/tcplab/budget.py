@@ -98,7 +98,7 @@ def check_memory(scenario: Scenario, cost: Estimate) -> None:
     if cost.memory_bytes <= available:
         return
     parts = {"series": cost.series_bytes, "network": cost.network_bytes, "packets": cost.packets_bytes}
-    largest = max(parts, key=parts.get)
+    largest = max(parts, key=lambda k: parts[k])
     if largest == "series":
         field = "simulation.bin"
         advice = (f"{cost.series_cells:,} time-series cells (bins × (flows + link directions)) take "

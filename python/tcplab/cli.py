@@ -13,12 +13,12 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import __version__
@@ -56,8 +56,10 @@ err_console = Console(stderr=True)
 
 ScenarioArg = Annotated[Path, typer.Argument(help="Scenario file (.toml or .yaml).", show_default=False)]
 SetOpt = Annotated[
-    Optional[list[str]],
-    typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override a scenario field by its dotted path, e.g. topology.dumbbell.bottleneck.bandwidth=50Mbps or flow[0].app.rate=2Mbps. Repeatable."),
+    list[str] | None,
+    typer.Option("--set", "-s", metavar="KEY=VALUE",
+                 help="Override a scenario field by its dotted path, e.g. topology.dumbbell.bottleneck.bandwidth=50Mbps "
+                      "or flow[0].app.rate=2Mbps. Repeatable."),
 ]
 
 
@@ -73,7 +75,7 @@ class _LazyProgress:
         self.started = time.perf_counter()
         self.enabled = enabled
         self.bar: Progress | None = None
-        self.task = None
+        self.task: TaskID | None = None
 
     def __call__(self, now_ns: int, total_ns: int, events: int) -> None:
         if not self.enabled:
@@ -87,7 +89,8 @@ class _LazyProgress:
             )
             self.bar.start()
             self.task = self.bar.add_task("run", total=total_ns, sim=0.0, end=total_ns / 1e9, events=0)
-        self.bar.update(self.task, completed=now_ns, sim=now_ns / 1e9, events=events)
+        if self.task is not None:
+            self.bar.update(self.task, completed=now_ns, sim=now_ns / 1e9, events=events)
 
     def close(self) -> None:
         if self.bar is not None:
@@ -146,7 +149,7 @@ def _distribution_table(flows: list[dict], width: int) -> list[Table]:
     return fitted_tables(f"Flows: distribution over {len(flows):,} flows", columns, rows, width)
 
 
-def print_summary(result: "RunResult", console: Console) -> None:
+def print_summary(result: RunResult, console: Console) -> None:
     """The human-readable summary: flows, busy links, fairness. Beyond
     :data:`COMPACT_ROWS` flows it shows their distribution and the extremes."""
     s = result.summary
@@ -168,16 +171,16 @@ def print_summary(result: "RunResult", console: Console) -> None:
         rows = [[escape(f["id"]), f"{f['retransmits']:,}", f"{f['fast_retransmits']:,}", f"{f['rto_count']:,}", _ms(f["srtt_ms"]),
                  "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"] for f in tcp]
         console.print(*fitted_tables("Reliable transport", columns, rows, width))
-    busy = [l for l in s["links"] if l["tx_packets"] > 0 or sum(l["drops"].values()) > 0]
-    shown = busy if len(busy) <= COMPACT_ROWS else sorted(busy, key=lambda l: l["utilization"], reverse=True)[:COMPACT_EXTREMES * 2]
+    busy = [link for link in s["links"] if link["tx_packets"] > 0 or sum(link["drops"].values()) > 0]
+    shown = busy if len(busy) <= COMPACT_ROWS else sorted(busy, key=lambda link: link["utilization"], reverse=True)[:COMPACT_EXTREMES * 2]
     title = "Link directions with traffic" if shown is busy else f"The {len(shown)} busiest of {len(busy):,} link directions with traffic"
     columns = [Column("link", numeric=False),
                *(Column(h) for h in ["Mb/s", "util %", "tx pkts", "drops q/red/rand", "queue max pkts", "queue mean pkts"])]
     rows = []
-    for l in shown:
-        dr = l["drops"]
-        rows.append([escape(l["id"]), f"{l['bandwidth_bps'] / 1e6:g}", f"{100 * l['utilization']:.1f}", f"{l['tx_packets']:,}",
-                     f"{dr['queue']}/{dr['red']}/{dr['random']}", f"{l['queue_max_packets']:,}", f"{l['queue_mean_packets']:.2f}"])
+    for link in shown:
+        dr = link["drops"]
+        rows.append([escape(link["id"]), f"{link['bandwidth_bps'] / 1e6:g}", f"{100 * link['utilization']:.1f}", f"{link['tx_packets']:,}",
+                     f"{dr['queue']}/{dr['red']}/{dr['random']}", f"{link['queue_max_packets']:,}", f"{link['queue_mean_packets']:.2f}"])
     console.print(*fitted_tables(title, columns, rows, width))
     jain = s["fairness"]["jain"]
     console.print(f"Jain's fairness index over {len(s['fairness']['flows']):,} flow(s): "
@@ -186,7 +189,7 @@ def print_summary(result: "RunResult", console: Console) -> None:
         console.print("Every flow and link direction: flows.csv and links.csv in the results directory.")
 
 
-def _announce_long_run(loaded, yes: bool) -> "Estimate":
+def _announce_long_run(loaded, yes: bool) -> Estimate:
     """Says so before a run estimated to take longer than the threshold (and asks,
     on a terminal, unless --yes); refuses one that cannot fit in memory. Returns the
     estimate."""
@@ -196,24 +199,23 @@ def _announce_long_run(loaded, yes: bool) -> "Estimate":
         return cost
     err_console.print(f"[bold yellow]warning:[/] {escape(loaded.source)}: about {cost.events:,.0f} events and "
                       f"{cost.series_cells:,} series cells: {duration_text(cost.wall_s)} of wall time", highlight=False, soft_wrap=True)
-    if sys.stdin.isatty() and sys.stderr.isatty() and not yes:
-        if not typer.confirm("Start it?", default=False, err=True):
-            _fail("not started (run it with --yes to skip this question)", 2)
+    if sys.stdin.isatty() and sys.stderr.isatty() and not yes and not typer.confirm("Start it?", default=False, err=True):
+        _fail("not started (run it with --yes to skip this question)", 2)
     return cost
 
 
 @app.command()
 def run(
     scenario: ScenarioArg,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Results directory (default: results/<scenario name>). Replaced atomically.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Results directory (default: results/<scenario name>). Replaced atomically.")] = None,
     set_: SetOpt = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print summary.json to stdout instead of tables.")] = False,
     plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Write PNG plots.")] = True,
     goodput_plot: Annotated[bool, typer.Option(
         "--goodput-plot", help="Plot goodput (in-order payload handed to the application) instead of received throughput.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Start a run estimated to take long without asking.")] = False,
-    interval: Annotated[Optional[str], typer.Option(
+    interval: Annotated[str | None, typer.Option(
         "--interval", metavar="DURATION",
         help="Print every flow's goodput, retransmits, cwnd and RTT each DURATION of simulated time while running "
              "(as iperf3 does; with --json, one JSON object per line).")] = None,
@@ -263,10 +265,10 @@ def validate(scenario: ScenarioArg, set_: SetOpt = None) -> None:
         engine_validate(loaded)
     except ScenarioError as e:
         _fail(str(e), 2)
-    e = loaded.engine
+    config = loaded.engine
     cost = estimate(loaded)
-    out_console.print(f"{escape(loaded.source)}: valid ({len(e['nodes'])} nodes, {len(e['links'])} links, {len(e['flows'])} flows, "
-                      f"{e['simulation']['duration_ns'] / 1e9:g} s); estimated {cost.events:,.0f} events, "
+    out_console.print(f"{escape(loaded.source)}: valid ({len(config['nodes'])} nodes, {len(config['links'])} links, "
+                      f"{len(config['flows'])} flows, {config['simulation']['duration_ns'] / 1e9:g} s); estimated {cost.events:,.0f} events, "
                       f"{duration_text(cost.wall_s)}, {cost.memory_bytes / 1e6:,.0f} MB")
 
 

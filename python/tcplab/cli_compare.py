@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -44,7 +44,7 @@ def _tables(title: str, frame, labels: list[str], ids: list[str]) -> list[Table]
 @app.command()
 def compare(
     runs: Annotated[list[Path], typer.Argument(help="Two or more results directories (from tcplab run).", show_default=False)],
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write overlay plots and the full comparison tables (CSV) here.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write overlay plots and the full comparison tables (CSV) here.")] = None,
 ) -> None:
     """Compare runs side by side: what differs in their scenarios, then flows and links
     with their differences against the first run."""
@@ -58,7 +58,7 @@ def compare(
         written = write_overlays(runs, out) if out is not None else None
     except OutputError as e:
         _fail(str(e), 2)
-    legend = ", ".join(f"{escape(label)} = {escape(str(path))}" for label, path in zip(c.runs, runs))
+    legend = ", ".join(f"{escape(label)} = {escape(str(path))}" for label, path in zip(c.runs, runs, strict=True))
     out_console.print(f"Runs: {legend}; differences are against {escape(c.runs[0])}.")
     if c.scenario_differences:
         columns = [Column("key", numeric=False), *(Column(escape(label), numeric=False) for label in c.runs)]

@@ -6,18 +6,19 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .cli import SetOpt, _fail, app, err_console, out_console
+from .cli import _fail, app, err_console, out_console
 from .scenario import ScenarioError
 
-JobsOpt = Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Local worker processes (default: all cores).")]
-DaskOpt = Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786) instead of local workers.")]
+JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Local worker processes (default: all cores).")]
+DaskOpt = Annotated[str | None, typer.Option(
+    "--dask", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786) instead of local workers.")]
 
 
 class SweepProgress:
@@ -30,7 +31,7 @@ class SweepProgress:
             TextColumn("({task.fields[skipped]} already stored)"), TimeRemainingColumn(), console=err_console,
             transient=False,
         )
-        self.task = None
+        self.task: TaskID | None = None
 
     def __call__(self, done: int, failed: int, total: int, skipped: int) -> None:
         if self.task is None:
@@ -43,7 +44,7 @@ class SweepProgress:
             self.bar.stop()
 
 
-def _fmt(value: object, ci: object = None, scale: float = 1.0) -> str:
+def _fmt(value: Any, ci: Any = None, scale: float = 1.0) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     text = f"{value * scale:.4g}"
@@ -89,7 +90,7 @@ def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: s
 @app.command()
 def sweep(
     file: Annotated[Path, typer.Argument(help="A scenario with a [sweep] table, or a sweep file (scenario = \"...\").", show_default=False)],
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Sweep directory (default: results/<name>-sweep). Rerunning resumes it.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Sweep directory (default: results/<name>-sweep). Rerunning resumes it.")] = None,
     jobs: JobsOpt = None,
     dask: DaskOpt = None,
 ) -> None:
@@ -148,13 +149,14 @@ def query(
 
 @app.command()
 def reproduce(
-    study: Annotated[Optional[str], typer.Argument(help="A study name (see --list).", show_default=False)] = None,
+    study: Annotated[str | None, typer.Argument(help="A study name (see --list).", show_default=False)] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the studies.")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="The quick subset (documented per study).")] = False,
     jobs: JobsOpt = None,
     dask: DaskOpt = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Output directory (default: results/reproduce-<study>[-quick]).")] = None,
-    export: Annotated[Optional[Path], typer.Option("--export", help="Write the study's files (scenarios, sweeps, published data) to DIR instead of running.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Output directory (default: results/reproduce-<study>[-quick]).")] = None,
+    export: Annotated[Path | None, typer.Option(
+        "--export", help="Write the study's files (scenarios, sweeps, published data) to DIR instead of running.")] = None,
 ) -> None:
     """Reproduce a published study: run its sweeps and write a report (Markdown and HTML)
     with the published numbers side by side and its conclusions checked."""

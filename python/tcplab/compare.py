@@ -8,6 +8,7 @@ between the scenarios as run, which is usually the first question.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,7 +48,7 @@ class Comparison:
     scenario_differences: list[tuple[str, list[object]]]
 
 
-def load_runs(directories: list[str | Path]) -> list[RunResult]:
+def load_runs(directories: Sequence[str | Path]) -> list[RunResult]:
     """Each directory's results; an OutputError names the first that is not one."""
     runs = []
     for d in directories:
@@ -58,7 +59,7 @@ def load_runs(directories: list[str | Path]) -> list[RunResult]:
     return runs
 
 
-def compare(directories: list[str | Path]) -> Comparison:
+def compare(directories: Sequence[str | Path]) -> Comparison:
     """Compares the runs stored in ``directories`` (at least two)."""
     runs = load_runs(directories)
     labels = _labels(directories)
@@ -68,7 +69,7 @@ def compare(directories: list[str | Path]) -> Comparison:
     return Comparison(labels, flows, links, _scenario_differences([r.summary.get("scenario_as_run", {}) for r in runs]))
 
 
-def _labels(directories: list[str | Path]) -> list[str]:
+def _labels(directories: Sequence[str | Path]) -> list[str]:
     """Short distinct names for the runs: directory names, or paths where those clash."""
     names = [Path(d).name or str(d) for d in directories]
     return names if len(set(names)) == len(names) else [str(d) for d in directories]
@@ -83,8 +84,8 @@ def _side_by_side(entities_per_run: list[list[dict]], labels: list[str], metrics
     for entity in ids:
         for label, key, scale in metrics:
             values = [_scaled(run.get(entity, {}).get(key), scale) for run in by_id]
-            row = {"id": entity, "metric": label, **dict(zip(labels, values))}
-            for other, value in zip(labels[1:], values[1:]):
+            row = {"id": entity, "metric": label, **dict(zip(labels, values, strict=True))}
+            for other, value in zip(labels[1:], values[1:], strict=True):
                 row[f"Δ% {other}"] = _change(values[0], value)
             rows.append(row)
     return pd.DataFrame(rows)
@@ -124,7 +125,7 @@ def _scenario_differences(scenarios: list[dict]) -> list[tuple[str, list[object]
     return [(k, [f.get(k) for f in flat]) for k in keys if len({repr(f.get(k)) for f in flat}) > 1]
 
 
-def write_overlays(directories: list[str | Path], out: str | Path) -> Path:
+def write_overlays(directories: Sequence[str | Path], out: str | Path) -> Path:
     """Overlay plots of the runs into ``out`` (a results-style directory): received
     throughput over time (each run's total, and each flow's when there are few), and
     the queue of each run's busiest link direction."""
@@ -138,7 +139,7 @@ def write_overlays(directories: list[str | Path], out: str | Path) -> Path:
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=(8, 4.5))
-        for label, run in zip(labels, runs):
+        for label, run in zip(labels, runs, strict=True):
             series = run.flow_series
             total = series.groupby("time_s", sort=True)["throughput_bps"].sum()
             ax.plot(total.index, total.to_numpy() / 1e6, lw=1.2, label=f"{label}: all flows")
@@ -150,7 +151,7 @@ def write_overlays(directories: list[str | Path], out: str | Path) -> Path:
         plt.close(fig)
 
         fig, ax = plt.subplots(figsize=(8, 4.5))
-        for label, run in zip(labels, runs):
+        for label, run in zip(labels, runs, strict=True):
             links = run.summary["links"]
             if not links:
                 continue

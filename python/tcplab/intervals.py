@@ -41,7 +41,7 @@ class IntervalReport:
                                                    "retransmits")} for _ in snapshot]
         seconds = max(end_ns - start_ns, 1) / 1e9
         lines = [] if self.before is not None or self.as_json else [_HEADER]
-        for flow, now, then in zip(self.ids, snapshot, before):
+        for flow, now, then in zip(self.ids, snapshot, before, strict=True):
             delta = {k: now[k] - then[k] for k in ("delivered_bytes", "received_bytes", "packets_sent", "packets_dropped")}
             retr = None if now["retransmits"] is None else now["retransmits"] - (then["retransmits"] or 0)
             if self.as_json:

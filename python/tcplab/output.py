@@ -118,7 +118,7 @@ def remove_stale_temporaries(path: Path) -> list[Path]:
     """Removes the temporary siblings of ``path`` whose writing process is gone (a run
     killed while writing); returns what was removed."""
     pattern = re.compile(rf"^\.{re.escape(path.name)}\.(?:tmp|old)-(\d+)-")
-    removed = []
+    removed: list[Path] = []
     try:
         siblings = list(os.scandir(path.parent))
     except OSError:

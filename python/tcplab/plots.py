@@ -74,7 +74,7 @@ def _per_flow(ax, time_s, values, ids, scale: float, *, step: bool = False) -> i
     Returns the number of legend entries."""
     values = values * scale
     if len(ids) <= MAX_FLOW_LINES:
-        for flow, row in zip(ids, values):
+        for flow, row in zip(ids, values, strict=True):
             if not np.all(np.isnan(row)):
                 (ax.step if step else ax.plot)(time_s, row, label=flow, lw=1, **({"where": "post"} if step else {}))
         return len(ids)
@@ -86,7 +86,7 @@ def _per_flow(ax, time_s, values, ids, scale: float, *, step: bool = False) -> i
     return 2
 
 
-def write_plots(result: "RunResult", out: Path, throughput: str = "received") -> list[Path]:
+def write_plots(result: RunResult, out: Path, throughput: str = "received") -> list[Path]:
     """Writes the run's plots into ``out``; returns their paths. throughput.png shows
     the received throughput per flow, or with ``throughput="goodput"`` the goodput."""
     written = []
@@ -111,7 +111,7 @@ def write_plots(result: "RunResult", out: Path, throughput: str = "received") ->
     written.append(out / "throughput.png")
 
     links = result.summary["links"]
-    busiest = sorted((i for i, l in enumerate(links) if l["queue_max_packets"] > 0),
+    busiest = sorted((i for i, link in enumerate(links) if link["queue_max_packets"] > 0),
                      key=lambda i: links[i]["queue_max_packets"], reverse=True)[:MAX_QUEUES]
     fig, ax = plt.subplots(figsize=(8, 4.5))
     queue = series.link["queue_mean_packets"].reshape(len(links), bins) if links else np.zeros((0, bins))

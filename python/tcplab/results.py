@@ -47,7 +47,7 @@ class _ParquetWriter:
             self.writer = pq.ParquetWriter(self.path, table.schema)
         self.writer.write_table(table)
 
-    def __enter__(self) -> "_ParquetWriter":
+    def __enter__(self) -> _ParquetWriter:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -79,7 +79,7 @@ class RunResult:
     directory: Path | None = None
 
     @classmethod
-    def from_directory(cls, directory: str | Path) -> "RunResult":
+    def from_directory(cls, directory: str | Path) -> RunResult:
         """The results a run saved in ``directory`` (summary.json; the series are read
         from its Parquet files when asked for)."""
         path = Path(directory)
@@ -89,7 +89,7 @@ class RunResult:
         return cls(summary=summary, directory=path)
 
     @classmethod
-    def from_engine(cls, engine: dict, scenario: "Scenario", wall_time_s: float) -> "RunResult":
+    def from_engine(cls, engine: dict, scenario: Scenario, wall_time_s: float) -> RunResult:
         """Wraps the engine's results (:func:`tcplab.runner.simulate`) for ``scenario``
         with the scenario as run and the run's provenance."""
         summary = {
@@ -141,6 +141,25 @@ class RunResult:
     def delay_cdf(self) -> pd.DataFrame:
         stored = self._stored("delay_cdf")
         return stored if stored is not None else _plain_strings(self._series().delay_cdf_table()).to_pandas()
+
+    def _repr_html_(self) -> str:
+        """A compact view for notebooks: the run in one line and its flows (the first
+        40) with goodput, received throughput, loss and delay."""
+        import html
+
+        s = self.summary
+        head = (f"<p><b>{html.escape(str(s['scenario']))}</b>: {s['duration_s']:g} s simulated, seed {s['seed']}, "
+                f"{len(s['flows']):,} flows, {s['events']:,} events</p>")
+        flows = pd.DataFrame({
+            "flow": [f["id"] for f in s["flows"]],
+            "transport": [f["transport"] for f in s["flows"]],
+            "goodput Mb/s": [f["goodput_bps"] / 1e6 for f in s["flows"]],
+            "throughput Mb/s": [f["throughput_bps"] / 1e6 for f in s["flows"]],
+            "loss %": [100 * f["loss_rate"] for f in s["flows"]],
+            "delay mean ms": [f["delay_ms"]["mean"] for f in s["flows"]],
+        })
+        more = f"<p>… and {len(flows) - 40:,} more flows</p>" if len(flows) > 40 else ""
+        return head + flows.head(40).to_html(index=False, float_format=lambda x: f"{x:.3f}") + more
 
     def summary_json(self) -> str:
         """summary.json's text."""

@@ -29,7 +29,7 @@ class InternalError(RuntimeError):
     """The engine found a bug in itself (e.g. packets not conserved). Not bad input."""
 
 
-def build(scenario: Scenario) -> "_core.Simulation":
+def build(scenario: Scenario) -> _core.Simulation:
     """The engine's simulation for ``scenario``; engine-side validation errors become
     :class:`ScenarioError` naming the scenario's file and field."""
     try:
@@ -38,7 +38,7 @@ def build(scenario: Scenario) -> "_core.Simulation":
         raise scenario_error(scenario, e) from None
 
 
-def scenario_error(scenario: Scenario, error: "_core.EngineConfigError") -> ScenarioError:
+def scenario_error(scenario: Scenario, error: _core.EngineConfigError) -> ScenarioError:
     """The engine's rejection of ``scenario`` as a :class:`ScenarioError` naming the
     scenario's file and field."""
     path, message = _name_the_field(scenario, *error.args)
@@ -65,7 +65,8 @@ def _name_the_field(scenario: Scenario, path: str, message: str) -> tuple[str, s
     if not m:
         return path, message
     steps = _json_path_at(scenario.engine_json(), int(m.group(2)) - 1)
-    node, origin, tail = scenario.engine, None, []
+    node, origin = scenario.engine, None
+    tail: list = []
     for step in steps:
         try:
             node = node[step]
@@ -138,16 +139,16 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
     step = max(total // PROGRESS_STEPS, 1)
     # Reporting intervals end on multiples of interval_ns (and at the end of the run);
     # progress steps fall in between.
-    report = interval_ns is not None and interval_ns > 0 and on_interval is not None
-    next_report = interval_ns if report else None
+    report = on_interval if interval_ns is not None and interval_ns > 0 else None
+    next_report = interval_ns if report is not None else None
     t = 0
     while t < total:
         t = min(t + step, total, next_report if next_report is not None else total)
         sim.run_until(t)
         if progress is not None:
             progress(t, total, sim.events)
-        if next_report is not None and (t == next_report or t == total):
-            on_interval(next_report - interval_ns, t, json.loads(sim.snapshot()))
+        if report is not None and interval_ns is not None and next_report is not None and t in (next_report, total):
+            report(next_report - interval_ns, t, json.loads(sim.snapshot()))
             next_report += interval_ns
     try:
         summary_json, tables = sim.finish(series)

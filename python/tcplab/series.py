@@ -54,7 +54,7 @@ class Series:
     delay: dict[str, np.ndarray]
 
     @classmethod
-    def from_engine(cls, summary: dict, tables: dict) -> "Series":
+    def from_engine(cls, summary: dict, tables: dict) -> Series:
         """Wraps the engine's columns (``Simulation.finish``) for the run in ``summary``."""
         return cls(
             bin_start_s=np.asarray(summary["bin_start_s"], dtype=float),
@@ -89,9 +89,9 @@ class Series:
         last = len(self.flow_ids) if last is None else last
         return self._flow_rows(_Rows(first, last, 0, self.bins))
 
-    def _flow_rows(self, r: "_Rows") -> pa.Table:
+    def _flow_rows(self, r: _Rows) -> pa.Table:
         n, b = r.last - r.first, r.bin_last - r.bin_first
-        col = _widened(self.flow, r.slice(self.bins))
+        col = _widened(self.flow, r.rows(self.bins))
         sent = col["sent_packets"].reshape(n, b)
         dropped = col["dropped_packets"].reshape(n, b)
         # Loss is cumulative from the flow's first bin: a part of one flow starts from
@@ -123,9 +123,9 @@ class Series:
         last = len(self.link_ids) if last is None else last
         return self._link_rows(_Rows(first, last, 0, self.bins))
 
-    def _link_rows(self, r: "_Rows") -> pa.Table:
+    def _link_rows(self, r: _Rows) -> pa.Table:
         n = r.last - r.first
-        col = _widened(self.link, r.slice(self.bins))
+        col = _widened(self.link, r.rows(self.bins))
         throughput = col["tx_bytes"] * 8.0 / np.tile(self.bin_width_s[r.bin_first:r.bin_last], n)
         bandwidth = self.link_bandwidth_bps[r.first:r.last]
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -183,7 +183,7 @@ class _Rows:
     bin_first: int
     bin_last: int
 
-    def slice(self, bins: int) -> slice:
+    def rows(self, bins: int) -> slice:
         return slice(self.first * bins + self.bin_first, (self.last - 1) * bins + self.bin_last)
 
     def entity_rows_before(self, bins: int) -> slice:

@@ -22,7 +22,7 @@ class ScenarioError(ValueError):
         # alone, which fails on unpickling: a process pool then waits for ever).
         return (ScenarioError, (self.path, self.message, self.source))
 
-    def with_source(self, source: str) -> "ScenarioError":
+    def with_source(self, source: str) -> ScenarioError:
         """The same error, attributed to ``source`` (a file name or "--set")."""
         return ScenarioError(self.path, self.message, source)
 

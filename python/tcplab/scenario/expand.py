@@ -37,7 +37,7 @@ def expand_counts(raw: dict) -> dict:
     return raw
 
 
-def _expand_table(table: dict, path: str) -> list[dict]:
+def _expand_table(table: dict, path: str) -> list:
     n = table["count"]
     if isinstance(n, bool) or not isinstance(n, int):
         raise ScenarioError(join(path, "count"), f"expected a whole number of tables to make, got {n!r}")

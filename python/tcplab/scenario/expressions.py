@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from collections.abc import Callable
+from typing import Any
 
 from .errors import ScenarioError
 
@@ -28,7 +30,7 @@ _COMPARE = {
     ast.Gt: operator.gt, ast.GtE: operator.ge,
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
-_FUNCTIONS = {"min": min, "max": max, "round": round, "abs": abs}
+_FUNCTIONS: dict[str, Callable[..., Any]] = {"min": min, "max": max, "round": round, "abs": abs}
 
 #: ``{expression}`` inside a template string.
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -49,7 +51,7 @@ def evaluate(expression: str, names: dict, path: str = "") -> object:
         raise ScenarioError(path, f"cannot evaluate {expression!r}: {e}") from None
 
 
-def _eval(node: ast.AST, names: dict, text: str, path: str) -> object:
+def _eval(node: ast.AST, names: dict, text: str, path: str) -> Any:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)):
         return node.value
     if isinstance(node, ast.Name):
@@ -69,7 +71,7 @@ def _eval(node: ast.AST, names: dict, text: str, path: str) -> object:
         return all(values) if isinstance(node.op, ast.And) else any(values)
     if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
         left = _eval(node.left, names, text, path)
-        for op, right_node in zip(node.ops, node.comparators):
+        for op, right_node in zip(node.ops, node.comparators, strict=True):
             right = _eval(right_node, names, text, path)
             if not _COMPARE[type(op)](left, right):
                 return False

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from .errors import ScenarioError
 from .expand import expand_counts
-from .toml_writer import value_text
 from .schema import compile_scenario
+from .toml_writer import value_text
 
 if TYPE_CHECKING:
     from typing import Any
@@ -101,7 +101,7 @@ def read_raw(source: ScenarioSource) -> tuple[dict, str]:
             raise ScenarioError("", f"cannot read: {e}", path) from None
         fmt = "yaml" if os.path.splitext(path)[1].lower() in (".yaml", ".yml") else "toml"
         return _parse_text(text, path, fmt), path
-    return _parse_text(source, "<text>", "toml"), "<text>"
+    return _parse_text(str(source), "<text>", "toml"), "<text>"
 
 
 def _override_value(text: str) -> Any:
@@ -151,7 +151,7 @@ def _override_steps(key: str) -> list:
     return steps
 
 
-def _step_text(step: object) -> str:
+def _step_text(step: Any) -> str:
     if isinstance(step, str):
         return f".{step}"
     if isinstance(step, int):
@@ -172,7 +172,7 @@ def apply_override(raw: dict, assignment: str) -> int:
         raise ScenarioError(assignment, "expected KEY=VALUE, e.g. topology.dumbbell.bottleneck.bandwidth=50Mbps", "--set")
     # The key ends at the first '=' outside brackets (filters contain '=').
     depth = 0
-    for cut, ch in enumerate(assignment):
+    for cut, ch in enumerate(assignment):  # noqa: B007 (cut is the loop's result)
         depth += ch == "["
         depth -= ch == "]"
         if ch == "=" and depth == 0:
@@ -234,7 +234,8 @@ def _matches(field_value: object, wanted: str) -> bool:
 def split_count_overrides(overrides) -> tuple[list[str], list[str]]:
     """Overrides of a ``count`` key apply to the scenario as written (before counted
     tables are expanded); all others to the expanded scenario."""
-    before, after = [], []
+    before: list[str] = []
+    after: list[str] = []
     for assignment in overrides:
         key = assignment[0] if isinstance(assignment, tuple) else assignment.partition("=")[0].strip()
         (before if key.endswith(".count") else after).append(assignment)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import fields as F
-from .errors import ScenarioError
 from .congestion import parse_cc
+from .errors import ScenarioError
 from .fields import Table, join
 from .topology import expand_topology
 from .units import (
@@ -186,16 +186,16 @@ def _framing(value: object, path: str) -> int:
 
 
 def _direction(t: Table, side: str, queue: tuple[dict, str], loss: tuple[dict, str], loss_at: str) -> dict:
-    (q, q_origin), (l, l_origin) = queue, loss
+    (q, q_origin), (loss_model, loss_origin) = queue, loss
     if t.has(side):
         d = Table(t.data[side], join(t.path, side), ["queue", "loss", "loss_at"])
         if d.has("queue"):
             q, q_origin = d.get("queue", parse_queue), join(d.path, "queue")
         if d.has("loss"):
-            l, l_origin = d.get("loss", parse_loss), join(d.path, "loss")
+            loss_model, loss_origin = d.get("loss", parse_loss), join(d.path, "loss")
         loss_at = d.get("loss_at", F.choice(list(LOSS_PLACEMENTS)), loss_at)
-    return {"queue": q, "loss": l, "loss_placement": LOSS_PLACEMENTS[loss_at], "queue_origin": q_origin,
-            "loss_origin": l_origin}
+    return {"queue": q, "loss": loss_model, "loss_placement": LOSS_PLACEMENTS[loss_at], "queue_origin": q_origin,
+            "loss_origin": loss_origin}
 
 
 def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] = ()) -> dict:
@@ -226,7 +226,7 @@ def parse_link(value: object, path: str) -> dict:
 SEGMENT_KEYS = ["name", "stations", "bandwidth", "delay", "mtu", "framing", "queue", "loss", "loss_at"]
 
 
-def parse_segment(value: object, path: str) -> tuple[dict, list[dict]]:
+def parse_segment(value: Any, path: str) -> tuple[dict, list[dict]]:
     """A ``[[segment]]``: a shared half-duplex medium (ns-2's make-lan). Becomes a router
     node named like the segment and one link per station marked with the segment."""
     t = Table(value, path, SEGMENT_KEYS, "a segment table")
@@ -236,7 +236,7 @@ def parse_segment(value: object, path: str) -> tuple[dict, list[dict]]:
         raise ScenarioError(join(path, "stations"), f"a shared segment needs at least two stations, got {len(stations)}")
     if len(set(stations)) != len(stations):
         raise ScenarioError(join(path, "stations"), "a station is listed twice")
-    props = {k: v for k, v in value.items() if k not in ("name", "stations")}  # type: ignore[union-attr]
+    props = {k: v for k, v in value.items() if k not in ("name", "stations")}
     links = []
     for i, station in enumerate(stations):
         link = parse_link_properties(props, path)

@@ -75,7 +75,7 @@ def evaluate(check: dict, summaries: dict, measure_fn=None) -> Outcome:
         return _measure_ratio(check, summaries, measure_fn)
     if kind == "value" and "of" in check:
         return _measured_value(check, summaries, measure_fn)
-    rule = _KINDS.get(kind)
+    rule = _KINDS.get(kind) if isinstance(kind, str) else None
     if rule is None:
         raise CheckError(f"unknown check kind {kind!r}; expected one of: measure_ratio, {', '.join(_KINDS)}")
     sweep = check.get("sweep")

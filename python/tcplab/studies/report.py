@@ -71,9 +71,9 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
     for i, fig in enumerate(data.get("series_figure", [])):
         from .series_figures import draw_series_figure
 
-        path = draw_series_figure(fig, out, i)
-        if path is not None:
-            figures.append((fig["title"], path))
+        drawn = draw_series_figure(fig, out, i)
+        if drawn is not None:
+            figures.append((fig["title"], drawn))
 
     comparisons: list[Comparison] = []
     for item in data.get("published", []):

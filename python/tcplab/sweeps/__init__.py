@@ -14,8 +14,8 @@ from pathlib import Path
 
 from .catalog import connect, point_summary, runs_frame
 from .orchestrate import SweepInputError, SweepOutcome, run_sweep
-from .spec import SweepSpec, point_id, read_sweep
 from .plots import default_plots, plot_metric
+from .spec import SweepSpec, point_id, read_sweep
 
 
 def finish(spec: SweepSpec, root: Path) -> tuple[object, list[Path]]:

@@ -77,7 +77,7 @@ def point_summary(runs, parameters: list[str], metrics: list[str], level: float 
     when given."""
     import pandas as pd
 
-    rows = []
+    rows: list[dict] = []
     if runs.empty:
         return pd.DataFrame(rows)
     groups = dict(tuple(runs.groupby("point", sort=False)))

@@ -64,7 +64,7 @@ def plan(spec: SweepSpec) -> list[PlannedRun]:
     base_seed = _base_seed(spec.scenario)
     runs = []
     for point in spec.points():
-        overrides = (*spec.base_overrides, *spec.overrides(point))
+        overrides: tuple[str | tuple[str, object], ...] = (*spec.base_overrides, *spec.overrides(point))
         pid = point_id(point)
         # The seed changes nothing but simulation.seed, so one load validates every
         # replication of the point; the key adds the seed.
@@ -214,9 +214,9 @@ def _local_results(tasks: list[RunTask], jobs: int | None) -> Iterator[dict]:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 yield future.result()
-                task = next(queue, None)
-                if task is not None:
-                    pending.add(pool.submit(execute, task))
+                following = next(queue, None)
+                if following is not None:
+                    pending.add(pool.submit(execute, following))
 
 
 # ------------------------------------------------------------------------------- Dask

@@ -53,8 +53,8 @@ def plot_metric(summary, spec: SweepSpec, plot: PlotSpec, out: Path, title: str 
         df = df.sort_values(plot.x) if _numeric(df[plot.x]) else df
         y = df[plot.y] * scale
         err = df[f"{plot.y}_ci"].fillna(0) * scale
-        name = None if value is None else f"{plot.lines} = {value}"
-        ax.errorbar(df[plot.x], y, yerr=err, marker="o", ms=3.5, lw=1.2, capsize=3, label=name)
+        line_label = None if value is None else f"{plot.lines} = {value}"
+        ax.errorbar(df[plot.x], y, yerr=err, marker="o", ms=3.5, lw=1.2, capsize=3, label=line_label)
     ax.set_xlabel(plot.x)
     ax.set_ylabel(label)
     if spec.parameter(plot.x).log_scale:

@@ -91,7 +91,7 @@ class SweepSpec:
         axes: list[list[dict]] = []
         for group in self.zip_groups:
             params = [self.parameter(n) for n in group]
-            axes.append([dict(zip(group, values)) for values in zip(*(p.values for p in params))])
+            axes.append([dict(zip(group, values, strict=True)) for values in zip(*(p.values for p in params), strict=True)])
         for p in self.parameters:
             if p.name not in zipped:
                 axes.append([{p.name: v} for v in p.values])
@@ -273,7 +273,7 @@ def _parameter(name: str, spec: object) -> Parameter:
             raise ScenarioError(f"{path}.cases", "expected a table of named cases, each a table of field path = value")
         values = tuple(cases)
     elif "values" in spec:
-        values = tuple(spec["values"]) if isinstance(spec["values"], list) else None
+        values = tuple(spec["values"]) if isinstance(spec["values"], list) else ()
         if not values:
             raise ScenarioError(f"{path}.values", "expected a non-empty list of values")
     elif "from" in spec or "to" in spec:

@@ -9,6 +9,7 @@ import math
 import time
 import traceback
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,8 @@ class RunTask:
     replication: int
     seed: int
     scenario: dict
-    overrides: tuple[str, ...]
+    #: ``KEY=VALUE`` strings and ``(KEY, value)`` pairs, as :func:`tcplab.load` takes.
+    overrides: tuple[str | tuple[str, object], ...]
     series: bool
     time_limit_s: float | None
 
@@ -53,10 +55,10 @@ def execute(task: RunTask) -> dict:
     except Exception as e:  # an internal error in one run must not stop the sweep
         detail = traceback.format_exception_only(type(e), e)[-1].strip()
         return {"run": {**run, "status": "failed", "message": f"internal error: {detail}", "wall_s": time.perf_counter() - started}}
-    result = {
+    result: dict[str, Any] = {
         "run": {**run, "status": "ok", "message": None, "engine_s": engine_wall, **run_metrics(engine)},
         "flows": [{"key": task.key, **_flatten(f)} for f in engine["flows"]],
-        "links": [{"key": task.key, **_flatten(l)} for l in engine["links"]],
+        "links": [{"key": task.key, **_flatten(link)} for link in engine["links"]],
     }
     if task.series:
         result["flow_series"], result["link_series"] = _series(task.key, engine)
@@ -76,7 +78,7 @@ def run_metrics(engine: dict) -> dict:
     return {
         "goodput_bps": float(sum(f["goodput_bps"] for f in flows)),
         "jain": engine["fairness"]["jain"],
-        "drops": sum(sum(l["drops"].values()) for l in engine["links"]),
+        "drops": sum(sum(link["drops"].values()) for link in engine["links"]),
         "retransmits": sum(f["retransmits"] for f in tcp),
         "timeouts": sum(f["rto_count"] for f in tcp),
         "loss_rate": dropped / sent if sent else math.nan,

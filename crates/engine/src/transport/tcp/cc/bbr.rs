@@ -13,6 +13,7 @@
 //!   (or a loss), a 3/4 phase ends early once in flight is down to one BDP;
 //! * ProbeRTT: when RTprop has not been refreshed for 10 s, cwnd drops to 4 segments
 //!   for 200 ms and one round, then BBR returns to ProbeBW (or Startup).
+//!
 //! Loss recovery: packet conservation in the first round of recovery (cwnd = in
 //! flight + newly delivered), the window before recovery restored at its end.
 

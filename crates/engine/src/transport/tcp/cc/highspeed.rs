@@ -62,7 +62,10 @@ impl Default for Config {
 impl AlgorithmConfig for Config {
     fn validate(&self) -> Result<(), ParamError> {
         check_positive("low_window", self.low_window)?;
-        if !(self.high_window > self.low_window) || !self.high_window.is_finite() {
+        // partial_cmp: a NaN high_window is refused too.
+        if self.high_window.partial_cmp(&self.low_window) != Some(std::cmp::Ordering::Greater)
+            || !self.high_window.is_finite()
+        {
             return Err(ParamError::new(
                 "high_window",
                 format!(

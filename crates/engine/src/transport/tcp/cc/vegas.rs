@@ -51,7 +51,13 @@ impl AlgorithmConfig for Config {
     fn validate(&self) -> Result<(), ParamError> {
         check_positive("alpha", self.alpha)?;
         check_positive("gamma", self.gamma)?;
-        if !(self.beta >= self.alpha) || !self.beta.is_finite() {
+        // partial_cmp: a NaN beta is refused too.
+        if self
+            .beta
+            .partial_cmp(&self.alpha)
+            .is_none_or(|o| o == std::cmp::Ordering::Less)
+            || !self.beta.is_finite()
+        {
             return Err(ParamError::new(
                 "beta",
                 format!("must be at least alpha ({}), got {}", self.alpha, self.beta),

@@ -1,0 +1,38 @@
+"""Type stubs of the compiled engine binding (crates/python/src/lib.rs)."""
+
+__version__: str
+
+class EngineConfigError(ValueError):
+    """The engine refused the configuration (a range, a reference, a route)."""
+
+class EngineInternalError(RuntimeError):
+    """The engine found a bug in itself (e.g. packets not conserved)."""
+
+ColumnList = list[tuple[str, str, bytes]]
+
+class Simulation:
+    """One run of the engine, built from its JSON configuration."""
+
+    def __init__(self, config_json: str) -> None: ...
+    def run_until(self, t_ns: int) -> None:
+        """Runs until simulated time ``t_ns`` (Ctrl-C is looked at every 2M events)."""
+    def snapshot(self) -> str:
+        """Every flow's counters so far, as a JSON list in flow order."""
+    @property
+    def now_ns(self) -> int: ...
+    @property
+    def duration_ns(self) -> int: ...
+    @property
+    def events(self) -> int: ...
+    def finish(self, series: bool = True) -> tuple[str, dict[str, ColumnList] | None]:
+        """Runs to the end, checks conservation; the summaries as JSON and, with
+        ``series``, the time series as ``{"flow"|"link"|"delay": [(column, dtype, bytes)]}``."""
+
+def validate(config_json: str) -> None:
+    """Raises EngineConfigError if the engine would refuse the configuration."""
+
+def estimate(config_json: str) -> str:
+    """The run's estimated cost (events, memory) as JSON."""
+
+def congestion_controls() -> str:
+    """Every congestion-control algorithm's parameter defaults and presets, as JSON."""
