@@ -14,16 +14,21 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.deps-installed: $(BIN)/python requirements/dev.lock.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.lock.txt
-	touch $@
+	@echo "installing pinned Python packages into $(VENV)"
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.lock.txt
+	@touch $@
 
 # Builds the Rust engine into the Python package (release mode) and installs it.
+# Its output (cargo's progress, pip's "Requirement already satisfied") goes to a log,
+# shown only if the build fails, so that `make demo` prints the summary and little else.
 $(STAMP): $(VENV)/.deps-installed $(RUST_SOURCES)
-	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --locked --quiet
+	@echo "building the engine (release; a few minutes the first time, log in $(VENV)/build.log)"
+	@VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --locked --quiet > $(VENV)/build.log 2>&1 \
+		|| (cat $(VENV)/build.log; exit 1)
 	@# Bytecode up front: the editable install would otherwise recompile tcplab on
 	@# every start where PYTHONDONTWRITEBYTECODE is set.
-	$(BIN)/python -m compileall -q python/tcplab
-	touch $@
+	@$(BIN)/python -m compileall -q python/tcplab
+	@touch $@
 
 install: $(STAMP)
 

@@ -301,7 +301,7 @@ def _interrupt(signum: int, _frame) -> None:
 
 def main() -> None:
     """Entry point of the ``tcplab`` command."""
-    from . import cli_compare, cli_sweeps  # noqa: F401  (register compare; sweep, query, reproduce)
+    from . import cli_compare, cli_examples, cli_sweeps  # noqa: F401  (register compare, examples; sweep, query, reproduce)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _interrupt)
