@@ -18,16 +18,15 @@ import pytest
 
 import tcplab
 from conftest import REPO
+from debian import ensure
 
 B1 = REPO / "benchmarks" / "scenarios" / "b1-dumbbell-10.toml"
 NS2_SCRIPT = REPO / "benchmarks" / "ns2" / "dumbbell.tcl"
 
 
 def ensure_ns2() -> str:
-    """Path of the `ns` binary, installing Debian's ns2 if possible; skips otherwise."""
-    found = shutil.which("ns")
-    if found:
-        return found
+    """Path of the `ns` binary, installing Debian's ns2 (pinned) if possible; skips otherwise."""
+    return ensure("ns", "ns2")
     if os.geteuid() != 0 or not shutil.which("apt-get"):
         pytest.skip("ns-2 is not installed and this user cannot apt-get install ns2")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}

@@ -18,6 +18,12 @@ class Simulation:
         """Runs until simulated time ``t_ns`` (Ctrl-C is looked at every 2M events)."""
     def snapshot(self) -> str:
         """Every flow's counters so far, as a JSON list in flow order."""
+    def channel_names(self) -> list[str]:
+        """Each channel's results id ("a->b"), in channel order."""
+    def first_hops(self) -> list[int | None]:
+        """The channel each flow enters the network on."""
+    def capture(self, files: list[tuple[str, list[int]]], snaplen: int) -> None:
+        """Writes the listed channels to libpcap files (OSError if one cannot be created)."""
     @property
     def now_ns(self) -> int: ...
     @property

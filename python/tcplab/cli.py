@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -24,7 +26,7 @@ from rich.table import Table
 from . import __version__
 from .budget import check_memory, duration_text, estimate, warn_after_s
 from .intervals import IntervalReport
-from .output import OutputError, check_output
+from .output import OutputError, _umask, check_output
 from .runner import InternalError, simulate
 from .runner import validate as engine_validate
 from .scenario import ScenarioError, load
@@ -219,9 +221,15 @@ def run(
         "--interval", metavar="DURATION",
         help="Print every flow's goodput, retransmits, cwnd and RTT each DURATION of simulated time while running "
              "(as iperf3 does; with --json, one JSON object per line).")] = None,
+    pcap: Annotated[list[str] | None, typer.Option(
+        "--pcap", metavar="all|FLOW|LINK",
+        help="Write libpcap captures into OUT/pcap: every link direction (all), a link direction (e.g. a->b), or a "
+             "flow (its sender's link, both directions). Repeatable.")] = None,
+    snaplen: Annotated[int, typer.Option("--snaplen", min=40, max=65535, help="Bytes kept of each captured packet.")] = 80,
 ) -> None:
     """Run a scenario: print a summary and write summary.json, Parquet time series and plots."""
     progress = _LazyProgress()
+    pcap_dir: Path | None = None
     try:
         interval_ns = parse_duration_ns(interval, "--interval") if interval is not None else None
         if interval_ns is not None and interval_ns <= 0:
@@ -233,12 +241,23 @@ def run(
         # Interval lines are the progress report: no bar drawn over them.
         progress = _LazyProgress(enabled=interval_ns is None)
         report = IntervalReport(loaded.engine["flows"], as_json=json_) if interval_ns is not None else None
-        engine, wall = simulate(loaded, progress, cost=cost, interval_ns=interval_ns, on_interval=report)
+        if pcap:
+            # Captures are written while the run goes on, next to where the results
+            # will be (a stale temporary if killed: the next run removes it).
+            target.parent.mkdir(parents=True, exist_ok=True)
+            pcap_dir = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-{os.getpid()}-pcap", dir=target.parent))
+            os.chmod(pcap_dir, 0o777 & ~_umask())  # as the rest of the results
+        try:
+            engine, wall = simulate(loaded, progress, cost=cost, interval_ns=interval_ns, on_interval=report,
+                                    pcap=(pcap, pcap_dir, snaplen) if pcap and pcap_dir is not None else None)
+        except OSError as e:
+            raise OutputError(f"--pcap: cannot write the capture ({e})") from None
         progress.close()
         from .results import RunResult
 
         result = RunResult.from_engine(engine, loaded, wall)
-        written = result.save(target, plots=plots, throughput="goodput" if goodput_plot else "received")
+        written = result.save(target, plots=plots, throughput="goodput" if goodput_plot else "received",
+                              extra={"pcap": pcap_dir} if pcap_dir is not None else None)
     except (ScenarioError, OutputError) as e:
         progress.close()
         _fail(str(e), 2)
@@ -248,6 +267,9 @@ def run(
     except BaseException:
         progress.close()  # an interrupt: take the bar off the terminal first
         raise
+    finally:
+        if pcap_dir is not None:
+            shutil.rmtree(pcap_dir, ignore_errors=True)  # moved into the results, or abandoned
     if json_ and interval_ns is not None:
         sys.stdout.write(json.dumps(result.summary, allow_nan=False) + "\n")  # the stream's last line
     elif json_:

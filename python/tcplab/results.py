@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -195,17 +196,21 @@ class RunResult:
         large = len(self.summary["flows"]) + len(self.summary["links"]) > 1000
         return json.dumps(self.summary, indent=None if large else 2, allow_nan=False) + "\n"
 
-    def save(self, out: str | Path, plots: bool = True, throughput: str = "received") -> Path:
+    def save(self, out: str | Path, plots: bool = True, throughput: str = "received",
+             extra: dict[str, Path] | None = None) -> Path:
         """Writes summary.json, the time series as Parquet and (optionally) PNG plots
         into ``out``, atomically (see :func:`tcplab.output.write_directory`).
         ``throughput`` chooses what throughput.png shows: ``"received"`` (IP bytes
         arriving at the receiving host) or ``"goodput"`` (in-order payload handed to
-        the application)."""
+        the application). ``extra`` maps names to directories moved into the results
+        (e.g. packet captures written during the run)."""
         if throughput not in ("received", "goodput"):
             raise ValueError(f"throughput: expected 'received' or 'goodput', got {throughput!r}")
 
         def fill(d: Path) -> None:
             (d / "summary.json").write_text(self.summary_json())
+            for name, directory in (extra or {}).items():
+                shutil.move(str(directory), d / name)
             if "scenario_as_run" in self.summary:
                 (d / "scenario.toml").write_text(toml_writer.dumps(self.summary["scenario_as_run"]))
             _write_csv(self.flows, d / "flows.csv")

@@ -6,6 +6,7 @@ import json
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import _core
@@ -121,7 +122,8 @@ def validate(scenario: Scenario) -> None:
 
 def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, series: bool = True,
              cost: Estimate | None = None, interval_ns: int | None = None,
-             on_interval: IntervalCallback | None = None) -> tuple[dict, float]:
+             on_interval: IntervalCallback | None = None, pcap: tuple[list[str], Path, int] | None = None,
+             ) -> tuple[dict, float]:
     """Runs the scenario to its end; returns the engine's results and the wall time.
 
     The results are the summaries (docs/results.md) plus, under ``"series"``, the time
@@ -129,11 +131,20 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
     ``interval_ns`` and ``on_interval``, every flow's counters are reported at the end
     of each interval of simulated time (``tcplab run --interval``). A run
     that would need more memory than is available is refused before it starts
-    (:func:`tcplab.budget.check_memory`; pass ``cost`` if it is already estimated)."""
+    (:func:`tcplab.budget.check_memory`; pass ``cost`` if it is already estimated).
+    ``pcap`` = (selectors, directory, snap length) writes packet captures there
+    (:func:`tcplab.capture.capture_files`)."""
     from .budget import check_memory, estimate
 
     check_memory(scenario, cost or estimate(scenario))
     sim = build(scenario)
+    if pcap is not None:
+        from .capture import capture_files
+
+        selectors, directory, snaplen = pcap
+        flow_ids = [f["name"] for f in scenario.engine["flows"]]
+        files = capture_files(selectors, sim.channel_names(), sim.first_hops(), flow_ids, directory)
+        sim.capture(files, snaplen)
     started = time.perf_counter()
     total = sim.duration_ns
     step = max(total // PROGRESS_STEPS, 1)

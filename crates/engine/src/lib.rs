@@ -36,6 +36,8 @@ pub mod config;
 pub mod estimate;
 pub mod metrics;
 pub mod net;
+pub mod observe;
+pub mod pcap;
 pub mod prefetch;
 pub mod results;
 pub mod rng;

@@ -532,7 +532,7 @@ fn forward_fill(mut values: Vec<f32>) -> Vec<f32> {
 }
 
 /// "a->b" for each channel, with "#k" (the link index) where parallel links collide.
-fn channel_names(sim: &Simulation) -> Vec<String> {
+pub(crate) fn channel_names(sim: &Simulation) -> Vec<String> {
     let nodes = &sim.config.nodes;
     let plain: Vec<String> = sim
         .channels

@@ -22,6 +22,7 @@ use crate::net::medium::Media;
 use crate::net::packet::{Direction, InFlight, Packet, PacketPool, NOT_A_FRAGMENT};
 use crate::net::queue::DropCause;
 use crate::net::routing::{delivering_channels, single_feeder_channels, RouteTable};
+use crate::observe::{PacketEvent, PacketObserver};
 use crate::results::{self, RunResults};
 use crate::rng::Rng;
 use crate::sched::{Event, Scheduler};
@@ -73,6 +74,8 @@ pub struct Simulation {
     wake_at: Vec<Option<SimTime>>,
     pub(crate) meters: Vec<FlowMeter>,
     outbox: Outbox,
+    /// Watches every packet event when attached ([`Simulation::set_observer`]).
+    observer: Option<Box<dyn PacketObserver>>,
 }
 
 fn sender_and_receiver(
@@ -161,6 +164,7 @@ impl Simulation {
             endpoints,
             wake_at: vec![None; n_endpoints],
             outbox: Outbox::new(),
+            observer: None,
         };
         for ep in 0..n_endpoints {
             s.rearm(ep);
@@ -225,6 +229,57 @@ impl Simulation {
                 self.on_wakeup(ep as usize, t)
             }
         }
+    }
+
+    /// Attaches `observer`, which from now on sees every packet event (see
+    /// [`crate::observe`]).
+    pub fn set_observer(&mut self, observer: Box<dyn PacketObserver>) {
+        self.observer = Some(observer);
+    }
+
+    /// Detaches the observer (e.g. to close it once the run is over).
+    pub fn take_observer(&mut self) -> Option<Box<dyn PacketObserver>> {
+        self.observer.take()
+    }
+
+    /// Reports `event` about pooled packet `packet` to the observer, if any. Only the
+    /// test is inlined into the packet paths; the call lies out of line.
+    #[inline(always)]
+    fn observe(&mut self, at: SimTime, event: PacketEvent, packet: &InFlight) {
+        if self.observer.is_some() {
+            self.report(at, event, packet);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report(&mut self, at: SimTime, event: PacketEvent, packet: &InFlight) {
+        if let Some(observer) = self.observer.as_mut() {
+            let p = self.pool.get(packet.id);
+            observer.on_event(self.now, at, event, p, packet.size_bytes, packet.fragment);
+        }
+    }
+
+    /// Each channel's id as results name it ("a->b", "#k" for parallel links), in
+    /// channel order (link `c / 2`; even: forward, odd: reverse).
+    pub fn channel_names(&self) -> Vec<String> {
+        results::channel_names(self)
+    }
+
+    /// The channel each flow's packets enter the network on (its sender's first hop).
+    pub fn first_hops(&self) -> Vec<Option<usize>> {
+        self.plan
+            .routes
+            .iter()
+            .map(|r| r[0].first().map(|&c| c as usize))
+            .collect()
+    }
+
+    /// Attaches a packet capture (see [`crate::pcap`]).
+    pub fn capture(&mut self, spec: &crate::pcap::CaptureSpec) -> std::io::Result<()> {
+        let capture = crate::pcap::PcapCapture::new(&self.config, spec)?;
+        self.set_observer(Box::new(capture));
+        Ok(())
     }
 
     /// Every flow's counters so far, for reports at intervals while the run goes on
@@ -384,6 +439,9 @@ impl Simulation {
             None => channel.offer(at, packet.size_bytes),
             Some(m) => channel.offer_on_medium(at, packet.size_bytes, self.media.busy_until(m)),
         };
+        if self.observer.is_some() {
+            self.observe_transmission(&packet, c, offered);
+        }
         match offered {
             Offered::Sent(arrival) => {
                 let next = self
@@ -407,6 +465,22 @@ impl Simulation {
             }
             Offered::Dropped(cause) => self.drop_packet(packet, cause, at),
             Offered::Lost(end) => self.drop_packet(packet, DropCause::Random, end),
+        }
+    }
+
+    /// Reports a packet's serialization onto channel `c` (sent on, or lost after it).
+    #[cold]
+    #[inline(never)]
+    fn observe_transmission(&mut self, packet: &InFlight, c: usize, offered: Offered) {
+        let spec = self.channels[c].spec;
+        let end = match offered {
+            Offered::Sent(arrival) => arrival - spec.delay,
+            // Lost after serialization, unless the loss model acts before the queue.
+            Offered::Lost(end) if !self.channels[c].loses_before_queue() => end,
+            Offered::Lost(_) | Offered::Dropped(_) => return,
+        };
+        if end <= self.duration {
+            self.observe(end, PacketEvent::Transmitted { channel: c }, packet);
         }
     }
 
@@ -451,6 +525,7 @@ impl Simulation {
 
     /// Disposes of a dropped packet, counting the drop (once per datagram) at time `at`.
     fn drop_packet(&mut self, packet: InFlight, cause: DropCause, at: SimTime) {
+        self.observe(at, PacketEvent::Dropped { cause }, &packet);
         let counts = !packet.fragment || {
             let d = self.pool.get(packet.id).datagram;
             self.datagrams.dropped(d) == FragmentFate::DatagramLost

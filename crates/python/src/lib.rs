@@ -80,6 +80,30 @@ impl Simulation {
         Ok(())
     }
 
+    /// Each channel's results id, in channel order.
+    fn channel_names(&self) -> PyResult<Vec<String>> {
+        self.with(|sim| sim.channel_names())
+    }
+
+    /// The channel each flow enters the network on (None: no route).
+    fn first_hops(&self) -> PyResult<Vec<Option<usize>>> {
+        self.with(|sim| sim.first_hops())
+    }
+
+    /// Captures the channels listed for each file into that libpcap file, keeping
+    /// `snaplen` bytes of each packet (see `tcplab_engine::pcap`).
+    fn capture(&self, files: Vec<(String, Vec<usize>)>, snaplen: u32) -> PyResult<()> {
+        let spec = tcplab_engine::pcap::CaptureSpec {
+            files: files
+                .into_iter()
+                .map(|(path, channels)| (path.into(), channels))
+                .collect(),
+            snaplen,
+        };
+        self.with(|sim| sim.capture(&spec))?
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
+    }
+
     /// Every flow's counters so far as a JSON list, in flow order (delivered and
     /// received bytes, packets sent and lost, retransmits, cwnd, SRTT): for interval
     /// reports while the run goes on.
@@ -124,6 +148,14 @@ impl Simulation {
             .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("simulation already finished"))?;
+        let mut sim = sim;
+        // A capture is closed (its buffered records written) once the run is over.
+        sim.run_until(sim.duration());
+        if let Some(mut observer) = sim.take_observer() {
+            observer
+                .close()
+                .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+        }
         let mut results = py.detach(|| sim.finish()).map_err(internal_error)?;
         let tables = if series {
             let tables = results.take_series_tables();

@@ -260,6 +260,12 @@ impl Channel {
         self.pipe.iter().map(|&(_, p)| p.id)
     }
 
+    /// Whether the loss model acts before the queue (a packet it loses is never
+    /// serialized).
+    pub fn loses_before_queue(&self) -> bool {
+        self.loss_before_queue
+    }
+
     /// Brings the queue meter to the end of the run and completes the per-bin counters.
     pub fn finish(&mut self) {
         self.drain(self.bins.duration);

@@ -1,0 +1,399 @@
+//! Packet capture: an observer ([`crate::observe`]) that writes what chosen link
+//! directions carried as libpcap files, readable by tcpdump, Wireshark and tshark.
+//!
+//! The simulator carries header fields, not bytes, so each packet is synthesized:
+//! an IPv4 header (RFC 791; addresses derived from the node's index, 10.0.0.1 for
+//! the first node), then a TCP header (RFC 9293 section 3.1, with the timestamps
+//! option of RFC 7323 and SACK blocks of RFC 2018 when the segment carries them) or
+//! a UDP header (RFC 768), then the payload as zeros, cut at the snap length. Ports:
+//! the sender of flow `f` uses 10000 + f mod 50000, the receiver 5001. Checksums are
+//! correct for the whole packet (zero payload bytes add nothing to them).
+//!
+//! The file format is libpcap with nanosecond timestamps (magic 0xa1b23c4d) and link
+//! type 228 (raw IPv4). A packet's timestamp is when its last bit left the channel.
+//! Records are written in timestamp order: the engine computes a transmission when
+//! the packet is admitted, ahead of the clock, so records wait in a small heap until
+//! the clock has passed them.
+//!
+//! Not written: IP fragments (a fragmented datagram appears in no capture of the
+//! links it is fragmented on), and the window-scale option (the window field is the
+//! advertised window, saturated at 65,535; the data sender's, which the model does
+//! not have, as 65,535).
+
+use crate::config::{ScenarioConfig, TransportConfig};
+use crate::net::packet::{Direction, Packet, TransportHeader, IPV4_HEADER_BYTES};
+use crate::observe::{PacketEvent, PacketObserver};
+use crate::time::SimTime;
+use crate::transport::tcp::segment::{flags, TcpSegment};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+
+/// Default bytes kept of each packet: the IPv4 header and the largest TCP header.
+pub const DEFAULT_SNAPLEN: u32 = 80;
+/// Port of every flow's receiver (iperf's).
+const RECEIVER_PORT: u16 = 5001;
+/// LINKTYPE_IPV4: each record is an IPv4 packet.
+const LINKTYPE_IPV4: u32 = 228;
+
+/// Which link directions go to which file.
+#[derive(Debug, Clone)]
+pub struct CaptureSpec {
+    /// (file, channels written to it: link `c / 2`; even forward, odd reverse).
+    pub files: Vec<(PathBuf, Vec<usize>)>,
+    /// Bytes kept of each packet.
+    pub snaplen: u32,
+}
+
+/// One capture file and the records waiting for the clock to pass them.
+struct CaptureFile {
+    out: BufWriter<File>,
+    /// (timestamp, arrival order, record bytes).
+    pending: BinaryHeap<Reverse<(SimTime, u64, Vec<u8>)>>,
+}
+
+/// The capture observer (see the module documentation).
+pub struct PcapCapture {
+    files: Vec<CaptureFile>,
+    /// For each channel, the files it is written to (a channel may be in several).
+    files_of: Vec<Vec<usize>>,
+    /// For each flow: (sender address, receiver address, sender port, is TCP).
+    flows: Vec<([u8; 4], [u8; 4], u16, bool)>,
+    snaplen: u32,
+    order: u64,
+    error: Option<io::Error>,
+}
+
+impl std::fmt::Debug for PcapCapture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PcapCapture")
+            .field("files", &self.files.len())
+            .finish()
+    }
+}
+
+/// The IPv4 address of node `index`: 10.0.0.1 for the first.
+pub fn node_address(index: usize) -> [u8; 4] {
+    let n = (index + 1) as u32;
+    [10, (n >> 16) as u8, (n >> 8) as u8, n as u8]
+}
+
+/// The port of flow `f`'s sender.
+pub fn sender_port(f: usize) -> u16 {
+    10_000 + (f % 50_000) as u16
+}
+
+impl PcapCapture {
+    /// Opens the files of `spec` for a run of `config` and writes their headers.
+    pub fn new(config: &ScenarioConfig, spec: &CaptureSpec) -> io::Result<PcapCapture> {
+        let index_of = |name: &str| {
+            config
+                .nodes
+                .iter()
+                .position(|n| n.name == name)
+                .unwrap_or(0)
+        };
+        let flows = config
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(f, fc)| {
+                (
+                    node_address(index_of(&fc.from)),
+                    node_address(index_of(&fc.to)),
+                    sender_port(f),
+                    matches!(fc.transport, TransportConfig::Tcp(_)),
+                )
+            })
+            .collect();
+        let mut files_of = vec![Vec::new(); 2 * config.links.len()];
+        let mut files = Vec::with_capacity(spec.files.len());
+        for (k, (path, channels)) in spec.files.iter().enumerate() {
+            let mut out = BufWriter::new(File::create(path)?);
+            out.write_all(&0xa1b2_3c4du32.to_le_bytes())?;
+            out.write_all(&2u16.to_le_bytes())?;
+            out.write_all(&4u16.to_le_bytes())?;
+            out.write_all(&[0; 8])?; // thiszone, sigfigs
+            out.write_all(&spec.snaplen.to_le_bytes())?;
+            out.write_all(&LINKTYPE_IPV4.to_le_bytes())?;
+            files.push(CaptureFile {
+                out,
+                pending: BinaryHeap::new(),
+            });
+            for &c in channels {
+                if let Some(slot) = files_of.get_mut(c) {
+                    slot.push(k);
+                }
+            }
+        }
+        Ok(PcapCapture {
+            files,
+            files_of,
+            flows,
+            snaplen: spec.snaplen,
+            order: 0,
+            error: None,
+        })
+    }
+
+    /// The record (header and captured bytes) of `packet` at `at`.
+    fn record(&self, at: SimTime, packet: &Packet, ip_bytes: u32) -> Vec<u8> {
+        let (sender, receiver, port, _) = self.flows[packet.flow as usize];
+        let (src, dst, sport, dport) = match packet.direction {
+            Direction::Forward => (sender, receiver, port, RECEIVER_PORT),
+            Direction::Reverse => (receiver, sender, RECEIVER_PORT, port),
+        };
+        let mut bytes = ipv4_header(src, dst, ip_bytes, &packet.header);
+        let transport_bytes = ip_bytes - IPV4_HEADER_BYTES;
+        match &packet.header {
+            TransportHeader::Tcp(seg)
+                if packet.direction == Direction::Forward && seg.window == 0 =>
+            {
+                // The model's data sender advertises no window (only the receiver's
+                // matters): written as open, not as a zero window.
+                let mut seg = *seg;
+                seg.window = 0xffff;
+                bytes.extend(tcp_header(src, dst, sport, dport, &seg, transport_bytes))
+            }
+            TransportHeader::Tcp(seg) => {
+                bytes.extend(tcp_header(src, dst, sport, dport, seg, transport_bytes))
+            }
+            TransportHeader::Udp { .. } => {
+                bytes.extend(udp_header(src, dst, sport, dport, transport_bytes))
+            }
+        }
+        let kept = ip_bytes.min(self.snaplen) as usize;
+        bytes.resize(kept, 0);
+        let ns = at.as_ns();
+        let mut record = Vec::with_capacity(16 + kept);
+        record.extend(((ns / 1_000_000_000) as u32).to_le_bytes());
+        record.extend(((ns % 1_000_000_000) as u32).to_le_bytes());
+        record.extend((kept as u32).to_le_bytes());
+        record.extend(ip_bytes.to_le_bytes());
+        record.extend(bytes);
+        record
+    }
+
+    /// Writes the records of file `k` stamped at or before `until`.
+    fn flush(&mut self, k: usize, until: SimTime) {
+        let file = &mut self.files[k];
+        while file
+            .pending
+            .peek()
+            .is_some_and(|Reverse((t, _, _))| *t <= until)
+        {
+            let Some(Reverse((_, _, record))) = file.pending.pop() else {
+                break;
+            };
+            if let Err(e) = file.out.write_all(&record) {
+                self.error.get_or_insert(e);
+                file.pending.clear();
+                return;
+            }
+        }
+    }
+}
+
+impl PacketObserver for PcapCapture {
+    fn on_event(
+        &mut self,
+        now: SimTime,
+        at: SimTime,
+        event: PacketEvent,
+        packet: &Packet,
+        ip_bytes: u32,
+        fragment: bool,
+    ) {
+        let PacketEvent::Transmitted { channel } = event else {
+            return;
+        };
+        let files = match self.files_of.get(channel) {
+            Some(files) if !files.is_empty() => files.clone(),
+            _ => return,
+        };
+        if fragment || self.error.is_some() {
+            return;
+        }
+        let record = self.record(at, packet, ip_bytes);
+        self.order += 1;
+        for k in files {
+            self.files[k]
+                .pending
+                .push(Reverse((at, self.order, record.clone())));
+            self.flush(k, now);
+        }
+    }
+
+    fn close(&mut self) -> io::Result<()> {
+        for k in 0..self.files.len() {
+            self.flush(k, SimTime(u64::MAX));
+        }
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        for file in &mut self.files {
+            file.out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// RFC 1071 one's-complement sum of 16-bit words, folded.
+fn fold(mut sum: u32) -> u16 {
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    sum as u16
+}
+
+fn sum_words(bytes: &[u8]) -> u32 {
+    bytes
+        .chunks(2)
+        .map(|w| u32::from(w[0]) << 8 | u32::from(*w.get(1).unwrap_or(&0)))
+        .sum()
+}
+
+fn ipv4_header(src: [u8; 4], dst: [u8; 4], ip_bytes: u32, header: &TransportHeader) -> Vec<u8> {
+    let protocol = match header {
+        TransportHeader::Tcp(_) => 6,
+        TransportHeader::Udp { .. } => 17,
+    };
+    let mut h = vec![0x45, 0];
+    h.extend((ip_bytes.min(0xffff) as u16).to_be_bytes());
+    h.extend([0, 0, 0x40, 0]); // identification 0, don't fragment
+    h.extend([64, protocol, 0, 0]);
+    h.extend(src);
+    h.extend(dst);
+    let checksum = !fold(sum_words(&h));
+    h[10..12].copy_from_slice(&checksum.to_be_bytes());
+    h
+}
+
+/// The pseudo-header's share of a TCP or UDP checksum (RFC 9293 section 3.1).
+fn pseudo_sum(src: [u8; 4], dst: [u8; 4], protocol: u8, length: u32) -> u32 {
+    sum_words(&src) + sum_words(&dst) + u32::from(protocol) + (length & 0xffff) + (length >> 16)
+}
+
+fn tcp_header(
+    src: [u8; 4],
+    dst: [u8; 4],
+    sport: u16,
+    dport: u16,
+    seg: &TcpSegment,
+    tcp_bytes: u32,
+) -> Vec<u8> {
+    let mut options = Vec::new();
+    if let Some(val) = seg.ts_val() {
+        options.extend([1, 1, 8, 10]);
+        options.extend((val as u32).to_be_bytes());
+        options.extend((seg.ts_ecr().unwrap_or(0) as u32).to_be_bytes());
+    }
+    if seg.sack_count() > 0 {
+        options.extend([1, 1, 5, 2 + 8 * seg.sack_count() as u8]);
+        for (left, right) in seg.sack_blocks() {
+            options.extend((left as u32).to_be_bytes());
+            options.extend((right as u32).to_be_bytes());
+        }
+    }
+    // The engine sized the segment: pad the options (NOP) to its header length.
+    let header_len = tcp_bytes.saturating_sub(seg.payload_bytes).clamp(20, 60) as usize;
+    options.resize(header_len - 20, 1);
+    let mut bits = 0u8;
+    if seg.has(flags::FIN) {
+        bits |= 0x01;
+    }
+    if seg.has(flags::SYN) {
+        bits |= 0x02;
+    }
+    if seg.has(flags::ACK) {
+        bits |= 0x10;
+    }
+    let mut h = Vec::with_capacity(header_len);
+    h.extend(sport.to_be_bytes());
+    h.extend(dport.to_be_bytes());
+    h.extend((seg.seq as u32).to_be_bytes());
+    h.extend(
+        (if seg.has(flags::ACK) {
+            seg.ack as u32
+        } else {
+            0
+        })
+        .to_be_bytes(),
+    );
+    h.push(((header_len / 4) as u8) << 4);
+    h.push(bits);
+    h.extend((seg.window.min(0xffff) as u16).to_be_bytes());
+    h.extend([0, 0, 0, 0]); // checksum (below), urgent pointer
+    h.extend(options);
+    let checksum = !fold(pseudo_sum(src, dst, 6, tcp_bytes) + sum_words(&h));
+    h[16..18].copy_from_slice(&checksum.to_be_bytes());
+    h
+}
+
+fn udp_header(src: [u8; 4], dst: [u8; 4], sport: u16, dport: u16, udp_bytes: u32) -> Vec<u8> {
+    let mut h = Vec::with_capacity(8);
+    h.extend(sport.to_be_bytes());
+    h.extend(dport.to_be_bytes());
+    h.extend((udp_bytes.min(0xffff) as u16).to_be_bytes());
+    h.extend([0, 0]);
+    let checksum = match !fold(pseudo_sum(src, dst, 17, udp_bytes) + sum_words(&h)) {
+        0 => 0xffff, // RFC 768: a computed zero is sent as all ones
+        c => c,
+    };
+    h[6..8].copy_from_slice(&checksum.to_be_bytes());
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The IPv4 header checksum of RFC 1071's worked style: a header whose words,
+    /// checksum included, sum to 0xffff.
+    #[test]
+    fn ipv4_header_checksums_to_all_ones() {
+        let h = ipv4_header(
+            [10, 0, 0, 1],
+            [10, 0, 0, 2],
+            1500,
+            &TransportHeader::Udp {
+                seq: 0,
+                payload_bytes: 1472,
+            },
+        );
+        assert_eq!(h.len(), 20);
+        assert_eq!(fold(sum_words(&h)), 0xffff);
+        assert_eq!(u16::from_be_bytes([h[2], h[3]]), 1500);
+    }
+
+    /// A TCP header with timestamps and two SACK blocks: 20 + 12 + 20 bytes, its data
+    /// offset says so, and header plus pseudo-header (zero payload) checksum to all ones.
+    #[test]
+    fn tcp_header_carries_its_options_and_a_valid_checksum() {
+        let mut seg = TcpSegment::new(1000, 5000, 0, flags::ACK, 65_535);
+        seg.set_timestamps(Some(7), Some(3));
+        seg.push_sack((6000, 7000));
+        seg.push_sack((8000, 9000));
+        let tcp_bytes = 20 + seg.option_bytes();
+        assert_eq!(tcp_bytes, 52);
+        let h = tcp_header([10, 0, 0, 2], [10, 0, 0, 1], 5001, 10_000, &seg, tcp_bytes);
+        assert_eq!(h.len(), 52);
+        assert_eq!(h[12] >> 4, 13);
+        assert_eq!(&h[20..24], &[1, 1, 8, 10]);
+        assert_eq!(&h[32..36], &[1, 1, 5, 18]);
+        assert_eq!(u32::from_be_bytes([h[36], h[37], h[38], h[39]]), 6000);
+        assert_eq!(
+            fold(pseudo_sum([10, 0, 0, 2], [10, 0, 0, 1], 6, tcp_bytes) + sum_words(&h)),
+            0xffff
+        );
+    }
+
+    #[test]
+    fn addresses_and_ports_are_distinct_per_node_and_flow() {
+        assert_eq!(node_address(0), [10, 0, 0, 1]);
+        assert_eq!(node_address(255), [10, 0, 1, 0]);
+        assert_ne!(sender_port(1), sender_port(2));
+    }
+}

@@ -1,0 +1,113 @@
+"""Packet captures (issue "Results people look at and trust", part 5): libpcap files
+that Debian's tshark reads without complaint, and whose analysis agrees with tcplab's
+own summary of the same run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from conftest import run_cli
+from debian import ensure
+
+# A SACK CUBIC flow that loses packets at a small bottleneck queue and to random
+# loss, with the handshake and timestamps, plus a UDP flow beside it. The access queues
+# never drop, so every packet a sender sends crosses its own link.
+LOSSY = """
+[simulation]
+duration = "3s"
+seed = 5
+
+[topology.dumbbell]
+pairs = 2
+access = { bandwidth = "1Gbps", delay = "1ms", queue = { type = "droptail", limit = "10000 packets" } }
+bottleneck = { bandwidth = "50Mbps", delay = "20ms", queue = { type = "droptail", limit = "60 packets" }, loss = { type = "bernoulli", rate = 1e-3 } }
+
+[[flow]]
+from = "left0"
+to = "right0"
+transport = { type = "tcp", cc = "cubic", sack = true, timestamps = true, handshake = true }
+app = { type = "bulk" }
+
+[[flow]]
+from = "left1"
+to = "right1"
+transport = "udp"
+app = { type = "cbr", rate = "5Mbps", packet_size = "1000B" }
+"""
+
+
+def _tshark(tshark: str, path, *args: str) -> str:
+    p = subprocess.run([tshark, "-r", str(path), *args], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory):
+    tshark = ensure("tshark", "tshark")
+    out = tmp_path_factory.mktemp("pcap") / "run"
+    scenario = out.parent / "lossy.toml"
+    scenario.write_text(LOSSY)
+    p = run_cli("run", str(scenario), "--out", str(out), "--no-plots", "--pcap", "flow0", "--pcap", "all")
+    assert p.returncode == 0, p.stderr
+    return tshark, out, json.loads((out / "summary.json").read_text())
+
+
+def test_every_capture_parses_without_malformed_packets(captured):
+    tshark, out, summary = captured
+    files = sorted((out / "pcap").glob("*.pcap"))
+    assert len(files) == 1 + len(summary["links"])
+    for path in files:
+        bad = _tshark(tshark, path, "-Y", "_ws.malformed || _ws.expert.severity == error")
+        assert bad == "", f"{path.name}: {bad[:500]}"
+
+
+def test_each_link_capture_holds_what_the_link_carried(captured):
+    """Frames and bytes of each link direction's file equal the link's tx_packets and
+    tx_bytes (IP bytes), counted by tshark."""
+    tshark, out, summary = captured
+    for link in summary["links"]:
+        name = link["id"].replace("->", "-to-") + ".pcap"
+        lengths = _tshark(tshark, out / "pcap" / name, "-T", "fields", "-e", "frame.len").split()
+        assert (len(lengths), sum(map(int, lengths))) == (link["tx_packets"], link["tx_bytes"]), link["id"]
+
+
+def test_tshark_sees_the_flows_conversation_and_its_retransmissions(captured):
+    """On the TCP sender's own link (both directions): one conversation whose frames
+    are the data packets sent and the ACKs received, and as many segments below the
+    highest sequence number already sent as the sender retransmitted. (tshark calls a
+    retransmission that follows new data closely "out of order" rather than
+    "retransmission"; on the sender's own link nothing is reordered, so together they
+    are exactly the retransmissions.)"""
+    tshark, out, summary = captured
+    flow = summary["flows"][0]
+    path = out / "pcap" / "flow0.pcap"
+    conv = _tshark(tshark, path, "-q", "-z", "conv,tcp")
+    assert sum(1 for line in conv.splitlines() if "<->" in line) == 1
+    frames = _tshark(tshark, path, "-T", "fields", "-e", "ip.src").split()
+    sender = frames[0]
+    data = sum(1 for ip in frames if ip == sender)
+    acks = len(frames) - data
+    first_hop = next(link for link in summary["links"] if link["src"] == "left0")
+    back = next(link for link in summary["links"] if link["dst"] == "left0")
+    assert data == flow["packets_sent"] == first_hop["tx_packets"]
+    assert acks == back["tx_packets"]
+    retransmitted = _tshark(tshark, path, "-Y", "tcp.analysis.retransmission || tcp.analysis.out_of_order",
+                            "-T", "fields", "-e", "frame.number").split()
+    print(f"tshark: {len(retransmitted)} retransmitted segments; tcplab: {flow['retransmits']}")
+    assert flow["retransmits"] > 10
+    assert len(retransmitted) == flow["retransmits"]
+    sack_acks = _tshark(tshark, path, "-Y", "tcp.options.sack_le", "-T", "fields", "-e", "frame.number").split()
+    assert sack_acks, "SACK blocks are written into the ACKs"
+
+
+def test_an_unknown_capture_selector_is_refused_and_leaves_nothing(tmp_path):
+    scenario = tmp_path / "lossy.toml"
+    scenario.write_text(LOSSY)
+    p = run_cli("run", str(scenario), "--out", str(tmp_path / "out"), "--pcap", "flow9")
+    assert p.returncode == 2, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "--pcap" in p.stderr and "did you mean" in p.stderr
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["lossy.toml"]
