@@ -10,11 +10,8 @@ within ±0.05. ns-2 is installed by this test if it is missing and the machine a
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 
-import pytest
 
 import tcplab
 from conftest import REPO
@@ -27,20 +24,6 @@ NS2_SCRIPT = REPO / "benchmarks" / "ns2" / "dumbbell.tcl"
 def ensure_ns2() -> str:
     """Path of the `ns` binary, installing Debian's ns2 (pinned) if possible; skips otherwise."""
     return ensure("ns", "ns2")
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        pytest.skip("ns-2 is not installed and this user cannot apt-get install ns2")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "ns2"]):
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
-        except subprocess.TimeoutExpired:
-            pytest.skip(f"installing ns2 timed out ({' '.join(cmd)})")
-        if proc.returncode != 0:
-            pytest.skip(f"could not install ns2: {' '.join(cmd)} failed: {proc.stderr.strip()[-300:]}")
-    found = shutil.which("ns")
-    if not found:
-        pytest.skip("ns2 installed but no `ns` binary on PATH")
-    return found
 
 
 def jain(xs: list[float]) -> float:

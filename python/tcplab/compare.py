@@ -144,11 +144,7 @@ def write_overlays(directories: Sequence[str | Path], out: str | Path) -> Path:
             total = series.groupby("time_s", sort=True)["throughput_bps"].sum()
             ax.plot(total.index, total.to_numpy() / 1e6, lw=1.2, label=f"{label}: all flows")
         ax.set(xlabel="time (s)", ylabel="received throughput (Mbit/s)", title="Received throughput, all flows")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(d / "throughput.png", dpi=110)
-        plt.close(fig)
+        _save(fig, ax, d / "throughput.png")
 
         fig, ax = plt.subplots(figsize=(8, 4.5))
         for label, run in zip(labels, runs, strict=True):
@@ -160,14 +156,20 @@ def write_overlays(directories: Sequence[str | Path], out: str | Path) -> Path:
             q = series[series["link"] == busiest]
             ax.plot(q["time_s"], q["queue_mean_packets"], lw=1, label=f"{label}: {busiest}")
         ax.set(xlabel="time (s)", ylabel="queue (packets, bin mean)", title="Queue of each run's busiest link direction")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(d / "queue.png", dpi=110)
-        plt.close(fig)
+        _save(fig, ax, d / "queue.png")
 
         c = compare(directories)
         c.flows.to_csv(d / "flows.csv", index=False)
         c.links.to_csv(d / "links.csv", index=False)
 
     return write_directory(Path(out), fill)
+
+
+def _save(fig, ax, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
