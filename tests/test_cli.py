@@ -172,3 +172,25 @@ def test_tables_fit_80_columns_without_cutting_a_number(tmp_path):
     for flow in summary["flows"]:
         row = next(line for line in lines if re.match(rf"│ {re.escape(flow['id'])} +│ ", line) and "→" in line)
         assert f"{flow['goodput_bps'] / 1e6:.3f}" in row
+
+
+def test_every_plot_is_written_in_the_chosen_format(tmp_path):
+    """TCP over a lossy link gives every plot: throughput, queue (packets and delay),
+    utilisation, per-flow rates, throughput CDF, delay CDF, cwnd/ssthresh, RTT, loss.
+    PNG at 1,600 × 900 pixels; SVG and PDF as vector files."""
+    import struct
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text((SCENARIOS / "lan-base.toml").read_text())
+    names = {"throughput", "queue", "utilization", "flow_rates", "throughput_cdf", "delay_cdf", "cwnd", "rtt", "loss"}
+    for fmt, magic in (("png", b"\x89PNG"), ("svg", b"<?xml"), ("pdf", b"%PDF")):
+        out = tmp_path / fmt
+        p = run_cli("run", str(scenario), "--out", str(out), "--set", "simulation.duration=2s", "--plot-format", fmt)
+        assert p.returncode == 0, p.stderr
+        assert {f.stem for f in out.glob(f"*.{fmt}")} == names
+        for name in names:
+            assert (out / f"{name}.{fmt}").read_bytes().startswith(magic)
+    width, height = struct.unpack(">II", (tmp_path / "png" / "rtt.png").read_bytes()[16:24])
+    assert (width, height) == (1600, 900)
+    p = run_cli("run", str(scenario), "--out", str(tmp_path / "x"), "--plot-format", "gif")
+    assert p.returncode == 2 and "--plot-format" in p.stderr

@@ -214,6 +214,7 @@ def run(
     seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print summary.json to stdout instead of tables.")] = False,
     plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Write PNG plots.")] = True,
+    plot_format: Annotated[str, typer.Option("--plot-format", help="Plot files as png (1,600 × 900 pixels), svg or pdf.")] = "png",
     goodput_plot: Annotated[bool, typer.Option(
         "--goodput-plot", help="Plot goodput (in-order payload handed to the application) instead of received throughput.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Start a run estimated to take long without asking.")] = False,
@@ -231,6 +232,8 @@ def run(
     progress = _LazyProgress()
     pcap_dir: Path | None = None
     try:
+        if plot_format not in ("png", "svg", "pdf"):
+            raise ScenarioError("--plot-format", f"expected png, svg or pdf, got {plot_format!r}")
         interval_ns = parse_duration_ns(interval, "--interval") if interval is not None else None
         if interval_ns is not None and interval_ns <= 0:
             raise ScenarioError("--interval", f"expected a positive duration such as 1s, got {interval!r}")
@@ -257,7 +260,7 @@ def run(
 
         result = RunResult.from_engine(engine, loaded, wall)
         written = result.save(target, plots=plots, throughput="goodput" if goodput_plot else "received",
-                              extra={"pcap": pcap_dir} if pcap_dir is not None else None)
+                              extra={"pcap": pcap_dir} if pcap_dir is not None else None, plot_format=plot_format)
     except (ScenarioError, OutputError) as e:
         progress.close()
         _fail(str(e), 2)

@@ -1,6 +1,8 @@
-"""PNG plots of a run: received throughput (or goodput) over time, queue occupancy,
-delay CDF, congestion window (TCP), cumulative loss. Per-flow plots draw one line per
-flow up to :data:`MAX_FLOW_LINES` flows, and the flows' median and spread beyond."""
+"""Plots of a run (PNG at print resolution, SVG or PDF): received throughput (or
+goodput) over time, queue occupancy in packets and as delay, link utilisation,
+per-flow rates, the per-bin throughput CDF, the delay CDF, congestion window with
+ssthresh and RTT (TCP), cumulative loss. Per-flow plots draw one line per flow up to
+:data:`MAX_FLOW_LINES` flows, and the flows' median and spread beyond."""
 
 from __future__ import annotations
 
@@ -59,12 +61,18 @@ class _Coarsening:
 MAX_QUEUES = 6
 
 
+#: Plot file formats (``--plot-format``); PNG is drawn at print resolution.
+FORMATS = ("png", "svg", "pdf")
+#: Dots per inch of PNG plots: 1,600 × 900 pixels for the 8 × 4.5 inch figures.
+PNG_DPI = 200
+
+
 def _finish(fig, ax, path: Path, n_lines: int) -> None:
     if 0 < n_lines <= MAX_LEGEND:
         ax.legend(fontsize="small")
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=PNG_DPI if path.suffix == ".png" else None)
     plt.close(fig)
 
 
@@ -86,10 +94,19 @@ def _per_flow(ax, time_s, values, ids, scale: float, *, step: bool = False) -> i
     return 2
 
 
-def write_plots(result: RunResult, out: Path, throughput: str = "received") -> list[Path]:
-    """Writes the run's plots into ``out``; returns their paths. throughput.png shows
-    the received throughput per flow, or with ``throughput="goodput"`` the goodput."""
-    written = []
+def write_plots(result: RunResult, out: Path, throughput: str = "received", fmt: str = "png") -> list[Path]:
+    """Writes the run's plots into ``out`` as ``fmt`` files (see :data:`FORMATS`);
+    returns their paths. throughput shows the received throughput per flow, or with
+    ``throughput="goodput"`` the goodput."""
+    if fmt not in FORMATS:
+        raise ValueError(f"plot format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    written: list[Path] = []
+
+    def save(fig, ax, name: str, lines: int) -> None:
+        path = out / f"{name}.{fmt}"
+        _finish(fig, ax, path, lines)
+        written.append(path)
+
     series = result._series()
     n, bins = len(series.flow_ids), series.bins
     group = _Coarsening(series.bin_start_s, series.bin_width_s)
@@ -107,21 +124,67 @@ def write_plots(result: RunResult, out: Path, throughput: str = "received") -> l
     rate = group.sum(per_flow(column)) * 8.0 / group.width_s
     lines = _per_flow(ax, time_s, rate, series.flow_ids, 1e-6)
     ax.set(xlabel="time (s)", ylabel=f"{what} (Mbit/s)", title=f"{what.capitalize()} per flow ({bin_ms:g} ms bins)")
-    _finish(fig, ax, out / "throughput.png", lines)
-    written.append(out / "throughput.png")
+    save(fig, ax, "throughput", lines)
 
     links = result.summary["links"]
     busiest = sorted((i for i, link in enumerate(links) if link["queue_max_packets"] > 0),
                      key=lambda i: links[i]["queue_max_packets"], reverse=True)[:MAX_QUEUES]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    queue = series.link["queue_mean_packets"].reshape(len(links), bins) if links else np.zeros((0, bins))
+    # Queue in packets above, and below as the time a byte arriving then waits
+    # (mean bytes queued × 8 / link rate).
+    fig, (ax, ax_ms) = plt.subplots(2, 1, figsize=(8, 6.5), sharex=True)
+    per_link = (lambda column: series.link[column].reshape(len(links), bins).astype(float)) if links else (
+        lambda column: np.zeros((0, bins)))
+    queue, queue_bytes = per_link("queue_mean_packets"), per_link("queue_mean_bytes")
     for i in busiest:
         ax.plot(time_s, group.mean(queue[i][None, :])[0], label=links[i]["id"], lw=1)
-    ax.set(xlabel="time (s)", ylabel="queue (packets, bin mean)", title="Queue occupancy")
+        rate = links[i]["bandwidth_bps"]
+        if rate > 0:
+            ax_ms.plot(time_s, group.mean(queue_bytes[i][None, :])[0] * 8e3 / rate, lw=1)
+    ax.set(ylabel="queue (packets, bin mean)", title="Queue occupancy")
+    ax_ms.set(xlabel="time (s)", ylabel="queueing delay (ms)")
+    ax_ms.grid(alpha=0.3)
     if not busiest:
         ax.text(0.5, 0.5, "no packet ever waited in a queue", ha="center", va="center", transform=ax.transAxes)
-    _finish(fig, ax, out / "queue.png", len(busiest))
-    written.append(out / "queue.png")
+    save(fig, ax, "queue", len(busiest))
+
+    # Utilisation of the busiest link directions.
+    carrying = sorted((i for i, link in enumerate(links) if link["bandwidth_bps"] > 0 and link["tx_packets"] > 0),
+                      key=lambda i: links[i]["utilization"], reverse=True)[:MAX_QUEUES]
+    if carrying:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        tx = per_link("tx_bytes")
+        for i in carrying:
+            ax.plot(time_s, group.sum(tx[i][None, :])[0] * 8.0 / group.width_s / links[i]["bandwidth_bps"] * 100,
+                    label=links[i]["id"], lw=1)
+        ax.set(xlabel="time (s)", ylabel="utilisation (%)", title=f"Link utilisation, busiest directions ({bin_ms:g} ms bins)")
+        save(fig, ax, "utilization", len(carrying))
+
+    # Per-flow totals: goodput and received throughput side by side.
+    flows = result.summary["flows"]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    goodputs = np.array([f["goodput_bps"] for f in flows]) / 1e6
+    throughputs = np.array([f["throughput_bps"] for f in flows]) / 1e6
+    if n <= MAX_FLOW_LINES:
+        x = np.arange(n)
+        ax.bar(x - 0.2, goodputs, 0.4, label="goodput")
+        ax.bar(x + 0.2, throughputs, 0.4, label="received throughput")
+        ax.set_xticks(x, series.flow_ids, rotation=45 if n > 8 else 0, ha="right" if n > 8 else "center", fontsize="small")
+        ax.set(ylabel="Mbit/s", title="Per-flow goodput and received throughput (whole run)")
+    else:
+        order = np.argsort(goodputs)
+        ax.plot(np.arange(1, n + 1), goodputs[order], lw=1.2, label="goodput")
+        ax.plot(np.arange(1, n + 1), np.sort(throughputs), lw=1.2, label="received throughput")
+        ax.set(xlabel=f"flows, ranked (of {n:,})", ylabel="Mbit/s", title="Per-flow goodput and received throughput, ranked")
+    save(fig, ax, "flow_rates", 2)
+
+    # Distribution of per-bin received throughput over every flow and bin.
+    received = (per_flow("received_bytes") * 8.0 / series.bin_width_s)[:, :].ravel() / 1e6
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    values = np.sort(received)
+    ax.step(values, np.arange(1, len(values) + 1) / max(len(values), 1), where="post", lw=1.2)
+    ax.set(xlabel="received throughput in a bin (Mbit/s)", ylabel="CDF over flows and bins", ylim=(0, 1.02),
+           title=f"Per-bin received throughput of {n:,} flow(s) ({result.summary['bin_s'] * 1e3:g} ms bins)")
+    save(fig, ax, "throughput_cdf", 0)
 
     cdf = result.delay_cdf
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -138,17 +201,28 @@ def write_plots(result: RunResult, out: Path, throughput: str = "received") -> l
                 label=f"all packets of {cdf['flow'].nunique():,} flows", lw=1)
         lines = 1
     ax.set(xlabel="one-way delay (ms)", ylabel="CDF", title="One-way delay distribution", ylim=(0, 1.02))
-    _finish(fig, ax, out / "delay_cdf.png", lines)
-    written.append(out / "delay_cdf.png")
+    save(fig, ax, "delay_cdf", lines)
 
     cwnd = group.last(per_flow("cwnd_bytes"))
     if not np.all(np.isnan(cwnd)):
         windowed = [i for i in range(n) if not np.all(np.isnan(cwnd[i]))]
         fig, ax = plt.subplots(figsize=(8, 4.5))
         lines = _per_flow(ax, time_s, cwnd[windowed], [series.flow_ids[i] for i in windowed], 1e-3)
-        ax.set(xlabel="time (s)", ylabel="cwnd (kB, end of bin)", title="Congestion window")
-        _finish(fig, ax, out / "cwnd.png", lines)
-        written.append(out / "cwnd.png")
+        if len(windowed) <= MAX_LEGEND:  # ssthresh dashed, in each flow's colour
+            ssthresh = group.last(per_flow("ssthresh_bytes"))
+            for line, i in zip(ax.get_lines(), windowed, strict=False):
+                ax.plot(time_s, ssthresh[i] * 1e-3, lw=0.8, ls="--", color=line.get_color())
+            title = "Congestion window (solid) and slow-start threshold (dashed)"
+        else:
+            title = "Congestion window"
+        ax.set(xlabel="time (s)", ylabel="kB, end of bin", title=title)
+        save(fig, ax, "cwnd", lines)
+
+        srtt = group.last(per_flow("srtt_ms"))
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        lines = _per_flow(ax, time_s, srtt[windowed], [series.flow_ids[i] for i in windowed], 1.0)
+        ax.set(xlabel="time (s)", ylabel="smoothed RTT (ms, end of bin)", title="Round-trip time (sender's SRTT)")
+        save(fig, ax, "rtt", lines)
 
     dropped = per_flow("dropped_packets")
     if dropped.sum() > 0:
@@ -158,6 +232,5 @@ def write_plots(result: RunResult, out: Path, throughput: str = "received") -> l
         fig, ax = plt.subplots(figsize=(8, 4.5))
         lines = _per_flow(ax, time_s, cum_loss, series.flow_ids, 100)
         ax.set(xlabel="time (s)", ylabel="cumulative loss (%)", title="Cumulative packet loss rate")
-        _finish(fig, ax, out / "loss.png", lines)
-        written.append(out / "loss.png")
+        save(fig, ax, "loss", lines)
     return written

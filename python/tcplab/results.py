@@ -197,13 +197,14 @@ class RunResult:
         return json.dumps(self.summary, indent=None if large else 2, allow_nan=False) + "\n"
 
     def save(self, out: str | Path, plots: bool = True, throughput: str = "received",
-             extra: dict[str, Path] | None = None) -> Path:
+             extra: dict[str, Path] | None = None, plot_format: str = "png") -> Path:
         """Writes summary.json, the time series as Parquet and (optionally) PNG plots
         into ``out``, atomically (see :func:`tcplab.output.write_directory`).
         ``throughput`` chooses what throughput.png shows: ``"received"`` (IP bytes
         arriving at the receiving host) or ``"goodput"`` (in-order payload handed to
         the application). ``extra`` maps names to directories moved into the results
-        (e.g. packet captures written during the run)."""
+        (e.g. packet captures written during the run). ``plot_format``: png (print
+        resolution), svg or pdf."""
         if throughput not in ("received", "goodput"):
             raise ValueError(f"throughput: expected 'received' or 'goodput', got {throughput!r}")
 
@@ -225,6 +226,6 @@ class RunResult:
             if plots:
                 from .plots import write_plots
 
-                write_plots(self, d, throughput=throughput)
+                write_plots(self, d, throughput=throughput, fmt=plot_format)
 
         return write_directory(Path(out), fill)
