@@ -150,17 +150,17 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
     step = max(total // PROGRESS_STEPS, 1)
     # Reporting intervals end on multiples of interval_ns (and at the end of the run);
     # progress steps fall in between.
-    report = on_interval if interval_ns is not None and interval_ns > 0 else None
-    next_report = interval_ns if report is not None else None
+    interval = (interval_ns or 0) if on_interval is not None else 0
+    next_report = interval if interval > 0 else total
     t = 0
     while t < total:
-        t = min(t + step, total, next_report if next_report is not None else total)
+        t = min(t + step, total, next_report)
         sim.run_until(t)
         if progress is not None:
             progress(t, total, sim.events)
-        if report is not None and interval_ns is not None and next_report is not None and t in (next_report, total):
-            report(next_report - interval_ns, t, json.loads(sim.snapshot()))
-            next_report += interval_ns
+        if on_interval is not None and interval > 0 and t in (next_report, total):
+            on_interval(next_report - interval, t, json.loads(sim.snapshot()))
+            next_report += interval
     try:
         summary_json, tables = sim.finish(series)
     except _core.EngineInternalError as e:

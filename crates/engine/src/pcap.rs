@@ -209,16 +209,14 @@ impl PacketObserver for PcapCapture {
         let PacketEvent::Transmitted { channel } = event else {
             return;
         };
-        let files = match self.files_of.get(channel) {
-            Some(files) if !files.is_empty() => files.clone(),
-            _ => return,
-        };
-        if fragment || self.error.is_some() {
+        let wanted = self.files_of.get(channel).map_or(0, Vec::len);
+        if wanted == 0 || fragment || self.error.is_some() {
             return;
         }
         let record = self.record(at, packet, ip_bytes);
         self.order += 1;
-        for k in files {
+        for j in 0..wanted {
+            let k = self.files_of[channel][j];
             self.files[k]
                 .pending
                 .push(Reverse((at, self.order, record.clone())));

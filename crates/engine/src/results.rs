@@ -569,9 +569,9 @@ mod tests {
     fn tail_goodput_counts_only_whole_bins_in_the_last_quarter() {
         // 10 bins of 1 s; active 2 s..10 s, so the tail starts at 8 s: bins 8 and 9.
         let bins = Binning::new(SimTime::from_secs(1), SimTime::from_secs(10));
-        let delivered: Vec<u64> = (0..10).map(|i| 1000 * (i + 1)).collect();
+        let delivered = BinCounts::from((0..10).map(|i| 1000 * (i + 1)).collect::<Vec<u64>>());
         let g = tail_goodput_bps(
-            &BinCounts::from(delivered.clone()),
+            &delivered,
             bins,
             SimTime::from_secs(2),
             SimTime::from_secs(10),
@@ -579,7 +579,7 @@ mod tests {
         assert_eq!(g, Some((9000.0 + 10000.0) * 8.0 / 2.0));
         // Active 6 s..10 s: the tail starts at 9 s, bin 9 alone.
         let g = tail_goodput_bps(
-            &BinCounts::from(delivered.clone()),
+            &delivered,
             bins,
             SimTime::from_secs(6),
             SimTime::from_secs(10),
@@ -587,7 +587,7 @@ mod tests {
         assert_eq!(g, Some(10000.0 * 8.0));
         // A quarter shorter than a bin holds no whole bin.
         let g = tail_goodput_bps(
-            &BinCounts::from(delivered.clone()),
+            &delivered,
             bins,
             SimTime::from_secs(9),
             SimTime::from_secs(10),

@@ -275,11 +275,9 @@ impl Simulation {
             .collect()
     }
 
-    /// Attaches a packet capture (see [`crate::pcap`]).
-    pub fn capture(&mut self, spec: &crate::pcap::CaptureSpec) -> std::io::Result<()> {
-        let capture = crate::pcap::PcapCapture::new(&self.config, spec)?;
-        self.set_observer(Box::new(capture));
-        Ok(())
+    /// The configuration the simulation was built from.
+    pub fn config(&self) -> &ScenarioConfig {
+        &self.config
     }
 
     /// Every flow's counters so far, for reports at intervals while the run goes on
@@ -480,7 +478,7 @@ impl Simulation {
             Offered::Lost(_) | Offered::Dropped(_) => return,
         };
         if end <= self.duration {
-            self.observe(end, PacketEvent::Transmitted { channel: c }, packet);
+            self.report(end, PacketEvent::Transmitted { channel: c }, packet);
         }
     }
 

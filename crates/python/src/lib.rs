@@ -100,8 +100,12 @@ impl Simulation {
                 .collect(),
             snaplen,
         };
-        self.with(|sim| sim.capture(&spec))?
-            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
+        self.with(|sim| {
+            let capture = tcplab_engine::pcap::PcapCapture::new(sim.config(), &spec)?;
+            sim.set_observer(Box::new(capture));
+            Ok::<(), std::io::Error>(())
+        })?
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
     }
 
     /// Every flow's counters so far as a JSON list, in flow order (delivered and

@@ -135,13 +135,7 @@ impl BinCounts {
         if rank <= self.rank() {
             return;
         }
-        let old = std::mem::take(self);
-        let max = match rank {
-            1 => u16::MAX as u64,
-            2 => u32::MAX as u64,
-            _ => u64::MAX,
-        };
-        *self = old.stored_for(max);
+        *self = std::mem::take(self).stored_at(rank);
     }
 
     /// The series stored at exactly the width `max` needs (moved when it already has
@@ -149,7 +143,11 @@ impl BinCounts {
     /// at least [`BinCounts::max`]; a narrower width would truncate.
     pub fn stored_for(self, max: u64) -> Self {
         debug_assert!(max >= self.max());
-        let rank = rank_of(max);
+        self.stored_at(rank_of(max))
+    }
+
+    /// The series re-stored at `rank` (0: u8 … 3: u64), moved when it has it already.
+    fn stored_at(self, rank: u8) -> Self {
         if rank == self.rank() {
             return self;
         }
