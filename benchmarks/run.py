@@ -126,6 +126,22 @@ def run_tcplab(b: Bench, limit: float) -> Run:
     return run
 
 
+def run_tcplab_command(b: Bench, limit: float) -> Run:
+    """The everyday command end to end: `tcplab run` with every default output
+    (summary table, summary.json, CSV, Parquet series, report.html) into a
+    temporary directory."""
+    tcplab = Path(PYTHON).with_name("tcplab")
+    with tempfile.TemporaryDirectory(prefix="tcplab-bench-") as tmp:
+        run, _ = measure([tcplab, "run", HERE / "scenarios" / b.toml, "--out", Path(tmp) / "out"], limit)
+        summary = Path(tmp) / "out" / "summary.json"
+        if summary.exists() and not run.timed_out:
+            s = json.loads(summary.read_text())
+            neck = next(l for l in s["links"] if l["id"] == "router_left->router_right")
+            run.goodputs_bps = [f["goodput_bps"] for f in s["flows"]]
+            run.drops, run.bottleneck_packets = sum(neck["drops"].values()), neck["tx_packets"]
+    return run
+
+
 def _parse_flows(out: str, b: Bench, bytes_of) -> tuple[list[float], int | None, int | None]:
     goodputs, drops, departures = [], None, None
     for line in out.splitlines():
@@ -282,6 +298,30 @@ def summarise(results: dict, benches: list[Bench], tools: list[str], limit: floa
     (HERE / "RESULTS.md").write_text("\n".join(lines) + "\n")
 
 
+def end_to_end(results: dict, benches: list[Bench], limit: float) -> list[str]:
+    """The everyday command against ns-2: `tcplab run` (every default output) next to
+    the engine-only figure, and ns-2's wall time divided by each."""
+    lines = []
+    for b in benches:
+        _, engine = fmt_time(results[b.name].get("tcplab", []), limit)
+        _, command = fmt_time(results[b.name].get("tcplab-run", []), limit)
+        _, ns2 = fmt_time(results[b.name].get("ns2", []), limit)
+        if command is None:
+            continue
+        parts = [f"`tcplab run` {command:.2f} s"]
+        if engine is not None:
+            parts.append(f"engine only (benchmarks/tcplab_run.py) {engine:.2f} s")
+        if ns2 is not None:
+            parts.append(f"ns-2 {ns2:.2f} s: ns-2 / `tcplab run` = {ns2 / command:.2f}x, ns-2 / engine only = {ns2 / engine:.2f}x"
+                         if engine is not None else f"ns-2 {ns2:.2f} s: ns-2 / `tcplab run` = {ns2 / command:.2f}x")
+        lines.append(f"- {b.name}, end to end: " + "; ".join(parts) + ".")
+    if lines:
+        lines.insert(0, "End to end: `tcplab run` with every default output (summary table, summary.json, CSV, Parquet, "
+                        "report.html), medians of the interleaved runs above.")
+        lines.insert(0, "")
+    return lines
+
+
 def scaling_point(bw: str, flows: int) -> tuple[float, list[str]]:
     """Simulated seconds and scenario overrides of one point of the scaling sweep."""
     bps = {"10Mbps": 1e7, "100Mbps": 1e8, "1Gbps": 1e9, "10Gbps": 1e10}[bw]
@@ -375,7 +415,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--limit", type=float, default=600.0, help="seconds per run before it is killed")
     ap.add_argument("--only", default="b1,b2,b3")
-    ap.add_argument("--tools", default="tcplab,ns2,ns3")
+    ap.add_argument("--tools", default="tcplab,tcplab-run,ns2,ns3")
     ap.add_argument("--scaling", action="store_true", help="also sweep bandwidth and flow count (tcplab)")
     ap.add_argument("--sack-cliff", action="store_true", help="also time SACK on long fat paths (tcplab)")
     ap.add_argument("--no-install", action="store_true", help="do not install missing peers")
@@ -401,6 +441,8 @@ def main() -> None:
                     continue
                 if tool == "tcplab":
                     run = run_tcplab(b, args.limit)
+                elif tool == "tcplab-run":
+                    run = run_tcplab_command(b, args.limit)
                 elif tool == "ns2" and ns:
                     run = run_ns2(b, args.limit, ns)
                 elif tool == "ns3" and ns3:
@@ -409,10 +451,11 @@ def main() -> None:
                     continue
                 results[b.name][tool].append(run)
                 state = "TIMEOUT" if run.timed_out else ("ERROR" if run.error else "ok")
-                print(f"[{rep + 1}/{args.repeats}] {b.name:15} {tool:6} {run.wall_s:8.2f} s {run.rss_mb:7.0f} MB {state}", flush=True)
+                print(f"[{rep + 1}/{args.repeats}] {b.name:15} {tool:10} {run.wall_s:8.2f} s {run.rss_mb:7.0f} MB {state}", flush=True)
     if skipped:
         once = sorted(set(skipped))
         notes.append(f"- Hit the time limit on the first run, so not repeated: {', '.join(once)}.")
+    notes += end_to_end(results, wanted, args.limit)
     if args.scaling:
         notes += scaling(args.limit)
     if args.sack_cliff:

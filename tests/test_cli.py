@@ -18,14 +18,15 @@ LINK_KEYS = {"id", "src", "dst", "bandwidth_bps", "tx_packets", "tx_bytes", "uti
              "queue_mean_bytes", "queue_max_packets", "queue_mean_packets"}
 
 
-def test_default_scenario_writes_summary_parquet_and_plots(tmp_path):
+def test_default_scenario_writes_summary_parquet_and_report(tmp_path):
     out = tmp_path / "res"
     proc = run_cli("run", str(SCENARIOS / "default.toml"), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "Flows" in proc.stdout and "Jain" in proc.stdout
-    for name in ["summary.json", "flow_series.parquet", "link_series.parquet", "delay_cdf.parquet",
-                 "throughput.png", "queue.png", "delay_cdf.png"]:
+    for name in ["summary.json", "flow_series.parquet", "link_series.parquet", "delay_cdf.parquet", "flows.csv",
+                 "links.csv", "scenario.toml", "report.html"]:
         assert (out / name).stat().st_size > 0, name
+    assert not list(out.glob("*.png"))  # plot files only on request (--plots)
     s = json.loads((out / "summary.json").read_text())
     for key in ["tcplab_version", "seed", "duration_s", "events", "wall_time_s", "flows", "links", "fairness"]:
         assert key in s
@@ -43,11 +44,11 @@ def test_default_scenario_writes_summary_parquet_and_plots(tmp_path):
 
 
 def test_json_flag_prints_the_summary(tmp_path):
-    proc = run_cli("run", str(SCENARIOS / "default.toml"), "--out", str(tmp_path / "r"), "--json", "--no-plots")
+    proc = run_cli("run", str(SCENARIOS / "default.toml"), "--out", str(tmp_path / "r"), "--json", "--no-report")
     assert proc.returncode == 0, proc.stderr
     s = json.loads(proc.stdout)
     assert len(s["flows"]) == 2
-    assert not (tmp_path / "r" / "throughput.png").exists()
+    assert not (tmp_path / "r" / "report.html").exists()
 
 
 def test_set_overrides_the_bottleneck_bandwidth(write_scenario, tmp_path):

@@ -4,6 +4,9 @@ full runs did (each conclusion's `full_run` in its study.toml, recorded from a f
 
 from __future__ import annotations
 
+import json
+import re
+
 import tomllib
 
 import pytest
@@ -32,7 +35,12 @@ def test_quick_reproduction_decides_conclusions_as_the_full_run(study, tmp_path)
     assert r.returncode == 0, r.stderr
     md = (tmp_path / study / "report.md").read_text()
     html = (tmp_path / study / "report.html").read_text()
-    assert "## Published numbers side by side" in md and "data:image/png;base64," in html
+    assert "## Published numbers side by side" in md
+    # The paper's figures redrawn: interactive charts in the HTML, PNGs beside the Markdown.
+    charts = json.loads(re.search(r"id='tcplab-charts'>(.*?)</script>", html, re.S).group(1).replace("<\\/", "</"))
+    assert bool(charts) == bool(load_study(study).data.get("figure"))
+    assert all(c["name"].startswith("fig") and c["panels"][0]["lines"] for c in charts)
+    assert {c["name"] for c in charts} <= {p.stem for p in (tmp_path / study / "figures").glob("*.png")}
     expected = {c["text"]: c["full_run"] for c in load_study(study).data["conclusion"] if not c.get("full_only")}
     assert expected
     for text, outcome in expected.items():

@@ -191,6 +191,17 @@ def print_summary(result: RunResult, console: Console) -> None:
         console.print("Every flow and link direction: flows.csv and links.csv in the results directory.")
 
 
+def _import_output_modules() -> None:
+    """Imports what writing the results needs (numpy, pyarrow, the report); run in a
+    thread while the engine runs, which releases the GIL, so the imports take the
+    second core instead of wall time after the run."""
+    import pyarrow.compute  # noqa: F401
+    import pyarrow.csv  # noqa: F401
+    import pyarrow.parquet  # noqa: F401
+
+    from . import report, results  # noqa: F401
+
+
 def _announce_long_run(loaded, yes: bool) -> Estimate:
     """Says so before a run estimated to take longer than the threshold (and asks,
     on a terminal, unless --yes); refuses one that cannot fit in memory. Returns the
@@ -213,8 +224,12 @@ def run(
     set_: SetOpt = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print summary.json to stdout instead of tables.")] = False,
-    plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Write PNG plots.")] = True,
-    plot_format: Annotated[str, typer.Option("--plot-format", help="Plot files as png (1,600 × 900 pixels), svg or pdf.")] = "png",
+    html_report: Annotated[bool, typer.Option(
+        "--report/--no-report", help="Write report.html: tables and interactive charts, one file that works offline.")] = True,
+    plots: Annotated[bool, typer.Option(
+        "--plots/--no-plots", help="Also draw every chart as a plot file (PNG unless --plot-format says otherwise).")] = False,
+    plot_format: Annotated[str | None, typer.Option(
+        "--plot-format", help="Plot files as png (1,600 × 900 pixels), svg or pdf; implies --plots.")] = None,
     goodput_plot: Annotated[bool, typer.Option(
         "--goodput-plot", help="Plot goodput (in-order payload handed to the application) instead of received throughput.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Start a run estimated to take long without asking.")] = False,
@@ -228,12 +243,11 @@ def run(
              "flow (its sender's link, both directions). Repeatable.")] = None,
     snaplen: Annotated[int, typer.Option("--snaplen", min=40, max=65535, help="Bytes kept of each captured packet.")] = 80,
 ) -> None:
-    """Run a scenario: print a summary and write summary.json, Parquet time series and plots."""
+    """Run a scenario: print a summary and write summary.json, CSV tables, Parquet time series and report.html."""
     progress = _LazyProgress()
     pcap_dir: Path | None = None
     try:
-        if plot_format not in ("png", "svg", "pdf"):
-            raise ScenarioError("--plot-format", f"expected png, svg or pdf, got {plot_format!r}")
+        _check_plot_format(plot_format)
         interval_ns = parse_duration_ns(interval, "--interval") if interval is not None else None
         if interval_ns is not None and interval_ns <= 0:
             raise ScenarioError("--interval", f"expected a positive duration such as 1s, got {interval!r}")
@@ -250,17 +264,29 @@ def run(
             target.parent.mkdir(parents=True, exist_ok=True)
             pcap_dir = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-{os.getpid()}-pcap", dir=target.parent))
             os.chmod(pcap_dir, 0o777 & ~_umask())  # as the rest of the results
+        import threading
+
+        threading.Thread(target=_import_output_modules, daemon=True, name="tcplab-imports").start()
+        # The run loop takes the GIL between engine steps: the importing thread must
+        # hand it over at once, not after the default 5 ms.
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(1e-4)
         try:
             engine, wall = simulate(loaded, progress, cost=cost, interval_ns=interval_ns, on_interval=report,
                                     pcap=(pcap, pcap_dir, snaplen) if pcap and pcap_dir is not None else None)
         except OSError as e:
             raise OutputError(f"--pcap: cannot write the capture ({e})") from None
+        finally:
+            sys.setswitchinterval(switch)
         progress.close()
         from .results import RunResult
 
         result = RunResult.from_engine(engine, loaded, wall)
-        written = result.save(target, plots=plots, throughput="goodput" if goodput_plot else "received",
-                              extra={"pcap": pcap_dir} if pcap_dir is not None else None, plot_format=plot_format)
+        if not json_:
+            print_summary(result, out_console)  # as soon as the simulation ends; the files follow
+        written = result.save(target, plots=plots or plot_format is not None, report=html_report,
+                              throughput="goodput" if goodput_plot else "received",
+                              extra={"pcap": pcap_dir} if pcap_dir is not None else None, plot_format=plot_format or "png")
     except (ScenarioError, OutputError) as e:
         progress.close()
         _fail(str(e), 2)
@@ -278,8 +304,60 @@ def run(
     elif json_:
         sys.stdout.write(result.summary_json())
     else:
-        print_summary(result, out_console)
         out_console.print(f"Results written to [bold]{escape(str(written))}[/]")
+
+
+def _check_plot_format(plot_format: str | None) -> None:
+    if plot_format is not None and plot_format not in ("png", "svg", "pdf"):
+        raise ScenarioError("--plot-format", f"expected png, svg or pdf, got {plot_format!r}")
+
+
+@app.command("report")
+def report_command(
+    results: Annotated[Path, typer.Argument(help="A results directory written by tcplab run.", show_default=False)],
+    plots: Annotated[bool, typer.Option("--plots", help="Also draw every chart as a plot file in the directory.")] = False,
+    plot_format: Annotated[str | None, typer.Option(
+        "--plot-format", help="Plot files as png (1,600 × 900 pixels), svg or pdf; implies --plots.")] = None,
+    goodput_plot: Annotated[bool, typer.Option("--goodput-plot", help="Show goodput first instead of received throughput.")] = False,
+) -> None:
+    """(Re)write a results directory's report.html, and on request its plot files, from the data the run saved."""
+    from .report import write_report
+    from .results import RunResult
+
+    try:
+        _check_plot_format(plot_format)
+        try:
+            result = RunResult.from_directory(results)
+        except (OSError, ValueError) as e:
+            raise OutputError(f"{results}: not a tcplab results directory ({e})") from None
+        throughput = "goodput" if goodput_plot else "received"
+        written = [_replace_file(results / "report.html", lambda tmp: write_report(result, tmp, throughput))]
+        if plots or plot_format is not None:
+            from .charts import run_charts
+            from .plots import FORMATS, draw
+
+            fmt = plot_format or "png"
+            assert fmt in FORMATS
+            for chart in run_charts(result.summary, result._series(), throughput):
+                if chart.name not in ("goodput", "received"):
+                    written.append(_replace_file(results / f"{chart.name}.{fmt}", lambda tmp, c=chart: draw(c, tmp)))
+    except (ScenarioError, OutputError) as e:
+        _fail(str(e), 2)
+    out_console.print(f"Wrote {len(written)} file(s) into [bold]{escape(str(results))}[/]: "
+                      + ", ".join(escape(p.name) for p in written))
+
+
+def _replace_file(path: Path, write) -> Path:
+    """Writes ``path`` through ``write(tmp)`` into a temporary sibling renamed over it:
+    a reader never sees half a file."""
+    tmp = path.with_name(f".{path.stem}.tmp-{os.getpid()}{path.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"{path}: cannot be written ({e.strerror or e})") from None
+    return path
 
 
 @app.command()

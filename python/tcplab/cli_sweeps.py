@@ -109,7 +109,7 @@ def sweep(
     out_console.print(f"{outcome.total} runs: {outcome.skipped} already stored, {outcome.ran} run now "
                       f"({outcome.failed} failed) in {outcome.wall_s:.1f} s. Catalog: [bold]{escape(str(outcome.root / 'catalog.duckdb'))}[/]")
     for p in plots:
-        out_console.print(f"Plot: {escape(str(p))}")
+        out_console.print(f"{'Report' if p.suffix == '.html' else 'Plot'}: {escape(str(p))}")
     if outcome.failed:
         err_console.print(f"[yellow]{outcome.failed} run(s) failed; their messages: "
                           f"tcplab query {escape(str(outcome.root))} \"SELECT point, rep, message FROM runs WHERE status = 'failed'\"[/]")

@@ -2,7 +2,8 @@
 
 Every metric is computed by the engine; this module only reshapes: it flattens the
 summaries into tables, turns per-bin counts into rates, and writes summary.json,
-Parquet time series and plots.
+CSV tables, Parquet time series, the HTML report and (on request) plot files.
+pandas is imported only when a DataFrame is asked for: saving needs Arrow alone.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -25,6 +25,8 @@ from .scenario import toml_writer
 from .series import Series
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .scenario import Scenario
 
 
@@ -34,11 +36,11 @@ def _plain_strings(table: pa.Table) -> pa.Table:
                                  for f in table.schema]))
 
 
-def _flattened(records: list[dict]) -> pd.DataFrame:
-    """Summary records (flows or links) as a table, nested fields flattened with "_"
-    (``delay_ms`` → ``delay_ms_mean``…). Column by column: every record has the same
-    fields, so this is pandas.json_normalize without its per-record cost (40× faster
-    on 10,000 flows)."""
+def _flattened(records: list[dict]) -> dict[str, list]:
+    """Summary records (flows or links) as table columns, nested fields flattened with
+    "_" (``delay_ms`` → ``delay_ms_mean``…). Column by column: every record has the
+    same fields, so this is pandas.json_normalize without its per-record cost (40×
+    faster on 10,000 flows)."""
     columns: dict[str, list] = {}
     for key, value in (records[0].items() if records else ()):
         if isinstance(value, dict):
@@ -46,16 +48,17 @@ def _flattened(records: list[dict]) -> pd.DataFrame:
                 columns[f"{key}_{sub}"] = [(r[key] or {}).get(sub) for r in records]
         else:
             columns[key] = [r[key] for r in records]
-    return pd.DataFrame(columns)
+    return columns
 
 
-def _write_csv(frame: pd.DataFrame, path: Path) -> None:
-    """``frame`` as CSV through Arrow's writer (6× faster than pandas' on 40,000 rows),
-    quoting only fields that need it."""
+def _write_csv(columns: dict[str, list], path: Path) -> None:
+    """Table ``columns`` as CSV through Arrow's writer (6× faster than pandas' on
+    40,000 rows), quoting only fields that need it."""
     import pyarrow.csv as pcsv
 
-    pcsv.write_csv(pa.Table.from_pandas(frame, preserve_index=False), path,
-                   pcsv.WriteOptions(quoting_style="needed"))
+    from .arrow import table
+
+    pcsv.write_csv(table(columns), path, pcsv.WriteOptions(quoting_style="needed"))
 
 
 class _ParquetWriter:
@@ -135,6 +138,8 @@ class RunResult:
         return cls(summary=summary, series=engine.get("series"))
 
     def _series(self) -> Series:
+        if self.series is None and self.directory is not None:
+            self.series = Series.from_directory(self.summary, self.directory)
         if self.series is None:
             raise ValueError("this run kept no time series (run it with series=True)")
         return self.series
@@ -142,16 +147,30 @@ class RunResult:
     # Flattened once: save() and the caller usually both want them, and 40,000 link
     # directions take a quarter of a second.
     @functools.cached_property
-    def flows(self) -> pd.DataFrame:
+    def _flow_columns(self) -> dict[str, list]:
         return _flattened(self.summary["flows"])
 
     @functools.cached_property
-    def links(self) -> pd.DataFrame:
+    def _link_columns(self) -> dict[str, list]:
         return _flattened(self.summary["links"])
+
+    @property
+    def flows(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self._flow_columns)
+
+    @property
+    def links(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self._link_columns)
 
     def _stored(self, name: str) -> pd.DataFrame | None:
         """A series table read back from the directory this result was loaded from."""
-        if self.series is None and self.directory is not None:
+        if self.directory is not None:
+            import pandas as pd
+
             return pd.read_parquet(self.directory / f"{name}.parquet")
         return None
 
@@ -175,6 +194,8 @@ class RunResult:
         40) with goodput, received throughput, loss and delay."""
         import html
 
+        import pandas as pd
+
         s = self.summary
         head = (f"<p><b>{html.escape(str(s['scenario']))}</b>: {s['duration_s']:g} s simulated, seed {s['seed']}, "
                 f"{len(s['flows']):,} flows, {s['events']:,} events</p>")
@@ -196,15 +217,16 @@ class RunResult:
         large = len(self.summary["flows"]) + len(self.summary["links"]) > 1000
         return json.dumps(self.summary, indent=None if large else 2, allow_nan=False) + "\n"
 
-    def save(self, out: str | Path, plots: bool = True, throughput: str = "received",
-             extra: dict[str, Path] | None = None, plot_format: str = "png") -> Path:
-        """Writes summary.json, the time series as Parquet and (optionally) PNG plots
-        into ``out``, atomically (see :func:`tcplab.output.write_directory`).
-        ``throughput`` chooses what throughput.png shows: ``"received"`` (IP bytes
-        arriving at the receiving host) or ``"goodput"`` (in-order payload handed to
-        the application). ``extra`` maps names to directories moved into the results
-        (e.g. packet captures written during the run). ``plot_format``: png (print
-        resolution), svg or pdf."""
+    def save(self, out: str | Path, plots: bool = False, throughput: str = "received",
+             extra: dict[str, Path] | None = None, plot_format: str = "png", report: bool = True) -> Path:
+        """Writes summary.json, flows.csv, links.csv, the time series as Parquet, the
+        HTML report (``report``) and plot files (``plots``, as ``plot_format``: png at
+        print resolution, svg or pdf) into ``out``, atomically (see
+        :func:`tcplab.output.write_directory`). ``throughput`` chooses what the
+        throughput chart shows first: ``"received"`` (IP bytes arriving at the
+        receiving host) or ``"goodput"`` (in-order payload handed to the
+        application). ``extra`` maps names to directories moved into the results
+        (e.g. packet captures written during the run)."""
         if throughput not in ("received", "goodput"):
             raise ValueError(f"throughput: expected 'received' or 'goodput', got {throughput!r}")
 
@@ -214,8 +236,8 @@ class RunResult:
                 shutil.move(str(directory), d / name)
             if "scenario_as_run" in self.summary:
                 (d / "scenario.toml").write_text(toml_writer.dumps(self.summary["scenario_as_run"]))
-            _write_csv(self.flows, d / "flows.csv")
-            _write_csv(self.links, d / "links.csv")
+            _write_csv(self._flow_columns, d / "flows.csv")
+            _write_csv(self._link_columns, d / "links.csv")
             series = self._series()
             for name in ("flow", "link"):
                 with _ParquetWriter(d / f"{name}_series.parquet") as writer:
@@ -223,6 +245,10 @@ class RunResult:
                         writer.write(chunk)
             with _ParquetWriter(d / "delay_cdf.parquet") as writer:
                 writer.write(series.delay_cdf_table())
+            if report:
+                from .report import write_report
+
+                write_report(self, d / "report.html", throughput=throughput)
             if plots:
                 from .plots import write_plots
 

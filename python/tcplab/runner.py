@@ -15,8 +15,11 @@ from .scenario import Scenario, ScenarioError
 if TYPE_CHECKING:
     from .budget import Estimate
 
-#: Number of steps a run is split into (a progress update after each).
+#: The first step of the run loop is 1/PROGRESS_STEPS of the run (a progress update
+#: follows each step; later steps are sized by STEP_WALL_S).
 PROGRESS_STEPS = 200
+#: Wall time one step of the run loop aims at, in seconds.
+STEP_WALL_S = 0.1
 
 ProgressCallback = Callable[[int, int, int], None]
 """Called with (simulated ns so far, total ns, events so far) after each step."""
@@ -147,6 +150,9 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
         sim.capture(files, snaplen)
     started = time.perf_counter()
     total = sim.duration_ns
+    # Steps of simulated time sized to take about STEP_WALL_S each (the first is
+    # 1/PROGRESS_STEPS of the run): the progress bar moves smoothly on a long run, and
+    # a short run returns to Python only a few times.
     step = max(total // PROGRESS_STEPS, 1)
     # Reporting intervals end on multiples of interval_ns (and at the end of the run);
     # progress steps fall in between.
@@ -154,8 +160,12 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
     next_report = interval if interval > 0 else total
     t = 0
     while t < total:
+        before, step_started = t, time.perf_counter()
         t = min(t + step, total, next_report)
         sim.run_until(t)
+        took = time.perf_counter() - step_started
+        if t - before == step:  # a full step: its cost says how long the next may be
+            step = max(min(int(step * STEP_WALL_S / max(took, 1e-4)), step * 4, total), 1)
         if progress is not None:
             progress(t, total, sim.events)
         if on_interval is not None and interval > 0 and t in (next_report, total):

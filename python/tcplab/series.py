@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from . import arrow
+
 #: numpy dtype of each engine column type (counts come in the narrowest unsigned type
 #: that holds them; tables widen them to int64 chunk by chunk).
 _DTYPES = {"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "f32": np.float32,
@@ -67,6 +69,47 @@ class Series:
             delay=_columns(tables["delay"]),
         )
 
+    @classmethod
+    def from_directory(cls, summary: dict, directory) -> Series:
+        """The series a run saved as Parquet in ``directory`` (its summary.json is
+        ``summary``), in the engine's layout. The delay buckets' packet counts are
+        recovered from the stored CDF and each flow's delivered packets."""
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+
+        flows, links = summary["flows"], summary["links"]
+        flow = pq.read_table(directory / "flow_series.parquet")
+        link = pq.read_table(directory / "link_series.parquet")
+        # The bins are those of any one entity.
+        if flows:
+            bin_start_s = flow.filter(pc.equal(flow["flow"], flows[0]["id"]))["time_s"].to_numpy()
+        elif links:
+            bin_start_s = link.filter(pc.equal(link["link"], links[0]["id"]))["time_s"].to_numpy()
+        else:
+            bin_start_s = np.arange(0.0, summary["duration_s"], summary["bin_s"])
+        cdf = pq.read_table(directory / "delay_cdf.parquet")
+        index_of = {f["id"]: i for i, f in enumerate(flows)}
+        flow_index = np.array([index_of[f] for f in cdf["flow"].to_pylist()], dtype=np.int64)
+        fraction = cdf["cdf"].to_numpy()
+        starts = np.r_[True, flow_index[1:] != flow_index[:-1]] if len(flow_index) else np.array([], dtype=bool)
+        step = np.where(starts, fraction, np.diff(fraction, prepend=0.0))
+        delivered = np.array([f["packets_delivered"] for f in flows], dtype=float)
+        packets = np.rint(step * delivered[flow_index]) if len(flow_index) else np.array([])
+
+        def numeric(table: pa.Table, skip: str) -> dict[str, np.ndarray]:
+            return {name: table[name].to_numpy() for name in table.column_names if name != skip}
+
+        return cls(
+            bin_start_s=np.asarray(bin_start_s, dtype=float),
+            duration_s=summary["duration_s"],
+            flow_ids=[f["id"] for f in flows],
+            link_ids=[link["id"] for link in links],
+            link_bandwidth_bps=np.asarray([link["bandwidth_bps"] for link in links], dtype=float),
+            flow=numeric(flow, "flow"),
+            link=numeric(link, "link"),
+            delay={"flow_index": flow_index, "delay_ms": cdf["delay_ms"].to_numpy(), "packets": packets},
+        )
+
     @property
     def bins(self) -> int:
         return len(self.bin_start_s)
@@ -114,7 +157,7 @@ class Series:
             "cum_loss_rate": cum_loss.reshape(-1),
         }
         columns.update((k, v) for k, v in col.items() if k not in columns)
-        return pa.table(columns)
+        return _table(columns)
 
     def link_table(self, first: int = 0, last: int | None = None) -> pa.Table:
         """``link_series``: per link direction and bin, bytes sent, throughput, load
@@ -130,7 +173,7 @@ class Series:
         bandwidth = self.link_bandwidth_bps[r.first:r.last]
         with np.errstate(invalid="ignore", divide="ignore"):
             bandwidth = np.where(bandwidth > 0, bandwidth, np.nan)
-        return pa.table({
+        return _table({
             "link": _ids(self.link_ids, r),
             "time_s": np.tile(self.bin_start_s[r.bin_first:r.bin_last], n),
             "tx_bytes": col["tx_bytes"],
@@ -154,8 +197,7 @@ class Series:
         earlier = np.cumsum(per_flow) - per_flow
         with np.errstate(invalid="ignore", divide="ignore"):
             cdf = (np.cumsum(packets) - earlier[index]) / per_flow[index]
-        flow = pa.DictionaryArray.from_arrays(pa.array(index.astype(np.int32)), pa.array(self.flow_ids, pa.string()))
-        return pa.table({"flow": flow, "delay_ms": self.delay["delay_ms"], "cdf": cdf})
+        return _table({"flow": arrow.dictionary(index, self.flow_ids), "delay_ms": self.delay["delay_ms"], "cdf": cdf})
 
     def chunks(self, table: str) -> Iterator[pa.Table]:
         """``flow_table`` or ``link_table`` in pieces of at most :data:`CHUNK_ROWS` rows
@@ -195,5 +237,11 @@ def _ids(ids: list[str], rows: _Rows) -> pa.DictionaryArray:
     """The entity id of each of ``rows``: dictionary-encoded, 4 bytes a row instead of
     a string."""
     indices = np.repeat(np.arange(rows.last - rows.first, dtype=np.int32), rows.bin_last - rows.bin_first)
-    return pa.DictionaryArray.from_arrays(pa.array(indices), pa.array(ids[rows.first:rows.last], pa.string()))
+    return arrow.dictionary(indices, ids[rows.first:rows.last])
+
+
+def _table(columns: dict) -> pa.Table:
+    """numpy columns (and ready Arrow arrays) as a table (see :mod:`tcplab.arrow`)."""
+    return pa.Table.from_arrays([v if isinstance(v, pa.Array) else arrow.numeric(v) for v in columns.values()],
+                                names=list(columns))
 

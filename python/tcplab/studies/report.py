@@ -1,6 +1,7 @@
-"""A study's report, in Markdown and in self-contained HTML (figures embedded): the
-setup with every choice the paper leaves open, the published numbers side by side with
-tcplab's, the paper's figures redrawn, and its conclusions as a checklist."""
+"""A study's report, in Markdown (PNG figures beside it) and in self-contained HTML
+(the figures as interactive charts): the setup with every choice the paper leaves
+open, the published numbers side by side with tcplab's, the paper's figures redrawn,
+and its conclusions as a checklist."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..charts import Chart
+from ..report import CHARTS_HELP, CHARTS_PLACE, page
 from .checks import Comparison, Outcome, evaluate
 from .measures import measure
 
@@ -55,25 +58,28 @@ def _num(value: object, ci: float | None = None) -> str:
 
 def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict, *, quick: bool) -> Report:
     """Evaluates the study's checks and published numbers and writes both reports."""
-    from ..sweeps.plots import plot_metric
+    from ..plots import draw
+    from ..sweeps.plots import metric_chart
     from ..sweeps.spec import PlotSpec
 
     data = study.data
-    figures = []
+    figures: list[tuple[str, Path, Chart | None]] = []  # (title, PNG, chart drawn interactively in the HTML or None)
     for i, fig in enumerate(data.get("figure", [])):
         if fig["sweep"] not in summaries or summaries[fig["sweep"]].empty:
             continue
         plot = PlotSpec(x=fig["x"], y=fig["y"], lines=fig.get("lines"))
-        path = plot_metric(summaries[fig["sweep"]], specs[fig["sweep"]], plot, out / "figures", title=fig["title"])
-        renamed = path.with_name(f"fig{i + 1:02d}_{path.name}")
-        path.replace(renamed)
-        figures.append((fig["title"], renamed))
+        chart = metric_chart(summaries[fig["sweep"]], specs[fig["sweep"]], plot, title=fig["title"])
+        chart.name = f"fig{i + 1:02d}_{chart.name}"
+        (out / "figures").mkdir(parents=True, exist_ok=True)
+        path = out / "figures" / f"{chart.name}.png"
+        draw(chart, path, dpi=110)
+        figures.append((fig["title"], path, chart))
     for i, fig in enumerate(data.get("series_figure", [])):
         from .series_figures import draw_series_figure
 
         drawn = draw_series_figure(fig, out, i)
         if drawn is not None:
-            figures.append((fig["title"], drawn))
+            figures.append((fig["title"], drawn, None))
 
     comparisons: list[Comparison] = []
     for item in data.get("published", []):
@@ -125,7 +131,7 @@ def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, 
         lines += ["", "## Where tcplab differs from the paper, and why", ""]
         lines += [f"- {t}" for t in diffs]
     lines += ["", "## Figures", ""]
-    for title, path in figures:
+    for title, path, _chart in figures:
         lines += [f"### {title}", "", f"![{title}]({path.relative_to(out)})", ""]
     lines += ["## Data", "", "Each sweep's runs are in `sweeps/<name>/` (Parquet and `catalog.duckdb`); e.g. "
               f"`tcplab query {out}/sweeps/{next(iter(specs), 'NAME')} \"SELECT * FROM runs\"`.", ""]
@@ -142,9 +148,7 @@ th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
 def _html(study, specs, outcomes, figures, comparisons, conclusions, quick) -> str:
     d = study.data
     e = html.escape
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(study.title)}</title>",
-             f"<style>{_CSS}</style></head><body>", f"<h1>{e(study.title)}</h1>", f"<p>Paper: {e(d.get('paper', ''))}</p>",
-             f"<p>{e(d.get('question', ''))}</p>"]
+    parts = [f"<h1>{e(study.title)}</h1>", f"<p>Paper: {e(d.get('paper', ''))}</p>", f"<p>{e(d.get('question', ''))}</p>"]
     if quick:
         parts.append(f"<p class='note'><b>Quick subset.</b> {e(d.get('quick_note', ''))}</p>")
     parts.append("<h2>Conclusions</h2><ul>")
@@ -163,9 +167,11 @@ def _html(study, specs, outcomes, figures, comparisons, conclusions, quick) -> s
         parts += [f"<li>{e(t)}</li>" for t in diffs]
         parts.append("</ul>")
     parts.append("<h2>Figures</h2>")
-    for title, path in figures:
-        data = base64.b64encode(path.read_bytes()).decode()
-        parts.append(f"<figure><img alt='{e(title)}' src='data:image/png;base64,{data}'><figcaption>{e(title)}</figcaption></figure>")
+    parts += [CHARTS_HELP, CHARTS_PLACE]
+    for title, path, chart in figures:
+        if chart is None:  # drawn by matplotlib only: embedded as an image
+            data = base64.b64encode(path.read_bytes()).decode()
+            parts.append(f"<figure><img alt='{e(title)}' src='data:image/png;base64,{data}'><figcaption>{e(title)}</figcaption></figure>")
     parts.append("<h2>Setup: what the paper leaves open and what tcplab chose</h2><table><tr><th>item</th><th>paper</th><th>tcplab</th><th>why</th></tr>")
     for s in d.get("setup", []):
         parts.append(f"<tr><td>{e(s['item'])}</td><td>{e(s['paper'])}</td><td>{e(s['tcplab'])}</td><td>{e(s['why'])}</td></tr>")
@@ -174,5 +180,5 @@ def _html(study, specs, outcomes, figures, comparisons, conclusions, quick) -> s
         o = outcomes[name]
         parts.append(f"<tr><td>{e(name)}</td><td class='num'>{len(spec.points())} × {spec.replications}</td>"
                      f"<td class='num'>{o.total}</td><td class='num'>{o.failed}</td><td class='num'>{o.wall_s:.1f} s</td></tr>")
-    parts.append("</table></body></html>")
-    return "\n".join(parts)
+    parts.append("</table>")
+    return page(study.title, "\n".join(parts), [chart for _, _, chart in figures if chart is not None], style=_CSS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..charts import Chart, Line, Panel
 from .spec import PlotSpec, SweepSpec
 
 #: How each metric is labelled and scaled on an axis.
@@ -35,40 +36,44 @@ def default_plots(spec: SweepSpec) -> tuple[PlotSpec, ...]:
     return (PlotSpec(x=numeric[0], y=spec.metrics[0], lines=others[0] if others else None),)
 
 
-def plot_metric(summary, spec: SweepSpec, plot: PlotSpec, out: Path, title: str | None = None) -> Path:
-    """Draws one :class:`PlotSpec` from the per-point summary into a PNG in ``out``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+def metric_chart(summary, spec: SweepSpec, plot: PlotSpec, title: str | None = None) -> Chart:
+    """One :class:`PlotSpec` of the per-point summary as a chart (see
+    :mod:`tcplab.charts`): metric against parameter, a line per value of
+    ``plot.lines``, 95% confidence intervals as error bars. Parameters neither on the
+    axis nor a line are held at their first value (the title says so)."""
     label, scale = METRIC_AXES[plot.y]
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
     groups = [(None, summary)] if plot.lines is None else list(summary.groupby(plot.lines, sort=False))
     held = [p.name for p in spec.parameters if p.name not in (plot.x, plot.lines) and len(p.values) > 1]
+    numeric = _numeric(summary[plot.x])
+    categories = None if numeric else [str(v) for v in spec.parameter(plot.x).values]
+    lines = []
     for value, df in groups:
-        if held:  # parameters neither on the axis nor a line: show their first value only
-            for name in held:
-                df = df[df[name] == spec.parameter(name).values[0]]
-        df = df.sort_values(plot.x) if _numeric(df[plot.x]) else df
-        y = df[plot.y] * scale
-        err = df[f"{plot.y}_ci"].fillna(0) * scale
-        line_label = None if value is None else f"{plot.lines} = {value}"
-        ax.errorbar(df[plot.x], y, yerr=err, marker="o", ms=3.5, lw=1.2, capsize=3, label=line_label)
-    ax.set_xlabel(plot.x)
-    ax.set_ylabel(label)
-    if spec.parameter(plot.x).log_scale:
-        ax.set_xscale("log")
+        for name in held:
+            df = df[df[name] == spec.parameter(name).values[0]]
+        if categories is None:
+            df = df.sort_values(plot.x)
+            x = df[plot.x].to_numpy(dtype=float)
+        else:
+            df = df.assign(_at=[categories.index(str(v)) for v in df[plot.x]]).sort_values("_at")
+            x = df["_at"].to_numpy(dtype=float)
+        lines.append(Line("all points" if value is None else f"{plot.lines} = {value}", x,
+                          df[plot.y].to_numpy(dtype=float) * scale,
+                          err=df[f"{plot.y}_ci"].fillna(0).to_numpy(dtype=float) * scale, markers=True))
     note = f" ({', '.join(f'{h} = {spec.parameter(h).values[0]}' for h in held)})" if held else ""
-    ax.set_title((title or f"{label} vs {plot.x}") + note, fontsize="medium")
-    if plot.lines is not None:
-        ax.legend(fontsize="small")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
+    name = f"{_slug(plot.y)}_vs_{_slug(plot.x)}{'_by_' + _slug(plot.lines) if plot.lines else ''}"
+    return Chart(name, (title or f"{label} vs {plot.x}") + note, plot.x, [Panel(label, lines=lines)],
+                 xlog=spec.parameter(plot.x).log_scale and numeric and all(bool((ln.x > 0).all()) for ln in lines),
+                 xcategories=categories)
+
+
+def plot_metric(summary, spec: SweepSpec, plot: PlotSpec, out: Path, title: str | None = None) -> Path:
+    """Draws one :class:`PlotSpec` from the per-point summary into a PNG in ``out``."""
+    from ..plots import draw
+
+    chart = metric_chart(summary, spec, plot, title)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{_slug(plot.y)}_vs_{_slug(plot.x)}{'_by_' + _slug(plot.lines) if plot.lines else ''}.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    path = out / f"{chart.name}.png"
+    draw(chart, path, dpi=110)
     return path
 
 

@@ -1,0 +1,182 @@
+"""The self-contained HTML report of a run (``report.html``): summary tables, every
+chart of :mod:`tcplab.charts` drawn interactively, the scenario as run and the run's
+provenance, in one file that works offline.
+
+Everything is inlined: the stylesheet (report.css), the chart script (charts.js,
+written for tcplab; no third-party library) and the data. Series travel as base64
+of little-endian float64 (x) / float32 (y) arrays: a quarter of the size of JSON
+numbers and no Python loop over values, so writing the report of a large run costs
+a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..charts import Chart, run_charts
+
+if TYPE_CHECKING:
+    from ..results import RunResult
+    from ..series import Series
+
+#: Beyond this many flows the flow table shows the lowest and highest goodputs.
+TABLE_ROWS = 200
+
+
+def _b64(values: np.ndarray, dtype: str) -> str:
+    return base64.b64encode(np.ascontiguousarray(values, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()).decode()
+
+
+def chart_json(chart: Chart) -> dict:
+    """``chart`` as the report's script reads it."""
+    panels = []
+    for p in chart.panels:
+        panels.append({
+            "ylabel": p.ylabel,
+            "ylim": list(p.ylim) if p.ylim else None,
+            "note": p.note,
+            "lines": [{"name": ln.name, "x": _b64(ln.x, "f8"), "y": _b64(ln.y, "f4"), "dashed": ln.dashed,
+                       "step": ln.step, "pair": ln.pair, "role": ln.role, "markers": ln.markers or ln.err is not None,
+                       "err": None if ln.err is None else _b64(ln.err, "f4")} for ln in p.lines],
+            "bands": [{"name": b.name, "x": _b64(b.x, "f8"), "lower": _b64(b.lower, "f4"), "upper": _b64(b.upper, "f4")}
+                      for b in p.bands],
+            "bars": None if p.bars is None else {
+                "categories": p.bars.categories,
+                "values": {k: [float(x) for x in v] for k, v in p.bars.values.items()}},
+        })
+    return {"name": chart.name, "title": chart.title, "xlabel": chart.xlabel, "panels": panels, "xlog": chart.xlog,
+            "xcategories": chart.xcategories}
+
+
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def _script_safe(text: str) -> str:
+    """``text`` safe inside a <script> element (no "</script>" or "<!--" in it)."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def _num(value, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def table(headings: list[str], rows: list[list[str]], text_columns: int = 1) -> str:
+    """A sortable table (click a heading); the first ``text_columns`` columns are
+    left-aligned text, the rest right-aligned numbers."""
+    e = html.escape
+    head = "".join(f"<th class='text'>{e(h)}</th>" if i < text_columns else f"<th>{e(h)}</th>" for i, h in enumerate(headings))
+    body = "".join("<tr>" + "".join(f"<td class='text'>{e(c)}</td>" if i < text_columns else f"<td>{e(c)}</td>"
+                                    for i, c in enumerate(r)) + "</tr>" for r in rows)
+    return f"<div class='scroll'><table class='sortable'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+
+
+def _flows_section(summary: dict) -> str:
+    flows = summary["flows"]
+    shown = flows
+    note = ""
+    if len(flows) > TABLE_ROWS:
+        ranked = sorted(flows, key=lambda f: f["goodput_bps"])
+        half = TABLE_ROWS // 2
+        shown = ranked[:half] + ranked[-half:]
+        note = (f"<p>The {half} lowest and {half} highest goodputs of {len(flows):,} flows; every flow is in "
+                "flows.csv.</p>")
+    headings = ["flow", "path", "transport", "goodput Mb/s", "received Mb/s", "received max Mb/s", "sent pkts", "lost pkts",
+                "loss %", "delay mean ms", "delay p99 ms", "jitter ms", "retransmits", "timeouts", "SRTT ms", "completion s"]
+    rows = []
+    for f in shown:
+        d = f["delay_ms"]
+        rows.append([f["id"], f"{f['src']}→{f['dst']}", f["transport"], _num(f["goodput_bps"] / 1e6),
+                     _num(f["throughput_bps"] / 1e6), _num(f["throughput_max_bps"] / 1e6), f"{f['packets_sent']:,}",
+                     f"{f['packets_dropped']:,}", _num(100 * f["loss_rate"], 2), _num(d["mean"]), _num(d["p99"]),
+                     _num(f["jitter_ms"]), _num(f.get("retransmits"), 0), _num(f.get("rto_count"), 0),
+                     _num(f.get("srtt_ms")), _num(f.get("fct_s"))])
+    jain = summary["fairness"]["jain"]
+    fairness = (f"<p>Jain's fairness index over {len(summary['fairness']['flows']):,} flow(s): "
+                f"<b>{'–' if jain is None else f'{jain:.4f}'}</b></p>")
+    return "<h2 id='flows'>Flows</h2>" + note + table(headings, rows, 3) + fairness
+
+
+def _links_section(summary: dict) -> str:
+    busy = [link for link in summary["links"] if link["tx_packets"] > 0 or sum(link["drops"].values()) > 0]
+    busy.sort(key=lambda link: link["utilization"], reverse=True)
+    note = ""
+    if len(busy) > TABLE_ROWS:
+        note = f"<p>The {TABLE_ROWS} busiest of {len(busy):,} link directions with traffic; all are in links.csv.</p>"
+        busy = busy[:TABLE_ROWS]
+    headings = ["link direction", "Mb/s", "delay ms", "MTU B", "utilisation %", "tx pkts", "queue drops", "RED drops",
+                "random drops", "queue max pkts", "queue mean pkts", "queue max kB"]
+    rows = [[link["id"], f"{link['bandwidth_bps'] / 1e6:g}", f"{link['delay_ms']:g}", f"{link['mtu_bytes']:,}",
+             _num(100 * link["utilization"], 1), f"{link['tx_packets']:,}", f"{link['drops']['queue']:,}",
+             f"{link['drops']['red']:,}", f"{link['drops']['random']:,}", f"{link['queue_max_packets']:,}",
+             _num(link["queue_mean_packets"], 2), _num(link["queue_max_bytes"] / 1e3, 1)] for link in busy]
+    return "<h2 id='links'>Link directions with traffic</h2>" + note + table(headings, rows)
+
+
+def _provenance_section(summary: dict) -> str:
+    from ..scenario import toml_writer
+
+    e = html.escape
+    prov = summary.get("provenance") or {}
+    items = {"scenario file": prov.get("source"), "overrides": " ".join(prov.get("overrides") or []) or "none",
+             "seed": summary["seed"], "tcplab": summary.get("tcplab_version"), "git commit": prov.get("git_commit"),
+             "python": prov.get("python"), "platform": prov.get("platform"), "cores": prov.get("cpu_count"),
+             "started": prov.get("started_at"), "wall time": f"{summary['wall_time_s']:.2f} s"}
+    listing = "".join(f"<dt>{e(k)}</dt><dd>{e(str(v))}</dd>" for k, v in items.items() if v is not None)
+    scenario = summary.get("scenario_as_run")
+    toml = f"<h2 id='scenario'>Scenario as run</h2><pre>{e(toml_writer.dumps(scenario))}</pre>" if scenario else ""
+    return toml + f"<h2 id='provenance'>Provenance</h2><dl>{listing}</dl>"
+
+
+#: Where a page puts its interactive charts: ``page`` fills the element of this id.
+CHARTS_PLACE = "<div id='charts'></div>"
+#: How to use the charts, said above them.
+CHARTS_HELP = ("<p class='run'>Drag across a chart to zoom in, double-click to zoom out; click a legend entry to hide or "
+               "show it; hover for values.</p>")
+
+
+def page(title: str, body: str, charts: list[Chart], style: str = "") -> str:
+    """A self-contained HTML document: ``body`` (HTML, with :data:`CHARTS_PLACE` where
+    the charts go) and the ``charts`` drawn there interactively; ``style`` is CSS
+    added to the report's own. Used by the run, sweep and study reports."""
+    data = json.dumps([chart_json(c) for c in charts], allow_nan=False)
+    return "".join([
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>{html.escape(title)} · tcplab</title><style>{_asset('report.css')}{style}</style></head><body>",
+        body,
+        f"<script type='application/json' id='tcplab-charts'>{_script_safe(data)}</script>",
+        f"<script>{_script_safe(_asset('charts.js'))}</script>",
+        "</body></html>\n",
+    ])
+
+
+def report_html(summary: dict, series: Series, throughput: str = "received") -> str:
+    """The report of the run ``summary`` / ``series`` as one HTML document.
+    ``throughput`` picks which of received throughput and goodput comes first."""
+    e = html.escape
+    run = (f"{summary['duration_s']:g} s simulated, seed {summary['seed']}, {len(summary['flows']):,} flows, "
+           f"{summary['events']:,} events in {summary['wall_time_s']:.2f} s")
+    body = "".join([
+        f"<h1>{e(summary['scenario'])}</h1><p class='run'>{e(run)}</p>",
+        "<nav><a href='#flows'>Flows</a><a href='#links'>Links</a><a href='#charts'>Charts</a>"
+        "<a href='#scenario'>Scenario</a><a href='#provenance'>Provenance</a></nav>",
+        _flows_section(summary), _links_section(summary),
+        "<h2 id='charts-title'>Charts</h2>", CHARTS_HELP, CHARTS_PLACE,
+        _provenance_section(summary),
+    ])
+    return page(summary["scenario"], body, run_charts(summary, series, throughput))
+
+
+def write_report(result: RunResult, path: str | Path, throughput: str = "received") -> Path:
+    """Writes ``result``'s report to ``path`` (a file) and returns it."""
+    path = Path(path)
+    path.write_text(report_html(result.summary, result._series(), throughput), encoding="utf-8")
+    return path
