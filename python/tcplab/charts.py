@@ -193,9 +193,9 @@ def flow_panels(time_s: np.ndarray, values: np.ndarray, ids: list[str], ylabel: 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # bins where no flow has a value
         # A few columns (points) at a time: nanpercentile copies what it is given.
-        step = max(BLOCK_CELLS // max(len(ids), 1), 1)
-        p10, p50, p90 = np.concatenate([np.nanpercentile(values[:, j:j + step], [10, 50, 90], axis=0)
-                                        for j in range(0, values.shape[1], step)], axis=1)
+        columns = max(BLOCK_CELLS // max(len(ids), 1), 1)
+        p10, p50, p90 = np.concatenate([np.nanpercentile(values[:, j:j + columns], [10, 50, 90], axis=0)
+                                        for j in range(0, values.shape[1], columns)], axis=1)
         rows = max(BLOCK_CELLS // max(values.shape[1], 1), 1)
         means = np.concatenate([np.nanmean(values[r:r + rows], axis=1) for r in range(0, len(ids), rows)])
     panels = []
