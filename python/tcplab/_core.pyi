@@ -42,3 +42,6 @@ def estimate(config_json: str) -> str:
 
 def congestion_controls() -> str:
     """Every congestion-control algorithm's parameter defaults and presets, as JSON."""
+
+def scenario_schema() -> str:
+    """The JSON Schema (draft 2020-12) of scenario files, as JSON text."""

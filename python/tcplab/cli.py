@@ -7,6 +7,7 @@ directory), 1 for an internal error (a bug: please report it).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -26,7 +27,7 @@ from rich.table import Table
 from . import __version__
 from .budget import check_memory, duration_text, estimate, warn_after_s
 from .intervals import IntervalReport
-from .output import OutputError, _umask, check_output
+from .output import OutputError, _umask, check_output, replace_file
 from .runner import InternalError, simulate
 from .runner import validate as engine_validate
 from .scenario import ScenarioError, load
@@ -331,7 +332,7 @@ def report_command(
         except (OSError, ValueError) as e:
             raise OutputError(f"{results}: not a tcplab results directory ({e})") from None
         throughput = "goodput" if goodput_plot else "received"
-        written = [_replace_file(results / "report.html", lambda tmp: write_report(result, tmp, throughput))]
+        written = [replace_file(results / "report.html", lambda tmp: write_report(result, tmp, throughput))]
         if plots or plot_format is not None:
             from .charts import run_charts
             from .plots import FORMATS, draw
@@ -340,24 +341,11 @@ def report_command(
             assert fmt in FORMATS
             for chart in run_charts(result.summary, result._series(), throughput):
                 if chart.name not in ("goodput", "received"):
-                    written.append(_replace_file(results / f"{chart.name}.{fmt}", lambda tmp, c=chart: draw(c, tmp)))
+                    written.append(replace_file(results / f"{chart.name}.{fmt}", functools.partial(draw, chart)))
     except (ScenarioError, OutputError) as e:
         _fail(str(e), 2)
     out_console.print(f"Wrote {len(written)} file(s) into [bold]{escape(str(results))}[/]: "
                       + ", ".join(escape(p.name) for p in written))
-
-
-def _replace_file(path: Path, write) -> Path:
-    """Writes ``path`` through ``write(tmp)`` into a temporary sibling renamed over it:
-    a reader never sees half a file."""
-    tmp = path.with_name(f".{path.stem}.tmp-{os.getpid()}{path.suffix}")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise OutputError(f"{path}: cannot be written ({e.strerror or e})") from None
-    return path
 
 
 @app.command()
@@ -404,7 +392,7 @@ def _interrupt(signum: int, _frame) -> None:
 
 def main() -> None:
     """Entry point of the ``tcplab`` command."""
-    from . import cli_compare, cli_examples, cli_sweeps  # noqa: F401  (register compare, examples; sweep, query, reproduce)
+    from . import cli_compare, cli_examples, cli_schema, cli_sweeps  # noqa: F401  (register compare, examples, schema; sweep, query, reproduce)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _interrupt)

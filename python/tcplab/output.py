@@ -114,6 +114,19 @@ def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
     return path
 
 
+def replace_file(path: Path, write: Callable[[Path], object]) -> Path:
+    """Writes ``path`` through ``write(tmp)`` into a temporary sibling renamed over it:
+    a reader never sees half a file."""
+    tmp = path.with_name(f".{path.stem}.tmp-{os.getpid()}{path.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"{path}: cannot be written ({e.strerror or e})") from None
+    return path
+
+
 def remove_stale_temporaries(path: Path) -> list[Path]:
     """Removes the temporary siblings of ``path`` whose writing process is gone (a run
     killed while writing); returns what was removed."""

@@ -34,6 +34,7 @@
 pub mod app;
 pub mod config;
 pub mod estimate;
+pub mod format;
 pub mod metrics;
 pub mod net;
 pub mod observe;

@@ -438,7 +438,7 @@ impl Simulation {
             Some(m) => channel.offer_on_medium(at, packet.size_bytes, self.media.busy_until(m)),
         };
         if self.observer.is_some() {
-            self.observe_transmission(&packet, c, offered);
+            self.observe_admission(&packet, c, at, offered);
         }
         match offered {
             Offered::Sent(arrival) => {
@@ -466,10 +466,15 @@ impl Simulation {
         }
     }
 
-    /// Reports a packet's serialization onto channel `c` (sent on, or lost after it).
+    /// Reports what admission to channel `c` at `at` decided for `packet`: its hand-off
+    /// by the sending host (first hop), its place in the queue, the end of its
+    /// serialization (sent on, or lost after it) and, on the last hop, its delivery.
     #[cold]
     #[inline(never)]
-    fn observe_transmission(&mut self, packet: &InFlight, c: usize, offered: Offered) {
+    fn observe_admission(&mut self, packet: &InFlight, c: usize, at: SimTime, offered: Offered) {
+        if packet.hop == 1 {
+            self.report(at, PacketEvent::Sent { channel: c }, packet);
+        }
         let spec = self.channels[c].spec;
         let end = match offered {
             Offered::Sent(arrival) => arrival - spec.delay,
@@ -477,8 +482,19 @@ impl Simulation {
             Offered::Lost(end) if !self.channels[c].loses_before_queue() => end,
             Offered::Lost(_) | Offered::Dropped(_) => return,
         };
-        if end <= self.duration {
-            self.report(end, PacketEvent::Transmitted { channel: c }, packet);
+        self.report(at, PacketEvent::Enqueued { channel: c }, packet);
+        if end > self.duration {
+            return;
+        }
+        self.report(end, PacketEvent::Transmitted { channel: c }, packet);
+        if let Offered::Sent(arrival) = offered {
+            let last_hop = self
+                .routes
+                .hop(packet.flow, packet.direction.index(), packet.hop as usize)
+                .is_none();
+            if last_hop && arrival <= self.duration {
+                self.report(arrival, PacketEvent::Delivered { channel: c }, packet);
+            }
         }
     }
 

@@ -260,12 +260,20 @@ fn congestion_controls() -> String {
     tcplab_engine::CcConfig::catalogue().to_string()
 }
 
+/// The JSON Schema of scenario files (`tcplab_engine::format`), as JSON text: the key
+/// lists, choices, defaults and help the front end and `tcplab schema` use.
+#[pyfunction]
+fn scenario_schema() -> String {
+    tcplab_engine::format::json_schema().to_string()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add("EngineConfigError", m.py().get_type::<EngineConfigError>())?;
     m.add(
         "EngineInternalError",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import fields as F
+from . import format
 from .congestion import parse_cc
 from .errors import ScenarioError
 from .fields import Table, join
@@ -23,81 +24,49 @@ from .units import (
     parse_size_bytes,
 )
 
-DEFAULT_SEED = 1
-DEFAULT_BIN = "50ms"
-DEFAULT_MTU = 1500
+# Every key list, choice and default below comes from the published format
+# (crates/engine/src/format.rs, read through tcplab.scenario.format): change it there.
+DEFAULT_SEED: int = format.default("Simulation", "seed")
+DEFAULT_BIN: str = format.default("Simulation", "bin")
+DEFAULT_MTU: int = format.default("LinkProperties", "mtu")
 #: Queue of a link direction when none is given: large enough that only a real
 #: bottleneck (where you should set the queue explicitly) drops packets.
-DEFAULT_QUEUE = {"type": "droptail", "limit": "1000 packets"}
+DEFAULT_QUEUE: dict = format.default("LinkProperties", "queue")
+DEFAULT_LOSS: dict = format.default("LinkProperties", "loss")
 ETHERNET_FRAMING_BYTES = 38  # preamble 8 + header 14 + FCS 4 + inter-frame gap 12
 
-TOP_LEVEL_KEYS = ["name", "description", "simulation", "topology", "node", "link", "segment", "flow", "metrics"]
-LINK_PROPERTY_KEYS = ["bandwidth", "delay", "mtu", "framing", "cost", "queue", "loss", "loss_at", "forward", "reverse"]
-LOSS_PLACEMENTS = {"after_serialization": "after_serialization", "before_queue": "before_queue"}
-QUEUE_TYPES = ["droptail", "red"]
-LOSS_TYPES = ["none", "bernoulli", "gilbert_elliott", "every_nth", "list"]
-APP_TYPES = ["cbr", "poisson", "onoff", "bulk", "file", "rate_limited"]
-TRANSPORTS = ["udp", "tcp"]
-RECOVERIES = ["reno", "newreno", "sack"]
-TCP_KEYS = ["type", "profile", "cc", "recovery", "sack", "mss", "initial_window", "handshake", "delayed_ack", "receive_buffer",
-            "max_window", "timestamps", "window_scaling", "rto", "pacing", "send_jitter", "limited_transmit",
-            "newreno_timer", "timeout_ssthresh", "cwnd_counting", "rtt_sampling", "delay_growth", "reduction", "prr"]
-CWND_COUNTING = ["bytes", "acks"]
-RTT_SAMPLING = ["every_ack", "once_per_rtt"]
-NEWRENO_TIMERS = ["impatient", "slow_but_steady"]
-TIMEOUT_SSTHRESH = ["flight_size", "cwnd"]
-RTO_FLOORS = ["rto", "variance"]
-REDUCTIONS = ["pipe", "prr", "rate_halving"]
-# tcplab's TCP defaults (docs/scenario.md explains each choice): the "tcplab" profile.
-TCP_DEFAULTS = {"cc": "newreno", "sack": False, "initial_window": 10, "handshake": True, "ack_every": 2,
-                "delayed_ack_timeout": "40ms", "receive_buffer": "64MiB", "max_window": None, "timestamps": False,
-                "window_scaling": True, "rto_initial": "1s", "rto_min": "200ms", "rto_max": "60s", "rto_floor": "rto", "pacing": False,
-                "limited_transmit": True, "newreno_timer": "impatient", "timeout_ssthresh": "flight_size",
-                "cwnd_counting": "bytes", "rtt_sampling": "every_ack", "delay_growth": False, "reduction": "pipe"}
-#: `profile = "..."` sets the group at once to what a reference stack does with its
-#: defaults; keys the scenario writes still win. Sources: ns-2.35 tcl/lib/ns-default.tcl
-#: (Agent/TCP, TCPSink) and Linux (include/net/tcp.h, sysctls' defaults).
-TCP_PROFILES: dict[str, dict] = {
-    "tcplab": {},
-    "ns2": {
-        "initial_window": 2,            # windowInit_ 2
-        "handshake": False,             # one-way Agent/TCP: no SYN
-        "ack_every": 1,                 # Agent/TCPSink acknowledges every segment
-        "max_window": "20 packets",     # window_ 20
-        "receive_buffer": "20 packets",
-        "timestamps": False,            # timestamps_ false
-        "rto_initial": "3s",            # rtxcur_init_ 3.0
-        "rto_min": "200ms",             # minrto_ 0.2
-        "rto_max": "60s",               # maxrto_ 60
-        "limited_transmit": True,       # singledup_ 1
-        "newreno_timer": "impatient",   # Agent/TCP/Newreno newreno_changes1_ 1
-        "timeout_ssthresh": "cwnd",     # slowdown(CLOSE_SSTHRESH_HALF) halves window()
-        "cwnd_counting": "acks",        # opencwnd: +1 (slow start) or +1/cwnd per new ACK
-        "rtt_sampling": "once_per_rtt", # rtt_active_/rtt_seq_: one timed segment per RTT
-        "delay_growth": True,           # delay_growth_ true: one segment, IW after its ACK
-    },
-    "linux": {
-        "initial_window": 10,           # TCP_INIT_CWND (RFC 6928)
-        "handshake": True,
-        "ack_every": 2, "delayed_ack_timeout": "40ms",  # TCP_DELACK_MIN
-        "sack": True, "timestamps": True, "window_scaling": True,
-        "rto_initial": "1s", "rto_min": "200ms", "rto_max": "120s",  # TCP_TIMEOUT_INIT, TCP_RTO_MIN/MAX
-        "rto_floor": "variance",        # rttvar >= tcp_rto_min: RTO >= SRTT + 200 ms
-        "limited_transmit": True,       # duplicates shrink packets_in_flight (RFC 3042 in effect)
-        "newreno_timer": "slow_but_steady",  # the RTO is rearmed on every ACK of new data
-        "timeout_ssthresh": "cwnd",     # tcp_reno_ssthresh: max(cwnd/2, 2)
-        "reduction": "prr",             # RFC 6937 since Linux 3.2 ("rate_halving" before it)
-    },
+#: `sweep` belongs to `tcplab sweep`; the loader takes it off before a run is compiled.
+TOP_LEVEL_KEYS = [k for k in format.keys(format.ROOT) if k != "sweep"]
+LINK_PROPERTY_KEYS = format.keys("LinkProperties")
+LOSS_PLACEMENTS = format.choices("LossAt")
+QUEUE_TYPES = format.variants("Queue")
+LOSS_TYPES = format.variants("Loss")
+APP_TYPES = format.variants("App")
+TRANSPORTS = format.choices("TransportName")
+RECOVERIES = format.choices("Recovery")
+TCP_KEYS = format.keys("TransportTable", "tcp")
+#: The keys a `profile` sets that live in sub-tables (`delayed_ack`, `rto`), by their
+#: flat name in the profile and where the schema keeps their default.
+_NESTED_TCP_DEFAULTS = {"ack_every": ("DelayedAckTable", "every"), "delayed_ack_timeout": ("DelayedAckTable", "timeout"),
+                        "rto_initial": ("Rto", "initial"), "rto_min": ("Rto", "min"), "rto_max": ("Rto", "max"),
+                        "rto_floor": ("Rto", "floor")}
+#: tcplab's TCP defaults (docs/scenario.md explains each choice): the "tcplab" profile.
+TCP_DEFAULTS = {
+    "max_window": None,
+    **{k: v for k, v in format.defaults("TransportTable", "tcp").items() if k not in ("profile", "delayed_ack")},
+    **{flat: format.default(table, key) for flat, (table, key) in _NESTED_TCP_DEFAULTS.items()},
 }
+#: `profile = "..."` sets the group at once to what a reference stack does with its
+#: defaults (the sources are cited in format.rs); keys the scenario writes still win.
+TCP_PROFILES: dict[str, dict] = format.extension("TransportTable", "profile", "profiles", "tcp")
 
 # RED defaults where the scenario is silent: what ns-2.35 runs (tcl/lib/ns-default.tcl):
 # automatic min_th/max_th (thresh_ 0, maxthresh_ 0) and w_q (q_weight_ -1) derived from the
 # link, targetdelay_ 5 ms, linterm_ 10, mean_pktsize_ 500, gentle_ and wait_ on. Packet
 # mode is tcplab's default (ns-2.35 defaults to bytes_ true, queue_in_bytes_ true; say
 # mode = "byte" and a limit in bytes for that): docs/scenario.md explains why.
-RED_DEFAULTS = {"min_th": "auto", "max_th": "auto", "max_p": 0.1, "w_q": "auto", "target_delay": "5ms",
-                "mean_packet_size": 500, "mode": "packet", "gentle": True, "wait": True}
-RED_MODES = ["packet", "byte"]
+RED_DEFAULTS = format.defaults("Queue", "red")
+RED_MODES = format.choices("RedMode")
 
 
 def _limit(value: object, path: str) -> dict:
@@ -120,10 +89,9 @@ def parse_queue(value: object, path: str) -> dict:
     """A queue table: DropTail or RED."""
     kind = F.tagged(value, path, QUEUE_TYPES, '{ type = "droptail", limit = "100 packets" }')
     if kind == "droptail":
-        t = Table(value, path, ["type", "limit"])
+        t = Table(value, path, format.keys("Queue", "droptail"))
         return {"type": "droptail", "limit": t.get("limit", _limit)}
-    t = Table(value, path, ["type", "limit", "min_th", "max_th", "max_p", "w_q", "target_delay", "mean_packet_size",
-                            "mode", "gentle", "wait"])
+    t = Table(value, path, format.keys("Queue", "red"))
     limit = t.get("limit", _limit)
     threshold = _auto_or(lambda v, p: parse_amount(v, p, integral=False))
     min_th = t.get("min_th", threshold, None)
@@ -154,25 +122,26 @@ def parse_loss(value: object, path: str) -> dict:
     """A loss-model table."""
     kind = F.tagged(value, path, LOSS_TYPES, '{ type = "bernoulli", rate = 0.01 }')
     if kind == "none":
-        Table(value, path, ["type"])
+        Table(value, path, format.keys("Loss", kind))
         return {"type": "none"}
     if kind == "bernoulli":
-        t = Table(value, path, ["type", "rate"])
+        t = Table(value, path, format.keys("Loss", kind))
         return {"type": "bernoulli", "rate": t.get("rate", parse_probability)}
     if kind == "gilbert_elliott":
-        t = Table(value, path, ["type", "p_good_to_bad", "p_bad_to_good", "loss_good", "loss_bad"])
+        t = Table(value, path, format.keys("Loss", kind))
         return {
             "type": "gilbert_elliott",
             "p_good_to_bad": t.get("p_good_to_bad", parse_probability),
             "p_bad_to_good": t.get("p_bad_to_good", parse_probability),
-            "loss_good": t.get("loss_good", parse_probability, 0.0),
-            "loss_bad": t.get("loss_bad", parse_probability, 1.0),
+            "loss_good": t.get("loss_good", parse_probability, format.default("Loss", "loss_good", kind)),
+            "loss_bad": t.get("loss_bad", parse_probability, format.default("Loss", "loss_bad", kind)),
         }
     if kind == "list":
-        t = Table(value, path, ["type", "packets"])
+        t = Table(value, path, format.keys("Loss", kind))
         return {"type": "list", "packets": t.get("packets", F.list_of(F.positive_integer))}
-    t = Table(value, path, ["type", "n", "offset"])
-    return {"type": "every_nth", "n": t.get("n", F.positive_integer), "offset": t.get("offset", F.integer, 0)}
+    t = Table(value, path, format.keys("Loss", kind))
+    offset = format.default("Loss", "offset", kind)
+    return {"type": "every_nth", "n": t.get("n", F.positive_integer), "offset": t.get("offset", F.integer, offset)}
 
 
 def _framing(value: object, path: str) -> int:
@@ -188,13 +157,13 @@ def _framing(value: object, path: str) -> int:
 def _direction(t: Table, side: str, queue: tuple[dict, str], loss: tuple[dict, str], loss_at: str) -> dict:
     (q, q_origin), (loss_model, loss_origin) = queue, loss
     if t.has(side):
-        d = Table(t.data[side], join(t.path, side), ["queue", "loss", "loss_at"])
+        d = Table(t.data[side], join(t.path, side), format.keys("Direction"))
         if d.has("queue"):
             q, q_origin = d.get("queue", parse_queue), join(d.path, "queue")
         if d.has("loss"):
             loss_model, loss_origin = d.get("loss", parse_loss), join(d.path, "loss")
-        loss_at = d.get("loss_at", F.choice(list(LOSS_PLACEMENTS)), loss_at)
-    return {"queue": q, "loss": loss_model, "loss_placement": LOSS_PLACEMENTS[loss_at], "queue_origin": q_origin,
+        loss_at = d.get("loss_at", F.choice(LOSS_PLACEMENTS), loss_at)
+    return {"queue": q, "loss": loss_model, "loss_placement": loss_at, "queue_origin": q_origin,
             "loss_origin": loss_origin}
 
 
@@ -202,14 +171,14 @@ def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] 
     """Bandwidth, delay, MTU, framing, cost, queue and loss of a link (both directions)."""
     t = Table(value, path, [*extra_keys, *LINK_PROPERTY_KEYS], "a link table")
     queue = (t.get("queue", parse_queue, None) or parse_queue(DEFAULT_QUEUE, ""), join(path, "queue"))
-    loss = (t.get("loss", parse_loss, None) or {"type": "none"}, join(path, "loss"))
-    loss_at = t.get("loss_at", F.choice(list(LOSS_PLACEMENTS)), "after_serialization")
+    loss = (t.get("loss", parse_loss, None) or parse_loss(DEFAULT_LOSS, ""), join(path, "loss"))
+    loss_at = t.get("loss_at", F.choice(LOSS_PLACEMENTS), format.default("LinkProperties", "loss_at"))
     return {
         "bandwidth_bps": t.get("bandwidth", parse_rate_bps),
         "delay_ns": t.get("delay", parse_duration_ns),
         "mtu_bytes": t.get("mtu", parse_size_bytes, DEFAULT_MTU),
-        "framing_bytes": t.get("framing", _framing, 0),
-        "cost": t.get("cost", F.positive_integer, 1),
+        "framing_bytes": t.get("framing", _framing, _framing(format.default("LinkProperties", "framing"), "")),
+        "cost": t.get("cost", F.positive_integer, format.default("LinkProperties", "cost")),
         "forward": _direction(t, "forward", queue, loss, loss_at),
         "reverse": _direction(t, "reverse", queue, loss, loss_at),
         "origin": path,
@@ -219,11 +188,11 @@ def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] 
 def parse_link(value: object, path: str) -> dict:
     """An explicit ``[[link]]``."""
     link = parse_link_properties(value, path, extra_keys=("from", "to"))
-    t = Table(value, path, ["from", "to", *LINK_PROPERTY_KEYS])
+    t = Table(value, path, format.keys("Link"))
     return {"from": t.get("from", F.string), "to": t.get("to", F.string), **link}
 
 
-SEGMENT_KEYS = ["name", "stations", "bandwidth", "delay", "mtu", "framing", "queue", "loss", "loss_at"]
+SEGMENT_KEYS = format.keys("Segment")
 
 
 def parse_segment(value: Any, path: str) -> tuple[dict, list[dict]]:
@@ -248,33 +217,36 @@ def parse_segment(value: Any, path: str) -> tuple[dict, list[dict]]:
 
 def parse_node(value: object, path: str) -> dict:
     """An explicit ``[[node]]``."""
-    t = Table(value, path, ["name", "kind"])
-    return {"name": t.get("name", F.string), "kind": t.get("kind", F.choice(["host", "router"]), "host"), "origin": path}
+    t = Table(value, path, format.keys("Node"))
+    kind = t.get("kind", F.choice(format.choices("NodeKind")), format.default("Node", "kind"))
+    return {"name": t.get("name", F.string), "kind": kind, "origin": path}
 
 
 def parse_app(value: object, path: str) -> dict:
     """A traffic source."""
     kind = F.tagged(value, path, APP_TYPES, '{ type = "cbr", rate = "6Mbps", packet_size = "1000B" }')
     if kind in ("cbr", "poisson"):
-        t = Table(value, path, ["type", "rate", "packet_size"])
+        t = Table(value, path, format.keys("App", kind))
         return {"type": kind, "rate_bps": t.get("rate", parse_rate_bps), "payload_bytes": t.get("packet_size", parse_size_bytes)}
     if kind == "bulk":
-        Table(value, path, ["type"])
+        Table(value, path, format.keys("App", kind))
         return {"type": "bulk"}
     if kind == "file":
-        t = Table(value, path, ["type", "size"])
+        t = Table(value, path, format.keys("App", kind))
         return {"type": "file", "size_bytes": t.get("size", parse_size_bytes)}
     if kind == "rate_limited":
-        t = Table(value, path, ["type", "rate", "size"])
+        t = Table(value, path, format.keys("App", kind))
         return {"type": "rate_limited", "rate_bps": t.get("rate", parse_rate_bps), "size_bytes": t.get("size", parse_size_bytes, None)}
-    t = Table(value, path, ["type", "rate", "packet_size", "on", "off", "distribution"])
+    t = Table(value, path, format.keys("App", kind))
+    distribution = t.get("distribution", F.choice(format.choices("OnOffDistribution")),
+                         format.default("App", "distribution", kind))
     return {
         "type": "on_off",
         "rate_bps": t.get("rate", parse_rate_bps),
         "payload_bytes": t.get("packet_size", parse_size_bytes),
         "on_ns": t.get("on", parse_duration_ns),
         "off_ns": t.get("off", parse_duration_ns),
-        "exponential": t.get("distribution", F.choice(["exponential", "constant"]), "exponential") == "exponential",
+        "exponential": distribution == "exponential",
     }
 
 
@@ -290,28 +262,28 @@ def _delayed_ack(defaults: dict):
         timeout = parse_duration_ns(defaults["delayed_ack_timeout"], path)
         if isinstance(value, bool):
             return (2 if value else 1), timeout
-        t = Table(value, path, ["every", "timeout"], "true, false or a table { every = 2, timeout = \"40ms\" }")
-        return t.get("every", F.positive_integer, 2), t.get("timeout", parse_duration_ns, timeout)
+        t = Table(value, path, format.keys("DelayedAckTable"), "true, false or a table { every = 2, timeout = \"40ms\" }")
+        return t.get("every", F.positive_integer, defaults["ack_every"]), t.get("timeout", parse_duration_ns, timeout)
 
     return read
 
 
 def _rto(defaults: dict):
     def read(value: object, path: str) -> dict:
-        t = Table(value, path, ["initial", "min", "max", "fixed", "floor"])
+        t = Table(value, path, format.keys("Rto"))
         return {
             "initial_ns": t.get("initial", parse_duration_ns, parse_duration_ns(defaults["rto_initial"], "")),
             "min_ns": t.get("min", parse_duration_ns, parse_duration_ns(defaults["rto_min"], "")),
             "max_ns": t.get("max", parse_duration_ns, parse_duration_ns(defaults["rto_max"], "")),
             "fixed_ns": t.get("fixed", parse_duration_ns, None),
-            "floor": t.get("floor", F.choice(RTO_FLOORS), defaults["rto_floor"]),
+            "floor": t.get("floor", F.choice(format.choices("RtoFloor")), defaults["rto_floor"]),
         }
 
     return read
 
 
 def _tcp(t: Table) -> dict:
-    profile = t.get("profile", F.choice(list(TCP_PROFILES)), "tcplab")
+    profile = t.get("profile", F.choice(format.choices("Profile")), format.default("TransportTable", "profile", "tcp"))
     d = {**TCP_DEFAULTS, **TCP_PROFILES[profile]}
     every, timeout = t.get("delayed_ack", _delayed_ack(d), (d["ack_every"], parse_duration_ns(d["delayed_ack_timeout"], "")))
     cc = t.get("cc", parse_cc, parse_cc(d["cc"], ""))
@@ -333,12 +305,12 @@ def _tcp(t: Table) -> dict:
         "window_scaling": t.get("window_scaling", F.boolean, d["window_scaling"]),
         "rto": t.get("rto", _rto(d), _rto(d)({}, "")),
         "pacing": t.get("pacing", F.boolean, d["pacing"]),
-        "send_jitter_ns": t.get("send_jitter", parse_duration_ns, 0),
+        "send_jitter_ns": t.get("send_jitter", parse_duration_ns, parse_duration_ns(d["send_jitter"], "")),
         "limited_transmit": t.get("limited_transmit", F.boolean, d["limited_transmit"]),
-        "newreno_timer": t.get("newreno_timer", F.choice(NEWRENO_TIMERS), d["newreno_timer"]),
-        "timeout_ssthresh": t.get("timeout_ssthresh", F.choice(TIMEOUT_SSTHRESH), d["timeout_ssthresh"]),
-        "cwnd_counting": t.get("cwnd_counting", F.choice(CWND_COUNTING), d["cwnd_counting"]),
-        "rtt_sampling": t.get("rtt_sampling", F.choice(RTT_SAMPLING), d["rtt_sampling"]),
+        "newreno_timer": t.get("newreno_timer", F.choice(format.choices("NewRenoTimer")), d["newreno_timer"]),
+        "timeout_ssthresh": t.get("timeout_ssthresh", F.choice(format.choices("TimeoutSsthresh")), d["timeout_ssthresh"]),
+        "cwnd_counting": t.get("cwnd_counting", F.choice(format.choices("CwndCounting")), d["cwnd_counting"]),
+        "rtt_sampling": t.get("rtt_sampling", F.choice(format.choices("RttSampling")), d["rtt_sampling"]),
         "delay_growth": t.get("delay_growth", F.boolean, d["delay_growth"]),
         "reduction": _reduction(t, d),
     }
@@ -350,7 +322,7 @@ def _reduction(t, d: dict) -> str:
         raise ScenarioError(join(t.path, "prr"), 'give either prr or reduction, not both (prr = true is reduction = "prr")')
     if t.has("prr"):
         return "prr" if t.get("prr", F.boolean, False) else "pipe"
-    return t.get("reduction", F.choice(REDUCTIONS), d["reduction"])
+    return t.get("reduction", F.choice(format.choices("Reduction")), d["reduction"])
 
 
 def _segments(value: object, path: str) -> int:
@@ -366,7 +338,7 @@ def _transport(value: object, path: str) -> dict:
     if isinstance(value, dict):
         kind = F.tagged(value, path, TRANSPORTS, '{ type = "tcp", cc = "reno" }')
         if kind == "udp":
-            Table(value, path, ["type"])
+            Table(value, path, format.keys("TransportTable", "udp"))
             return {"type": "udp"}
         return _tcp(Table(value, path, TCP_KEYS))
     kind = F.choice(TRANSPORTS)(value, path)
@@ -375,7 +347,7 @@ def _transport(value: object, path: str) -> dict:
 
 def parse_flow(value: object, path: str, index: int) -> dict:
     """A ``[[flow]]``."""
-    t = Table(value, path, ["name", "from", "to", "transport", "app", "start", "stop", "path"])
+    t = Table(value, path, format.keys("Flow"))
     stop = t.get("stop", parse_duration_ns, None)
     return {
         "name": t.get("name", F.string, f"flow{index}"),
@@ -383,7 +355,7 @@ def parse_flow(value: object, path: str, index: int) -> dict:
         "to": t.get("to", F.string),
         "transport": t.get("transport", _transport),
         "app": t.get("app", parse_app),
-        "start_ns": t.get("start", parse_duration_ns, 0),
+        "start_ns": t.get("start", parse_duration_ns, parse_duration_ns(format.default("Flow", "start"), "")),
         "stop_ns": stop,
         "path": t.get("path", F.list_of(F.string), None),
         "origin": path,
@@ -392,7 +364,7 @@ def parse_flow(value: object, path: str, index: int) -> dict:
 
 def parse_simulation(value: object, path: str = "simulation") -> dict:
     """The ``[simulation]`` table."""
-    t = Table(value, path, ["duration", "seed", "bin"])
+    t = Table(value, path, format.keys("Simulation"))
     return {
         "duration_ns": t.get("duration", parse_duration_ns),
         "seed": t.get("seed", F.integer, DEFAULT_SEED),
@@ -435,6 +407,6 @@ def compile_scenario(raw: dict[str, Any]) -> dict:
     flows = [parse_flow(v, join("flow", i), i) for i, v in enumerate(flow_items)]
     fairness = None
     if top.has("metrics"):
-        m = Table(raw["metrics"], "metrics", ["fairness_flows"])
+        m = Table(raw["metrics"], "metrics", format.keys("Metrics"))
         fairness = m.get("fairness_flows", F.list_of(F.string), None)
     return {"simulation": simulation, "nodes": nodes, "links": links, "flows": flows, "fairness_flows": fairness}

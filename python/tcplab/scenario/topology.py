@@ -10,10 +10,11 @@ table per pair, each overriding only the keys it gives).
 from __future__ import annotations
 
 from . import fields as F
+from . import format
 from .errors import ScenarioError
 from .fields import Table, join
 
-TOPOLOGIES = ["dumbbell"]
+TOPOLOGIES = format.keys("Topology")
 
 
 def expand_topology(value: object, path: str, nodes: list[dict], links: list[dict]) -> None:
@@ -42,10 +43,11 @@ def _side_overrides(t: Table, key: str, pairs: int) -> list[tuple[dict, str] | N
 
 
 def _dumbbell(value: object, path: str, nodes: list[dict], links: list[dict], parse_props) -> None:
-    t = Table(value, path, ["pairs", "access", "left_access", "right_access", "bottleneck"])
+    t = Table(value, path, format.keys("Dumbbell"))
     pairs = t.get("pairs", F.positive_integer)
-    if pairs > 100_000:
-        raise ScenarioError(join(path, "pairs"), f"at most 100000 pairs, got {pairs}")
+    most = format.definition("Dumbbell")["properties"]["pairs"]["maximum"]
+    if pairs > most:
+        raise ScenarioError(join(path, "pairs"), f"at most {most} pairs, got {pairs}")
     access_raw = t.data.get("access")
     if access_raw is not None:
         parse_props(access_raw, join(path, "access"))  # report errors at the access table itself

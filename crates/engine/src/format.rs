@@ -1,0 +1,1056 @@
+//! The scenario file format as users write it (docs/scenario.md): every table, key,
+//! unit, default and help text, as Rust types.
+//!
+//! These types are the single source of the format. They are never filled in: the
+//! front end parses files (units, shorthands, `count` tables) and hands the engine a
+//! [`crate::config::ScenarioConfig`] in SI units. What they give is their JSON Schema
+//! ([`json_schema`]), which `tcplab schema` publishes for editors, and from which the
+//! Python front end takes its key lists, choices and defaults (`tcplab.scenario.format`)
+//! and docs/scenario.md is checked (`tests/test_schema.py`) — so the three cannot drift.
+//!
+//! Doc comments are the help text of each key; `default` extensions give the value a
+//! key takes when the scenario leaves it out, written as a user would write it.
+// Described, never constructed: neither unused fields nor the size of variants matter.
+#![allow(dead_code, clippy::large_enum_variant)]
+
+use std::borrow::Cow;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+
+/// A value written as a number with a unit (`"10ms"`, `"1Gbps"`, `"1500B"`), or a
+/// template (`"{i * 10}ms"`) in a table with `count`.
+macro_rules! unit_type {
+    ($name:ident, $unit:literal, $number:literal, $examples:tt, $doc:literal) => {
+        #[doc = $doc]
+        pub struct $name(serde_json::Value);
+
+        impl JsonSchema for $name {
+            fn schema_name() -> Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                json_schema!({
+                    "description": $doc,
+                    "anyOf": [
+                        {"type": "number", "minimum": 0, "description": $number},
+                        {"type": "string", "pattern": UNIT_PATTERN},
+                    ],
+                    "examples": $examples,
+                    "x-tcplab-unit": $unit,
+                })
+            }
+        }
+    };
+}
+
+/// A number followed by a unit, or a `{...}` template.
+const UNIT_PATTERN: &str =
+    r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*[^\d\s]*(\s+\S+)?\s*$|\{";
+
+unit_type!(
+    Duration,
+    "duration",
+    "seconds",
+    ["10ms", "1.5s", "100us"],
+    "A time: a number with ns, us, ms, s or min (a plain number is seconds)."
+);
+unit_type!(Rate, "rate", "bit/s", ["100Mbps", "1Gbps", "64kbps"],
+    "A bit rate: a number with bps, kbps, Mbps, Gbps (b/s spellings too; B/s for bytes); a plain number is bit/s.");
+unit_type!(Size, "size", "bytes", ["1500B", "9KiB", "10MB"],
+    "A size in bytes: B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024); a plain number is bytes.");
+unit_type!(Amount, "amount", "packets", ["100 packets", "64KB"],
+    "A queue limit, threshold or buffer: packets (a plain number, or \"N packets\"/\"N segments\") or a byte size.");
+unit_type!(
+    Probability,
+    "probability",
+    "a fraction in [0, 1]",
+    [0.01, "1%"],
+    "A probability: a fraction in [0, 1] or a percentage string (\"1%\")."
+);
+unit_type!(
+    Segments,
+    "segments",
+    "segments",
+    [10, "10 segments"],
+    "A whole number of TCP segments (10 or \"10 segments\")."
+);
+
+/// `"auto"` (derived as ns-2.35 does), or a value.
+pub enum AutoOr<T> {
+    /// Derived from the link (ns-2.35's automatic configuration).
+    Auto(AutoWord),
+    /// Given explicitly.
+    Value(T),
+}
+
+impl<T: JsonSchema> JsonSchema for AutoOr<T> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("AutoOr{}", T::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let value = generator.subschema_for::<T>();
+        json_schema!({"anyOf": [{"const": "auto"}, value]})
+    }
+}
+
+/// The word `"auto"`.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AutoWord {
+    /// Derive the value.
+    Auto,
+}
+
+/// A table whose keys are all optional: `T`'s keys, overriding another table's.
+pub struct Partial<T>(T);
+
+impl<T: JsonSchema> JsonSchema for Partial<T> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("Partial{}", T::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = T::json_schema(generator);
+        schema.remove("required");
+        schema
+    }
+}
+
+/// A whole scenario file (TOML, YAML, or a Python dict of the same shape).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "tcplab scenario")]
+pub struct Scenario {
+    /// The scenario's name: the default results directory is `results/<name>`.
+    #[serde(default)]
+    pub name: String,
+    /// Free text describing the scenario.
+    #[serde(default)]
+    pub description: String,
+    /// Run length, seed and time-series bin width.
+    pub simulation: Simulation,
+    /// Topology shorthands that expand into nodes and links.
+    #[serde(default)]
+    pub topology: Topology,
+    /// Hosts and routers named explicitly.
+    #[serde(default)]
+    pub node: Vec<Node>,
+    /// Full-duplex point-to-point links.
+    #[serde(default)]
+    pub link: Vec<Link>,
+    /// Shared half-duplex media (ns-2's make-lan).
+    #[serde(default)]
+    pub segment: Vec<Segment>,
+    /// Traffic: one table per flow (or per `count` flows).
+    pub flow: Vec<Flow>,
+    /// Which flows the summary's fairness index covers.
+    #[serde(default)]
+    pub metrics: Metrics,
+    /// A sweep over this scenario's parameters (docs/sweeps.md); read by `tcplab sweep`, not by a run.
+    #[serde(default)]
+    #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
+    pub sweep: serde_json::Value,
+}
+
+/// `[simulation]`.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Simulation {
+    /// Simulated time to run.
+    pub duration: Duration,
+    /// Run seed; every random component draws its own stream from (seed, component name).
+    #[serde(default)]
+    #[schemars(extend("default" = 1))]
+    pub seed: u64,
+    /// Width of the time-series bins (the source studies use 50 ms).
+    #[serde(default)]
+    #[schemars(extend("default" = "50ms"))]
+    pub bin: Option<Duration>,
+}
+
+/// `[topology]`: shorthands that expand into nodes and links.
+#[derive(Default, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Topology {
+    /// N sender/receiver pairs around one bottleneck: senders `left{i}`, receivers
+    /// `right{i}`, routers `router_left` and `router_right`.
+    #[serde(default)]
+    pub dumbbell: Option<Dumbbell>,
+}
+
+/// `[topology.dumbbell]`.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Dumbbell {
+    /// Number of sender/receiver pairs (1 to 100,000).
+    #[schemars(range(min = 1, max = 100_000))]
+    pub pairs: u32,
+    /// Every access link (required unless both `left_access` and `right_access` are given).
+    #[serde(default)]
+    pub access: Option<Partial<LinkProperties>>,
+    /// Overrides of `access` for the senders' links: one table for all pairs, or a list with one per pair.
+    #[serde(default)]
+    pub left_access: Option<OneOrPerPair>,
+    /// Overrides of `access` for the receivers' links: one table for all pairs, or a list with one per pair.
+    #[serde(default)]
+    pub right_access: Option<OneOrPerPair>,
+    /// The link `router_left — router_right` (its forward direction runs left to right).
+    pub bottleneck: LinkProperties,
+}
+
+/// One table of link keys for every pair, or a list of them, one per pair.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+pub enum OneOrPerPair {
+    /// The same overrides for every pair.
+    One(Partial<LinkProperties>),
+    /// Overrides pair by pair.
+    PerPair(Vec<Partial<LinkProperties>>),
+}
+
+/// `[[node]]`.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Node {
+    /// Unique name, used by links, flows and results.
+    pub name: String,
+    /// A host sources and sinks traffic and never forwards; a router forwards.
+    #[serde(default)]
+    #[schemars(extend("default" = "host"))]
+    pub kind: NodeKind,
+    /// Make this many nodes from this table (`{i}` in strings is the index).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub count: Option<u32>,
+}
+
+/// Whether a node forwards traffic for others.
+#[derive(Default, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// An end system.
+    #[default]
+    Host,
+    /// Forwards packets along routes.
+    Router,
+}
+
+/// The keys every link table takes (`[[link]]`, and the dumbbell's links).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkProperties {
+    /// Bit rate of each direction.
+    pub bandwidth: Rate,
+    /// One-way propagation delay (0 is accepted).
+    pub delay: Duration,
+    /// Largest IP packet the link carries, 68 to 65,535 bytes (9,000 / 9,180 for jumbo frames).
+    #[serde(default)]
+    #[schemars(extend("default" = 1500))]
+    pub mtu: Option<Size>,
+    /// Link-layer bytes added to every packet on the wire: 0 (as ns-2), "ethernet" (38) or a size.
+    #[serde(default)]
+    #[schemars(extend("default" = 0))]
+    pub framing: Option<Framing>,
+    /// Routing metric (static shortest path; hop count by default).
+    #[serde(default)]
+    #[schemars(extend("default" = 1), range(min = 1))]
+    pub cost: u32,
+    /// Output queue of each direction (`forward`/`reverse` override it).
+    #[serde(default)]
+    #[schemars(extend("default" = {"type": "droptail", "limit": "1000 packets"}))]
+    pub queue: Option<Queue>,
+    /// Random loss of each direction (`forward`/`reverse` override it).
+    #[serde(default)]
+    #[schemars(extend("default" = {"type": "none"}))]
+    pub loss: Option<Loss>,
+    /// Where random loss acts: after serialization (the packet used the link) or before the queue (ns-2's lossmodel).
+    #[serde(default)]
+    #[schemars(extend("default" = "after_serialization"))]
+    pub loss_at: LossAt,
+    /// Overrides for the direction `from -> to`.
+    #[serde(default)]
+    pub forward: Option<Direction>,
+    /// Overrides for the direction `to -> from`.
+    #[serde(default)]
+    pub reverse: Option<Direction>,
+}
+
+/// `[[link]]`: a full-duplex link between `from` and `to`, with every key of a link table.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    /// One end (the forward direction runs from here).
+    pub from: String,
+    /// The other end.
+    pub to: String,
+    /// Make this many links from this table (`{i}` in strings is the index).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub count: Option<u32>,
+    #[serde(flatten)]
+    pub properties: LinkProperties,
+}
+
+/// Link-layer framing: a named framing or a size in bytes.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+pub enum Framing {
+    /// "ethernet" (38 bytes: preamble, header, FCS, inter-frame gap) or "none" (0).
+    Named(FramingName),
+    /// Bytes per packet.
+    Bytes(Size),
+}
+
+/// A named link-layer framing.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FramingName {
+    /// 38 bytes: preamble 8, header 14, FCS 4, inter-frame gap 12.
+    Ethernet,
+    /// No framing.
+    None,
+}
+
+/// Where a link's random loss acts.
+#[derive(Default, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LossAt {
+    /// After serialization: the lost packet used the link; the receiver never sees it.
+    #[default]
+    AfterSerialization,
+    /// Before the queue, as ns-2's `$ns lossmodel`: no place in the queue, no time on the link.
+    BeforeQueue,
+}
+
+/// Per-direction overrides of a link's queue and loss.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Direction {
+    /// This direction's output queue.
+    #[serde(default)]
+    pub queue: Option<Queue>,
+    /// This direction's random loss.
+    #[serde(default)]
+    pub loss: Option<Loss>,
+    /// Where this direction's loss acts.
+    #[serde(default)]
+    pub loss_at: Option<LossAt>,
+}
+
+/// An output queue (packets waiting for the link; the one being sent is not counted).
+#[derive(JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Queue {
+    /// First come, first served; arrivals beyond the limit are dropped.
+    Droptail {
+        /// Packets, or a byte size holding at least one MTU-sized packet.
+        limit: Amount,
+    },
+    /// Random Early Detection as ns-2.35 runs it (queue/red.cc; its defaults).
+    Red(Red),
+}
+
+/// RED's parameters; the defaults are ns-2.35's (automatic thresholds and weight) in packet mode.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Red {
+    /// Hard limit: packets or bytes.
+    pub limit: Amount,
+    /// Minimum threshold of the average queue ("auto": max(5, target_delay · C / 2) packets).
+    #[serde(default)]
+    #[schemars(extend("default" = "auto"))]
+    pub min_th: Option<AutoOr<Amount>>,
+    /// Maximum threshold ("auto": 3 · min_th).
+    #[serde(default)]
+    #[schemars(extend("default" = "auto"))]
+    pub max_th: Option<AutoOr<Amount>>,
+    /// Drop probability at max_th.
+    #[serde(default)]
+    #[schemars(extend("default" = 0.1))]
+    pub max_p: Option<Probability>,
+    /// Weight of the average ("auto": 1 − exp(−1 / (10 · RTT · C))).
+    #[serde(default)]
+    #[schemars(extend("default" = "auto"))]
+    pub w_q: Option<AutoOr<Probability>>,
+    /// Target queueing delay of the automatic thresholds.
+    #[serde(default)]
+    #[schemars(extend("default" = "5ms"))]
+    pub target_delay: Option<Duration>,
+    /// Packet size the automatic configuration and byte mode assume.
+    #[serde(default)]
+    #[schemars(extend("default" = 500))]
+    pub mean_packet_size: Option<Size>,
+    /// "packet", or "byte" (ns-2's bytes_: the drop probability scales with the packet's size).
+    #[serde(default)]
+    #[schemars(extend("default" = "packet"))]
+    pub mode: RedMode,
+    /// Ramp the probability from max_p to 1 between max_th and 2 · max_th.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub gentle: bool,
+    /// Space early drops uniformly (ns-2's wait_).
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub wait: bool,
+}
+
+/// How RED counts.
+#[derive(Default, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RedMode {
+    /// Every packet alike.
+    #[default]
+    Packet,
+    /// By size: probability × size / mean_packet_size.
+    Byte,
+}
+
+/// A random-loss model.
+#[derive(JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Loss {
+    /// Nothing is lost.
+    None {},
+    /// Each packet independently.
+    Bernoulli {
+        /// Loss probability per packet.
+        rate: Probability,
+    },
+    /// Two-state bursty loss; the chain steps once per packet.
+    GilbertElliott {
+        /// Probability of moving from the good state to the bad one.
+        p_good_to_bad: Probability,
+        /// Probability of moving from the bad state to the good one.
+        p_bad_to_good: Probability,
+        /// Loss probability in the good state.
+        #[serde(default)]
+        #[schemars(extend("default" = 0))]
+        loss_good: Option<Probability>,
+        /// Loss probability in the bad state.
+        #[serde(default)]
+        #[schemars(extend("default" = 1))]
+        loss_bad: Option<Probability>,
+    },
+    /// Packets offset + n, offset + 2n, … (for tests).
+    EveryNth {
+        /// The period.
+        #[schemars(range(min = 1))]
+        n: u64,
+        /// Packets before the first period starts.
+        #[serde(default)]
+        #[schemars(extend("default" = 0))]
+        offset: u64,
+    },
+    /// Exactly these packets, numbered from 1 in the order they cross the direction.
+    List {
+        /// The packets to drop.
+        packets: Vec<u64>,
+    },
+}
+
+/// `[[segment]]`: a half-duplex medium shared by its stations, one transmission at a time.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Segment {
+    /// The segment's name; it becomes a router node of its own.
+    pub name: String,
+    /// The attached nodes (at least two).
+    pub stations: Vec<String>,
+    /// The medium's bit rate.
+    pub bandwidth: Rate,
+    /// Propagation between any two stations.
+    pub delay: Duration,
+    /// Largest IP packet.
+    #[serde(default)]
+    #[schemars(extend("default" = 1500))]
+    pub mtu: Option<Size>,
+    /// Link-layer bytes per packet.
+    #[serde(default)]
+    #[schemars(extend("default" = 0))]
+    pub framing: Option<Framing>,
+    /// Each station's interface queue.
+    #[serde(default)]
+    #[schemars(extend("default" = {"type": "droptail", "limit": "1000 packets"}))]
+    pub queue: Option<Queue>,
+    /// Random loss on send.
+    #[serde(default)]
+    #[schemars(extend("default" = {"type": "none"}))]
+    pub loss: Option<Loss>,
+    /// Where random loss acts.
+    #[serde(default)]
+    #[schemars(extend("default" = "after_serialization"))]
+    pub loss_at: LossAt,
+    /// Make this many segments from this table (`{i}` in strings is the index).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub count: Option<u32>,
+}
+
+/// `[[flow]]`: traffic from one host to another.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Flow {
+    /// Name in the results (default flow0, flow1, …).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Sending node.
+    pub from: String,
+    /// Receiving node.
+    pub to: String,
+    /// "udp", "tcp", or a table with TCP options.
+    pub transport: Transport,
+    /// What the application sends.
+    pub app: App,
+    /// When the application starts.
+    #[serde(default)]
+    #[schemars(extend("default" = "0s"))]
+    pub start: Option<Duration>,
+    /// When the application stops (default: the end of the run).
+    #[serde(default)]
+    pub stop: Option<Duration>,
+    /// An explicit route: the nodes from `from` to `to`.
+    #[serde(default)]
+    pub path: Option<Vec<String>>,
+    /// Make this many flows from this table (`{i}` in strings is the index).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub count: Option<u32>,
+}
+
+/// A flow's transport: a name with every default, or a table.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+pub enum Transport {
+    /// "udp" or "tcp" with its defaults.
+    Name(TransportName),
+    /// A table: `{ type = "tcp", cc = "cubic", ... }`.
+    Table(TransportTable),
+}
+
+/// The transports.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TransportName {
+    /// Datagrams (UDP 8 B + IPv4 20 B headers).
+    Udp,
+    /// A reliable byte stream.
+    Tcp,
+}
+
+/// A transport table.
+#[derive(JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TransportTable {
+    /// UDP (no options).
+    Udp {},
+    /// TCP with options.
+    Tcp(Tcp),
+}
+
+/// TCP's options. Defaults are tcplab's profile; `profile` switches the group to ns-2's or Linux's.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tcp {
+    /// "tcplab", "ns2" or "linux": sets many options at once to what that stack does; keys written still win.
+    #[serde(default)]
+    #[schemars(extend("default" = "tcplab", "x-tcplab-profiles" = profiles()))]
+    pub profile: Profile,
+    /// Congestion control: an algorithm name, or a table with the algorithm, a preset and parameters.
+    #[serde(default)]
+    #[schemars(extend("default" = "newreno"))]
+    pub cc: Option<Cc>,
+    /// Loss recovery (default: sack with sack = true, reno with cc = "reno", else newreno).
+    #[serde(default)]
+    pub recovery: Option<Recovery>,
+    /// SACK blocks (RFC 2018).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub sack: bool,
+    /// Maximum segment size (default: path MTU − 40).
+    #[serde(default)]
+    pub mss: Option<Size>,
+    /// Initial window in segments (RFC 6928).
+    #[serde(default)]
+    #[schemars(extend("default" = 10))]
+    pub initial_window: Option<Segments>,
+    /// SYN / SYN-ACK before data; false is ns-2's one-way TCP.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub handshake: bool,
+    /// true: ACK every 2nd segment or after 40 ms; false: every segment; or a table.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub delayed_ack: Option<DelayedAck>,
+    /// The advertised window: a size, or "N packets" of full segments.
+    #[serde(default)]
+    #[schemars(extend("default" = "64MiB"))]
+    pub receive_buffer: Option<Amount>,
+    /// A cap on the send window (default: none).
+    #[serde(default)]
+    pub max_window: Option<Amount>,
+    /// RFC 7323 timestamps (12 option bytes per segment).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub timestamps: bool,
+    /// Window scaling; without it the window is at most 65,535 bytes.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub window_scaling: bool,
+    /// The retransmission timer.
+    #[serde(default)]
+    pub rto: Option<Rto>,
+    /// Space segments at cwnd/SRTT (×2 in slow start, ×1.2 after).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub pacing: bool,
+    /// A random delay U[0, x] before each sending opportunity (ns-2's overhead_).
+    #[serde(default)]
+    #[schemars(extend("default" = "0s"))]
+    pub send_jitter: Option<Duration>,
+    /// RFC 3042: a new segment on each of the first two duplicate ACKs.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub limited_transmit: bool,
+    /// NewReno's retransmission timer in recovery (RFC 6582 section 4).
+    #[serde(default)]
+    #[schemars(extend("default" = "impatient"))]
+    pub newreno_timer: Option<NewRenoTimer>,
+    /// ssthresh after a timeout: from the flight size (RFC 5681) or from cwnd (ns-2, Linux).
+    #[serde(default)]
+    #[schemars(extend("default" = "flight_size"))]
+    pub timeout_ssthresh: Option<TimeoutSsthresh>,
+    /// RFC 3465 byte counting, or one segment per ACK (ns-2).
+    #[serde(default)]
+    #[schemars(extend("default" = "bytes"))]
+    pub cwnd_counting: Option<CwndCounting>,
+    /// RTT samples from every ACK, or one timed segment per RTT (BSD, ns-2).
+    #[serde(default)]
+    #[schemars(extend("default" = "every_ack"))]
+    pub rtt_sampling: Option<RttSampling>,
+    /// One segment until the first ACK, then the initial window (ns-2's delay_growth_).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub delay_growth: bool,
+    /// The window's way down in SACK recovery.
+    #[serde(default)]
+    #[schemars(extend("default" = "pipe"))]
+    pub reduction: Option<Reduction>,
+    /// The older spelling of `reduction = "prr"` (true) or "pipe" (false); not with `reduction`.
+    #[serde(default)]
+    pub prr: Option<bool>,
+}
+
+/// Stacks whose defaults a `profile` reproduces.
+#[derive(Default, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// tcplab's defaults (each key's `default`).
+    #[default]
+    Tcplab,
+    /// ns-2.35's Agent/TCP and TCPSink (tcl/lib/ns-default.tcl).
+    Ns2,
+    /// Linux (include/net/tcp.h and the sysctls' defaults).
+    Linux,
+}
+
+/// What each profile sets, in scenario terms (keys as in the `tcp` table, plus
+/// `ack_every` and `delayed_ack_timeout` for `delayed_ack`, and `rto_initial`,
+/// `rto_min`, `rto_max`, `rto_floor` for `rto`). Sources: ns-2.35
+/// tcl/lib/ns-default.tcl (Agent/TCP, TCPSink) and Linux include/net/tcp.h.
+fn profiles() -> serde_json::Value {
+    serde_json::json!({
+        "tcplab": {},
+        "ns2": {
+            "initial_window": 2,             // windowInit_ 2
+            "handshake": false,              // one-way Agent/TCP: no SYN
+            "ack_every": 1,                  // Agent/TCPSink acknowledges every segment
+            "max_window": "20 packets",      // window_ 20
+            "receive_buffer": "20 packets",
+            "timestamps": false,             // timestamps_ false
+            "rto_initial": "3s",             // rtxcur_init_ 3.0
+            "rto_min": "200ms",              // minrto_ 0.2
+            "rto_max": "60s",                // maxrto_ 60
+            "limited_transmit": true,        // singledup_ 1
+            "newreno_timer": "impatient",    // Agent/TCP/Newreno newreno_changes1_ 1
+            "timeout_ssthresh": "cwnd",      // slowdown(CLOSE_SSTHRESH_HALF) halves window()
+            "cwnd_counting": "acks",         // opencwnd: +1 (slow start) or +1/cwnd per new ACK
+            "rtt_sampling": "once_per_rtt",  // rtt_active_/rtt_seq_: one timed segment per RTT
+            "delay_growth": true,            // delay_growth_ true: one segment, IW after its ACK
+        },
+        "linux": {
+            "initial_window": 10,            // TCP_INIT_CWND (RFC 6928)
+            "handshake": true,
+            "ack_every": 2,
+            "delayed_ack_timeout": "40ms",   // TCP_DELACK_MIN
+            "sack": true,
+            "timestamps": true,
+            "window_scaling": true,
+            "rto_initial": "1s",             // TCP_TIMEOUT_INIT
+            "rto_min": "200ms",              // TCP_RTO_MIN
+            "rto_max": "120s",               // TCP_RTO_MAX
+            "rto_floor": "variance",         // rttvar >= tcp_rto_min: RTO >= SRTT + 200 ms
+            "limited_transmit": true,        // duplicates shrink packets_in_flight (RFC 3042 in effect)
+            "newreno_timer": "slow_but_steady", // the RTO is rearmed on every ACK of new data
+            "timeout_ssthresh": "cwnd",      // tcp_reno_ssthresh: max(cwnd/2, 2)
+            "reduction": "prr",              // RFC 6937 since Linux 3.2 ("rate_halving" before it)
+        },
+    })
+}
+
+/// A congestion-control algorithm: its name, or a table with parameters (the
+/// algorithms and their parameters are in the schema's `Cc` definition, built from
+/// each algorithm's configuration).
+pub struct Cc;
+
+impl JsonSchema for Cc {
+    fn schema_name() -> Cow<'static, str> {
+        "Cc".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        cc_schema()
+    }
+}
+
+/// The `cc` schema from the engine's catalogue: a name, or per algorithm a table of
+/// `algorithm`, `preset` and its parameters (a duration where the engine's field is
+/// in ns, typed by the default otherwise).
+fn cc_schema() -> Schema {
+    let catalogue = crate::CcConfig::catalogue();
+    let mut names = Vec::new();
+    let mut tables = Vec::new();
+    if let serde_json::Value::Object(all) = &catalogue {
+        for (name, entry) in all {
+            names.push(serde_json::Value::String(name.clone()));
+            let mut properties = serde_json::Map::new();
+            properties.insert("algorithm".into(), serde_json::json!({"const": name}));
+            let presets: Vec<_> = entry["presets"]
+                .as_object()
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default();
+            if !presets.is_empty() {
+                properties.insert("preset".into(), serde_json::json!({"enum": presets}));
+            }
+            if let Some(defaults) = entry["defaults"].as_object() {
+                for (field, default) in defaults {
+                    let (key, schema) = match field.strip_suffix("_ns") {
+                        Some(key) => (
+                            key.to_string(),
+                            serde_json::json!({"$ref": "#/$defs/Duration"}),
+                        ),
+                        None => (field.clone(), parameter_schema(default)),
+                    };
+                    let mut schema = schema;
+                    if let serde_json::Value::Object(m) = &mut schema {
+                        m.insert("default".into(), duration_default(field, default));
+                    }
+                    properties.insert(key, schema);
+                }
+            }
+            tables.push(serde_json::json!({
+                "type": "object", "properties": properties, "required": ["algorithm"], "additionalProperties": false,
+            }));
+        }
+    }
+    json_schema!({"anyOf": [{"enum": names}, {"oneOf": tables}]})
+}
+
+fn parameter_schema(default: &serde_json::Value) -> serde_json::Value {
+    match default {
+        serde_json::Value::Bool(_) => serde_json::json!({"type": "boolean"}),
+        serde_json::Value::Number(n) if n.is_u64() || n.is_i64() => {
+            serde_json::json!({"type": "integer"})
+        }
+        _ => serde_json::json!({"type": "number"}),
+    }
+}
+
+/// A default of an `_ns` field as the scenario writes it (seconds as a string: "0.2s").
+fn duration_default(field: &str, default: &serde_json::Value) -> serde_json::Value {
+    match (field.ends_with("_ns"), default.as_f64()) {
+        (true, Some(ns)) => serde_json::Value::String(format!("{}s", ns / 1e9)),
+        _ => default.clone(),
+    }
+}
+
+/// Loss recovery after three duplicate ACKs.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Recovery {
+    /// RFC 5681: leave recovery at the first new ACK.
+    Reno,
+    /// RFC 6582: stay until the whole window is repaired.
+    Newreno,
+    /// RFC 6675, with SACK blocks.
+    Sack,
+}
+
+/// `delayed_ack`: true, false, or a table.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+pub enum DelayedAck {
+    /// true: every 2nd segment or after 40 ms; false: every segment.
+    Switch(bool),
+    /// Explicit settings.
+    Table(DelayedAckTable),
+}
+
+/// Explicit delayed-ACK settings.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DelayedAckTable {
+    /// Acknowledge every this many full segments.
+    #[serde(default)]
+    #[schemars(extend("default" = 2), range(min = 1))]
+    pub every: u32,
+    /// Longest an ACK is held back.
+    #[serde(default)]
+    #[schemars(extend("default" = "40ms"))]
+    pub timeout: Option<Duration>,
+}
+
+/// The retransmission timeout (RFC 6298).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rto {
+    /// Before the first RTT sample.
+    #[serde(default)]
+    #[schemars(extend("default" = "1s"))]
+    pub initial: Option<Duration>,
+    /// Lower bound.
+    #[serde(default)]
+    #[schemars(extend("default" = "200ms"))]
+    pub min: Option<Duration>,
+    /// Upper bound (backoff stops there).
+    #[serde(default)]
+    #[schemars(extend("default" = "60s"))]
+    pub max: Option<Duration>,
+    /// A fixed RTO instead of the estimator (the LAN study).
+    #[serde(default)]
+    pub fixed: Option<Duration>,
+    /// "rto": max(SRTT + 4·RTTVAR, min) (RFC 6298); "variance": SRTT + max(4·RTTVAR, min) (Linux).
+    #[serde(default)]
+    #[schemars(extend("default" = "rto"))]
+    pub floor: Option<RtoFloor>,
+}
+
+/// Where the RTO's lower bound applies.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoFloor {
+    /// To the whole RTO (RFC 6298).
+    Rto,
+    /// To the variance term (Linux).
+    Variance,
+}
+
+/// NewReno's timer in recovery (RFC 6582 section 4).
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NewRenoTimer {
+    /// Reset only by the first partial ACK.
+    Impatient,
+    /// Reset by every partial ACK.
+    SlowButSteady,
+}
+
+/// ssthresh after a timeout.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutSsthresh {
+    /// Half the flight size (RFC 5681).
+    FlightSize,
+    /// Half of cwnd (ns-2, Linux).
+    Cwnd,
+}
+
+/// How cwnd grows per ACK.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CwndCounting {
+    /// By bytes acknowledged (RFC 3465).
+    Bytes,
+    /// One segment per ACK (ns-2).
+    Acks,
+}
+
+/// Which segments give RTT samples.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSampling {
+    /// Every ACK.
+    EveryAck,
+    /// One timed segment per round trip (BSD, ns-2).
+    OncePerRtt,
+}
+
+/// The window's way down in SACK recovery.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reduction {
+    /// RFC 6675 alone.
+    Pipe,
+    /// Proportional rate reduction (RFC 6937; Linux ≥ 3.2).
+    Prr,
+    /// Linux 2.6: one segment less per two ACKs.
+    RateHalving,
+}
+
+/// What a flow's application sends.
+#[derive(JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum App {
+    /// Constant bit rate (UDP): one packet every packet_size · 8 / rate.
+    Cbr {
+        /// Sending rate.
+        rate: Rate,
+        /// Payload per datagram.
+        packet_size: Size,
+    },
+    /// Exponential gaps with the given mean rate (UDP).
+    Poisson {
+        /// Mean sending rate.
+        rate: Rate,
+        /// Payload per datagram.
+        packet_size: Size,
+    },
+    /// CBR during on periods (UDP).
+    Onoff {
+        /// Rate while on.
+        rate: Rate,
+        /// Payload per datagram.
+        packet_size: Size,
+        /// Mean on period.
+        on: Duration,
+        /// Mean off period.
+        off: Duration,
+        /// Period lengths: "exponential" or "constant".
+        #[serde(default)]
+        #[schemars(extend("default" = "exponential"))]
+        distribution: Option<OnOffDistribution>,
+    },
+    /// Always has data (TCP; FTP in the source studies).
+    Bulk {},
+    /// A finite transfer (TCP); its completion time is `fct_s`.
+    File {
+        /// Bytes to transfer.
+        size: Size,
+    },
+    /// Data produced at a rate (TCP), e.g. by a disk.
+    RateLimited {
+        /// Production rate.
+        rate: Rate,
+        /// Total bytes (default: unbounded).
+        #[serde(default)]
+        size: Option<Size>,
+    },
+}
+
+/// On/off period lengths.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OnOffDistribution {
+    /// Exponentially distributed around the mean.
+    Exponential,
+    /// Exactly the mean.
+    Constant,
+}
+
+/// `[metrics]`.
+#[derive(Default, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Metrics {
+    /// The flows Jain's fairness index is computed over (default: all).
+    #[serde(default)]
+    pub fairness_flows: Option<Vec<String>>,
+}
+
+/// The JSON Schema (draft 2020-12) of scenario files.
+pub fn json_schema() -> serde_json::Value {
+    let mut schema = schemars::schema_for!(Scenario).to_value();
+    remove_null(&mut schema);
+    allow_each_in_counted_tables(&mut schema);
+    schema
+}
+
+/// TOML has no null: an optional key is one that may be left out, not be null. Drops
+/// the null alternative schemars gives every `Option`, and the null default of those
+/// with no default of their own (the key is then simply optional).
+fn remove_null(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            if map.get("default").is_some_and(|d| d.is_null()) {
+                map.remove("default");
+            }
+            if let Some(serde_json::Value::Array(types)) = map.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let only = types.remove(0);
+                    map.insert("type".into(), only);
+                }
+            }
+            if let Some(serde_json::Value::Array(alternatives)) = map.get_mut("anyOf") {
+                alternatives.retain(|a| a.get("type").and_then(|t| t.as_str()) != Some("null"));
+                if alternatives.len() == 1 {
+                    let only = alternatives.remove(0);
+                    map.remove("anyOf");
+                    if let serde_json::Value::Object(inner) = only {
+                        for (k, v) in inner {
+                            map.entry(k).or_insert(v);
+                        }
+                    }
+                }
+            }
+            map.values_mut().for_each(remove_null);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(remove_null),
+        _ => {}
+    }
+}
+
+/// In tables that take `count`, any key may be `{ each = [...] }`: one value per copy.
+fn allow_each_in_counted_tables(schema: &mut serde_json::Value) {
+    let Some(defs) = schema.get_mut("$defs").and_then(|d| d.as_object_mut()) else {
+        return;
+    };
+    defs.insert(
+        "Each".into(),
+        serde_json::json!({
+            "description": "One value per copy of a counted table: copy i takes item i.",
+            "type": "object",
+            "properties": {"each": {"type": "array"}},
+            "required": ["each"],
+            "additionalProperties": false,
+        }),
+    );
+    for name in ["Node", "Link", "Segment", "Flow"] {
+        let Some(properties) = defs
+            .get_mut(name)
+            .and_then(|d| d.get_mut("properties"))
+            .and_then(|p| p.as_object_mut())
+        else {
+            continue;
+        };
+        for (key, property) in properties.iter_mut() {
+            if key == "count" {
+                continue;
+            }
+            let mut original = property.take();
+            let mut wrapper = serde_json::Map::new();
+            if let Some(fields) = original.as_object_mut() {
+                for lifted in ["description", "default"] {
+                    if let Some(value) = fields.remove(lifted) {
+                        wrapper.insert(lifted.into(), value);
+                    }
+                }
+            }
+            wrapper.insert(
+                "anyOf".into(),
+                serde_json::json!([original, {"$ref": "#/$defs/Each"}]),
+            );
+            *property = serde_json::Value::Object(wrapper);
+        }
+    }
+}
