@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
-from .cli import _fail, app, out_console
+from .cli import _fail, app, escape, out_console
 from .output import OutputError
-from .tables import Column, fitted_tables
+
+if TYPE_CHECKING:
+    from .tables import BoxTable
 
 #: Flows shown (those whose goodput changed most) and busiest link directions shown;
 #: the CSV files in --out have every row.
@@ -28,7 +28,9 @@ def _cell(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() or abs(value) >= 1000 else f"{value:,.3f}"
 
 
-def _tables(title: str, frame, labels: list[str], ids: list[str]) -> list[Table]:
+def _tables(title: str, frame, labels: list[str], ids: list[str]) -> list[BoxTable]:
+    from .tables import Column, fitted_tables
+
     columns = [Column("id", numeric=False), Column("metric", numeric=False), *(Column(escape(label)) for label in labels),
                *(Column(escape(f"Δ% {label}")) for label in labels[1:])]
     rows = []
@@ -61,6 +63,8 @@ def compare(
     legend = ", ".join(f"{escape(label)} = {escape(str(path))}" for label, path in zip(c.runs, runs, strict=True))
     out_console.print(f"Runs: {legend}; differences are against {escape(c.runs[0])}.")
     if c.scenario_differences:
+        from .tables import Column, fitted_tables
+
         columns = [Column("key", numeric=False), *(Column(escape(label), numeric=False) for label in c.runs)]
         rows = [[escape(key), *(escape("-" if v is None else str(v)) for v in values)] for key, values in c.scenario_differences]
         out_console.print(*fitted_tables("Scenario differences", columns, rows, out_console.width))

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
-from .cli import _fail, app, out_console
+from .cli import _fail, app, escape, out_console
 
 
 def example_files() -> list[Path]:

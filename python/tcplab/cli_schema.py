@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
-from .cli import _fail, app, out_console
+from .cli import _fail, app, escape, out_console
 from .output import OutputError, replace_file
 
 

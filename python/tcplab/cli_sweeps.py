@@ -6,15 +6,15 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from .cli import _fail, app, err_console, out_console
+from .cli import _fail, app, err_console, escape, out_console, real_console
 from .scenario import ScenarioError
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Local worker processes (default: all cores).")]
 DaskOpt = Annotated[str | None, typer.Option(
@@ -25,10 +25,12 @@ class SweepProgress:
     """A progress bar with runs done / failed / remaining and an ETA."""
 
     def __init__(self, label: str = "sweep") -> None:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
         self.bar = Progress(
             TextColumn(f"{label}"), BarColumn(), TextColumn("{task.completed}/{task.total} runs"),
             TextColumn("[red]{task.fields[failed]} failed[/]"), TextColumn("{task.fields[remaining]} remaining"),
-            TextColumn("({task.fields[skipped]} already stored)"), TimeRemainingColumn(), console=err_console,
+            TextColumn("({task.fields[skipped]} already stored)"), TimeRemainingColumn(), console=real_console(err_console),
             transient=False,
         )
         self.task: TaskID | None = None
@@ -55,6 +57,8 @@ def _fmt(value: Any, ci: Any = None, scale: float = 1.0) -> str:
 
 def print_point_summary(summary, spec) -> None:
     """Per point: parameters, runs, and each metric's mean ± 95% CI."""
+    from rich.table import Table
+
     table = Table(title=f"Per point: mean ± 95% CI over {spec.replications} replication(s)", title_justify="left")
     names = [p.name for p in spec.parameters]
     for name in names:
@@ -139,6 +143,8 @@ def query(
     if csv:
         out_console.file.write(df.to_csv(index=False))
         return
+    from rich.table import Table
+
     table = Table()
     for col in df.columns:
         table.add_column(str(col))

@@ -64,16 +64,21 @@ def _write_csv(columns: dict[str, list], path: Path) -> None:
 class _ParquetWriter:
     """Writes tables to one Parquet file as successive row groups. Entity ids are
     dictionary-encoded in memory; on disk they are plain strings (Parquet's own
-    dictionary encoding), so readers see the same schema whatever the chunking."""
+    dictionary encoding), so readers see the same schema whatever the chunking.
+
+    The Arrow schema is not stored with the file: without it readers take the ids as
+    the strings Parquet holds instead of restoring Arrow's dictionary type, and no
+    column has a type Parquet's own logical types do not carry. (Casting the ids to
+    strings first would do the same at the price of importing pyarrow.compute, 40 ms
+    of every run.)"""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.writer: pq.ParquetWriter | None = None
 
     def write(self, table: pa.Table) -> None:
-        table = _plain_strings(table)
         if self.writer is None:
-            self.writer = pq.ParquetWriter(self.path, table.schema)
+            self.writer = pq.ParquetWriter(self.path, table.schema, store_schema=False)
         self.writer.write_table(table)
 
     def __enter__(self) -> _ParquetWriter:
