@@ -3,10 +3,9 @@ the app of :mod:`tcplab.cli`)."""
 
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -46,18 +45,11 @@ class SweepProgress:
             self.bar.stop()
 
 
-def _fmt(value: Any, ci: Any = None, scale: float = 1.0) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    text = f"{value * scale:.4g}"
-    if ci is not None and not (isinstance(ci, float) and math.isnan(ci)):
-        text += f" ± {ci * scale:.2g}"
-    return text
-
-
 def print_point_summary(summary, spec) -> None:
     """Per point: parameters, runs, and each metric's mean ± 95% CI."""
     from rich.table import Table
+
+    from .sweeps.stats import mean_ci_text
 
     table = Table(title=f"Per point: mean ± 95% CI over {spec.replications} replication(s)", title_justify="left")
     names = [p.name for p in spec.parameters]
@@ -70,7 +62,7 @@ def print_point_summary(summary, spec) -> None:
         cells = [escape(str(row[n])) for n in names]
         cells.append(f"{row['runs']}" + (f" ([red]{row['failed']} failed[/])" if row["failed"] else ""))
         for m in spec.metrics:
-            cells.append(_fmt(row[m], row[f"{m}_ci"], 1e-6 if m == "goodput_bps" else 1.0))
+            cells.append(mean_ci_text(row[m], row[f"{m}_ci"], 1e-6 if m == "goodput_bps" else 1.0))
         table.add_row(*cells)
     out_console.print(table)
 
@@ -148,8 +140,10 @@ def query(
     table = Table()
     for col in df.columns:
         table.add_column(str(col))
+    from .sweeps.stats import mean_ci_text
+
     for row in df.itertuples(index=False):
-        table.add_row(*(_fmt(v) if isinstance(v, float) else escape(str(v)) for v in row))
+        table.add_row(*(mean_ci_text(v) if isinstance(v, float) else escape(str(v)) for v in row))
     out_console.print(table)
 
 

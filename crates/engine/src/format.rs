@@ -237,6 +237,22 @@ pub enum NodeKind {
     Router,
 }
 
+/// A link's or a segment's MTU when the scenario gives none (bytes).
+const DEFAULT_MTU: u32 = 1500;
+/// Link-layer bytes per packet when the scenario gives none: none, as ns-2.
+const DEFAULT_FRAMING: u32 = 0;
+
+/// The queue of a link direction or a segment's station when the scenario gives none:
+/// large enough that only a real bottleneck (where the queue should be set) drops.
+fn default_queue() -> serde_json::Value {
+    serde_json::json!({"type": "droptail", "limit": "1000 packets"})
+}
+
+/// No random loss unless the scenario asks for it.
+fn default_loss() -> serde_json::Value {
+    serde_json::json!({"type": "none"})
+}
+
 /// The keys every link table takes (`[[link]]`, and the dumbbell's links).
 #[derive(JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -247,11 +263,11 @@ pub struct LinkProperties {
     pub delay: Duration,
     /// Largest IP packet the link carries, 68 to 65,535 bytes (9,000 / 9,180 for jumbo frames).
     #[serde(default)]
-    #[schemars(extend("default" = 1500))]
+    #[schemars(extend("default" = DEFAULT_MTU))]
     pub mtu: Option<Size>,
     /// Link-layer bytes added to every packet on the wire: 0 (as ns-2), "ethernet" (38) or a size.
     #[serde(default)]
-    #[schemars(extend("default" = 0))]
+    #[schemars(extend("default" = DEFAULT_FRAMING))]
     pub framing: Option<Framing>,
     /// Routing metric (static shortest path; hop count by default).
     #[serde(default)]
@@ -259,11 +275,11 @@ pub struct LinkProperties {
     pub cost: u32,
     /// Output queue of each direction (`forward`/`reverse` override it).
     #[serde(default)]
-    #[schemars(extend("default" = {"type": "droptail", "limit": "1000 packets"}))]
+    #[schemars(extend("default" = default_queue()))]
     pub queue: Option<Queue>,
     /// Random loss of each direction (`forward`/`reverse` override it).
     #[serde(default)]
-    #[schemars(extend("default" = {"type": "none"}))]
+    #[schemars(extend("default" = default_loss()))]
     pub loss: Option<Loss>,
     /// Where random loss acts: after serialization (the packet used the link) or before the queue (ns-2's lossmodel).
     #[serde(default)]
@@ -464,19 +480,19 @@ pub struct Segment {
     pub delay: Duration,
     /// Largest IP packet.
     #[serde(default)]
-    #[schemars(extend("default" = 1500))]
+    #[schemars(extend("default" = DEFAULT_MTU))]
     pub mtu: Option<Size>,
     /// Link-layer bytes per packet.
     #[serde(default)]
-    #[schemars(extend("default" = 0))]
+    #[schemars(extend("default" = DEFAULT_FRAMING))]
     pub framing: Option<Framing>,
     /// Each station's interface queue.
     #[serde(default)]
-    #[schemars(extend("default" = {"type": "droptail", "limit": "1000 packets"}))]
+    #[schemars(extend("default" = default_queue()))]
     pub queue: Option<Queue>,
     /// Random loss on send.
     #[serde(default)]
-    #[schemars(extend("default" = {"type": "none"}))]
+    #[schemars(extend("default" = default_loss()))]
     pub loss: Option<Loss>,
     /// Where random loss acts.
     #[serde(default)]

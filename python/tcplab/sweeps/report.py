@@ -4,22 +4,13 @@ the sweep's plots as interactive charts, in one self-contained file."""
 from __future__ import annotations
 
 import html
-import math
 from pathlib import Path
 
 from ..charts import Chart
 from ..report import CHARTS_HELP, CHARTS_PLACE, page, table
 from .plots import METRIC_AXES
 from .spec import SweepSpec
-
-
-def _cell(value, ci, scale: float) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    text = f"{value * scale:.4g}"
-    if ci is not None and not (isinstance(ci, float) and math.isnan(ci)):
-        text += f" ± {ci * scale:.2g}"
-    return text
+from .stats import mean_ci_text
 
 
 def write_sweep_report(spec: SweepSpec, summary, charts: list[Chart], out: Path) -> Path:
@@ -29,7 +20,7 @@ def write_sweep_report(spec: SweepSpec, summary, charts: list[Chart], out: Path)
     names = [p.name for p in spec.parameters]
     headings = [*names, "runs", "failed", *(METRIC_AXES[m][0] for m in spec.metrics)]
     rows = [[str(row[n]) for n in names] + [str(row["runs"]), str(row["failed"])]
-            + [_cell(row[m], row[f"{m}_ci"], METRIC_AXES[m][1]) for m in spec.metrics]
+            + [mean_ci_text(row[m], row[f"{m}_ci"], METRIC_AXES[m][1], missing="–") for m in spec.metrics]
             for _, row in summary.iterrows()]
     parameters = "".join(f"<dt>{e(p.name)}</dt><dd>{e(', '.join(str(v) for v in p.values))}</dd>" for p in spec.parameters)
     title = f"Sweep of {spec.scenario.get('name') or Path(spec.scenario_source).stem}"
