@@ -111,3 +111,59 @@ def test_an_unknown_capture_selector_is_refused_and_leaves_nothing(tmp_path):
     assert p.returncode == 2, p.stderr
     assert len(p.stderr.strip().splitlines()) == 1 and "--pcap" in p.stderr and "did you mean" in p.stderr
     assert sorted(f.name for f in tmp_path.iterdir()) == ["lossy.toml"]
+
+
+# 8,972-byte UDP payloads (9,000-byte datagrams) every 7.1776 ms for 1 s — 140
+# datagrams, sent at k · 7.1776 ms, k = 0…139 — from a jumbo-frame link onto a
+# 1,500-byte one, where RFC 791 cuts each into 7 fragments (6 × 1,480 + 100 bytes).
+JUMBO_UDP = """
+[simulation]
+duration = "1s"
+
+[[node]]
+name = "a"
+[[node]]
+name = "r"
+kind = "router"
+[[node]]
+name = "b"
+
+[[link]]
+from = "a"
+to = "r"
+bandwidth = "1Gbps"
+delay = "1ms"
+mtu = 9000
+
+[[link]]
+from = "r"
+to = "b"
+bandwidth = "1Gbps"
+delay = "1ms"
+mtu = 1500
+
+[[flow]]
+from = "a"
+to = "b"
+transport = "udp"
+app = { type = "cbr", rate = "10Mbps", packet_size = "8972B" }
+"""
+
+
+def test_fragments_are_captured_and_wireshark_reassembles_them(tmp_path):
+    """Every datagram appears on the 1,500-byte link as its 7 fragments (MF set on 6),
+    and tshark reassembles each into one 8,980-byte UDP datagram: 140 of them."""
+    tshark = ensure("tshark", "tshark")
+    scenario = tmp_path / "jumbo.toml"
+    scenario.write_text(JUMBO_UDP)
+    out = tmp_path / "run"
+    p = run_cli("run", str(scenario), "--out", str(out), "--no-report", "--pcap", "r->b")
+    assert p.returncode == 0, p.stderr
+    path = out / "pcap" / "r-to-b.pcap"
+    assert _tshark(tshark, path, "-Y", "_ws.malformed || _ws.expert.severity == error").strip() == ""
+    frames = _tshark(tshark, path, "-T", "fields", "-e", "frame.len").split()
+    more = _tshark(tshark, path, "-Y", "ip.flags.mf == 1", "-T", "fields", "-e", "frame.number").split()
+    datagrams = _tshark(tshark, path, "-Y", "udp", "-T", "fields", "-e", "udp.length").split()
+    assert len(frames) == 140 * 7
+    assert len(more) == 140 * 6
+    assert datagrams == ["8980"] * 140

@@ -15,13 +15,19 @@
 //! the packet is admitted, ahead of the clock, so records wait in a small heap until
 //! the clock has passed them.
 //!
-//! Not written: IP fragments (a fragmented datagram appears in no capture of the
-//! links it is fragmented on), and the window-scale option (the window field is the
-//! advertised window, saturated at 65,535; the data sender's, which the model does
-//! not have, as 65,535).
+//! A datagram fragmented on its way (RFC 791) appears as its fragments on the links
+//! that carry them: each with the datagram's identification (its reassembly record's
+//! index), the "more fragments" flag and its offset, the transport header in the first
+//! fragment only, so that Wireshark reassembles them. Whole datagrams carry
+//! identification 0 and "don't fragment".
+//!
+//! Not written: the window-scale option (the window field is the advertised window,
+//! saturated at 65,535; the data sender's, which the model does not have, as 65,535).
 
 use crate::config::{ScenarioConfig, TransportConfig};
-use crate::net::packet::{Direction, Packet, TransportHeader, IPV4_HEADER_BYTES};
+use crate::net::packet::{
+    Direction, Packet, TransportHeader, FRAGMENT_OFFSET, IPV4_HEADER_BYTES, UDP_HEADER_BYTES,
+};
 use crate::observe::{PacketEvent, PacketObserver};
 use crate::time::SimTime;
 use crate::transport::tcp::segment::{flags, TcpSegment};
@@ -37,6 +43,8 @@ pub const DEFAULT_SNAPLEN: u32 = 80;
 const RECEIVER_PORT: u16 = 5001;
 /// LINKTYPE_IPV4: each record is an IPv4 packet.
 const LINKTYPE_IPV4: u32 = 228;
+/// IPv4's "don't fragment" flag, set on every whole datagram.
+const DONT_FRAGMENT: u16 = 0x4000;
 
 /// Which link directions go to which file.
 #[derive(Debug, Clone)]
@@ -138,31 +146,31 @@ impl PcapCapture {
         })
     }
 
-    /// The record (header and captured bytes) of `packet` at `at`.
-    fn record(&self, at: SimTime, packet: &Packet, ip_bytes: u32) -> Vec<u8> {
+    /// The record (header and captured bytes) of `packet` at `at`: `ip_bytes` of it
+    /// (the packet, or the fragment of it that `fragment` says it is).
+    fn record(&self, at: SimTime, packet: &Packet, ip_bytes: u32, fragment: bool) -> Vec<u8> {
         let (sender, receiver, port, _) = self.flows[packet.flow as usize];
         let (src, dst, sport, dport) = match packet.direction {
             Direction::Forward => (sender, receiver, port, RECEIVER_PORT),
             Direction::Reverse => (receiver, sender, RECEIVER_PORT, port),
         };
-        let mut bytes = ipv4_header(src, dst, ip_bytes, &packet.header);
-        let transport_bytes = ip_bytes - IPV4_HEADER_BYTES;
-        match &packet.header {
-            TransportHeader::Tcp(seg)
-                if packet.direction == Direction::Forward && seg.window == 0 =>
-            {
-                // The model's data sender advertises no window (only the receiver's
-                // matters): written as open, not as a zero window.
-                let mut seg = *seg;
-                seg.window = 0xffff;
-                bytes.extend(tcp_header(src, dst, sport, dport, &seg, transport_bytes))
+        let placement = if fragment {
+            Placement::Fragment {
+                id: packet.datagram as u16,
+                word: packet.fragment_word,
             }
-            TransportHeader::Tcp(seg) => {
-                bytes.extend(tcp_header(src, dst, sport, dport, seg, transport_bytes))
-            }
-            TransportHeader::Udp { .. } => {
-                bytes.extend(udp_header(src, dst, sport, dport, transport_bytes))
-            }
+        } else {
+            Placement::Whole
+        };
+        let mut bytes = ipv4_header(src, dst, ip_bytes, &packet.header, placement);
+        // The transport header (with its length and checksum for the whole datagram)
+        // travels in the first fragment; the others carry payload only.
+        if placement.offset_bytes() == 0 {
+            let transport_bytes = match &packet.header {
+                TransportHeader::Tcp(seg) => seg.ip_bytes() - IPV4_HEADER_BYTES,
+                TransportHeader::Udp { payload_bytes, .. } => UDP_HEADER_BYTES + payload_bytes,
+            };
+            bytes.extend(self.transport_header(packet, src, dst, sport, dport, transport_bytes));
         }
         let kept = ip_bytes.min(self.snaplen) as usize;
         bytes.resize(kept, 0);
@@ -174,6 +182,31 @@ impl PcapCapture {
         record.extend(ip_bytes.to_le_bytes());
         record.extend(bytes);
         record
+    }
+
+    /// The TCP or UDP header of `packet`, whose transport part is `transport_bytes`.
+    fn transport_header(
+        &self,
+        packet: &Packet,
+        src: [u8; 4],
+        dst: [u8; 4],
+        sport: u16,
+        dport: u16,
+        transport_bytes: u32,
+    ) -> Vec<u8> {
+        match &packet.header {
+            TransportHeader::Tcp(seg)
+                if packet.direction == Direction::Forward && seg.window == 0 =>
+            {
+                // The model's data sender advertises no window (only the receiver's
+                // matters): written as open, not as a zero window.
+                let mut seg = *seg;
+                seg.window = 0xffff;
+                tcp_header(src, dst, sport, dport, &seg, transport_bytes)
+            }
+            TransportHeader::Tcp(seg) => tcp_header(src, dst, sport, dport, seg, transport_bytes),
+            TransportHeader::Udp { .. } => udp_header(src, dst, sport, dport, transport_bytes),
+        }
     }
 
     /// Writes the records of file `k` stamped at or before `until`.
@@ -210,10 +243,10 @@ impl PacketObserver for PcapCapture {
             return;
         };
         let wanted = self.files_of.get(channel).map_or(0, Vec::len);
-        if wanted == 0 || fragment || self.error.is_some() {
+        if wanted == 0 || self.error.is_some() {
             return;
         }
-        let record = self.record(at, packet, ip_bytes);
+        let record = self.record(at, packet, ip_bytes, fragment);
         self.order += 1;
         for j in 0..wanted {
             let k = self.files_of[channel][j];
@@ -253,14 +286,43 @@ fn sum_words(bytes: &[u8]) -> u32 {
         .sum()
 }
 
-fn ipv4_header(src: [u8; 4], dst: [u8; 4], ip_bytes: u32, header: &TransportHeader) -> Vec<u8> {
+/// Where an IPv4 packet stands in its datagram.
+#[derive(Debug, Clone, Copy)]
+enum Placement {
+    /// The whole datagram: identification 0, "don't fragment".
+    Whole,
+    /// A fragment: the datagram's identification and the flags-and-offset word.
+    Fragment { id: u16, word: u16 },
+}
+
+impl Placement {
+    fn offset_bytes(self) -> u32 {
+        match self {
+            Placement::Whole => 0,
+            Placement::Fragment { word, .. } => u32::from(word & FRAGMENT_OFFSET) * 8,
+        }
+    }
+}
+
+fn ipv4_header(
+    src: [u8; 4],
+    dst: [u8; 4],
+    ip_bytes: u32,
+    header: &TransportHeader,
+    placement: Placement,
+) -> Vec<u8> {
     let protocol = match header {
         TransportHeader::Tcp(_) => 6,
         TransportHeader::Udp { .. } => 17,
     };
+    let (id, word) = match placement {
+        Placement::Whole => (0, DONT_FRAGMENT),
+        Placement::Fragment { id, word } => (id, word),
+    };
     let mut h = vec![0x45, 0];
     h.extend((ip_bytes.min(0xffff) as u16).to_be_bytes());
-    h.extend([0, 0, 0x40, 0]); // identification 0, don't fragment
+    h.extend(id.to_be_bytes());
+    h.extend(word.to_be_bytes());
     h.extend([64, protocol, 0, 0]);
     h.extend(src);
     h.extend(dst);
@@ -347,6 +409,7 @@ fn udp_header(src: [u8; 4], dst: [u8; 4], sport: u16, dport: u16, udp_bytes: u32
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::packet::MORE_FRAGMENTS;
 
     /// The IPv4 header checksum of RFC 1071's worked style: a header whose words,
     /// checksum included, sum to 0xffff.
@@ -360,10 +423,33 @@ mod tests {
                 seq: 0,
                 payload_bytes: 1472,
             },
+            Placement::Whole,
         );
         assert_eq!(h.len(), 20);
         assert_eq!(fold(sum_words(&h)), 0xffff);
         assert_eq!(u16::from_be_bytes([h[2], h[3]]), 1500);
+        assert_eq!(u16::from_be_bytes([h[6], h[7]]), DONT_FRAGMENT);
+    }
+
+    /// A fragment's header: the datagram's identification, MF and the offset in
+    /// 8-byte units (RFC 791 section 3.1: 1480 bytes of payload = 185 units), no DF.
+    #[test]
+    fn a_fragment_header_carries_identification_flags_and_offset() {
+        let word = MORE_FRAGMENTS | 185;
+        let h = ipv4_header(
+            [10, 0, 0, 1],
+            [10, 0, 0, 2],
+            1500,
+            &TransportHeader::Udp {
+                seq: 0,
+                payload_bytes: 8972,
+            },
+            Placement::Fragment { id: 7, word },
+        );
+        assert_eq!(u16::from_be_bytes([h[4], h[5]]), 7);
+        assert_eq!(u16::from_be_bytes([h[6], h[7]]), 0x2000 | 185);
+        assert_eq!(fold(sum_words(&h)), 0xffff);
+        assert_eq!(Placement::Fragment { id: 7, word }.offset_bytes(), 1480);
     }
 
     /// A TCP header with timestamps and two SACK blocks: 20 + 12 + 20 bytes, its data

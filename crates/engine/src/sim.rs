@@ -19,7 +19,10 @@ use crate::metrics::{Binning, FlowMeter};
 use crate::net::channel::{Channel, ChannelSpec, Offered};
 use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
 use crate::net::medium::Media;
-use crate::net::packet::{Direction, InFlight, Packet, PacketPool, NOT_A_FRAGMENT};
+use crate::net::packet::{
+    Direction, InFlight, Packet, PacketPool, FRAGMENT_OFFSET, IPV4_HEADER_BYTES, MORE_FRAGMENTS,
+    NOT_A_FRAGMENT,
+};
 use crate::net::queue::DropCause;
 use crate::net::routing::{delivering_channels, single_feeder_channels, RouteTable};
 use crate::observe::{PacketEvent, PacketObserver};
@@ -388,6 +391,7 @@ impl Simulation {
             size_bytes: out.size_bytes,
             sent_at: self.now,
             datagram: NOT_A_FRAGMENT,
+            fragment_word: 0,
             header: out.header,
         });
         let packet = InFlight {
@@ -511,11 +515,21 @@ impl Simulation {
         };
         self.meters[p.flow as usize].on_fragmented(p.direction, count);
         self.channels[c].counters.fragmented_packets += 1;
+        // Offsets count from the original datagram, also when a fragment is cut again.
+        let parent_offset = p.fragment_word & FRAGMENT_OFFSET;
+        let parent_more = p.fragment_word & MORE_FRAGMENTS;
+        let units = ((full - IPV4_HEADER_BYTES) / 8) as u16;
         for k in 0..count {
             let size = if k + 1 == count { last } else { full };
+            let more = if k + 1 < count {
+                MORE_FRAGMENTS
+            } else {
+                parent_more
+            };
             let fragment = Packet {
                 size_bytes: size,
                 datagram: d,
+                fragment_word: more | (parent_offset + k as u16 * units),
                 ..p
             };
             let id = if k == 0 {

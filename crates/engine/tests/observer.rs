@@ -16,9 +16,11 @@ const MS: u64 = 1_000_000;
 
 /// (now, at, event) of every call, in call order.
 type Log = Arc<Mutex<Vec<(u64, u64, PacketEvent)>>>;
+/// (event, IP bytes, fragment, the packet's fragment word) of every call.
+type PacketLog = Arc<Mutex<Vec<(PacketEvent, u32, bool, u16)>>>;
 
 #[derive(Debug)]
-struct Recorder(Log);
+struct Recorder(Log, PacketLog);
 
 impl PacketObserver for Recorder {
     fn on_event(
@@ -26,21 +28,43 @@ impl PacketObserver for Recorder {
         now: SimTime,
         at: SimTime,
         event: PacketEvent,
-        _: &Packet,
-        _: u32,
-        _: bool,
+        packet: &Packet,
+        ip_bytes: u32,
+        fragment: bool,
     ) {
         self.0.lock().unwrap().push((now.0, at.0, event));
+        let word = packet.fragment_word;
+        self.1
+            .lock()
+            .unwrap()
+            .push((event, ip_bytes, fragment, word));
+    }
+}
+
+/// The run's results, its events, and what each event said of its packet.
+struct Observed {
+    results: RunResults,
+    events: Vec<(u64, u64, PacketEvent)>,
+    packets: Vec<(PacketEvent, u32, bool, u16)>,
+}
+
+fn observe(cfg: ScenarioConfig) -> Observed {
+    let (log, packets) = (Log::default(), PacketLog::default());
+    let mut sim = Simulation::new(cfg).unwrap();
+    sim.set_observer(Box::new(Recorder(log.clone(), packets.clone())));
+    let results = sim.run().unwrap();
+    let events = log.lock().unwrap().clone();
+    let packets = packets.lock().unwrap().clone();
+    Observed {
+        results,
+        events,
+        packets,
     }
 }
 
 fn observed(cfg: ScenarioConfig) -> (RunResults, Vec<(u64, u64, PacketEvent)>) {
-    let log = Log::default();
-    let mut sim = Simulation::new(cfg).unwrap();
-    sim.set_observer(Box::new(Recorder(log.clone())));
-    let results = sim.run().unwrap();
-    let events = log.lock().unwrap().clone();
-    (results, events)
+    let o = observe(cfg);
+    (o.results, o.events)
 }
 
 fn count(events: &[(u64, u64, PacketEvent)], wanted: PacketEvent) -> usize {
@@ -186,4 +210,54 @@ fn events_never_go_back_in_time() {
         assert!(at >= now, "{event:?} at {at} before now {now}");
         last_now = now;
     }
+}
+
+/// RFC 791 fragmentation as the observer sees it: a 9,000-byte UDP datagram (8,980
+/// bytes after the IP header) crosses links of MTU 9,000, 4,000 and 1,500. Cut for the
+/// 4,000-byte link into 3,976 + 3,976 + 1,028 bytes (offsets 0, 497, 994 units of 8),
+/// and each of those again for the 1,500-byte link, the pieces delivered must still
+/// tile the 8,980 bytes exactly, offsets counted from the original datagram, with
+/// "more fragments" on every piece but the one that ends it: 3 + 3 + 1 = 7 pieces.
+#[test]
+fn fragments_carry_offsets_from_the_original_datagram() {
+    let mut cfg = two_hops(1_000_000_000, MS, 1_000_000_000, MS, droptail(100));
+    cfg.nodes.push(node("r2", NodeKind::Router));
+    cfg.links = vec![
+        link("a", "r", 1_000_000_000, MS, 9000, droptail(100)),
+        link("r", "r2", 1_000_000_000, MS, 4000, droptail(100)),
+        link("r2", "b", 1_000_000_000, MS, 1500, droptail(100)),
+    ];
+    cfg.simulation.duration_ns = 100 * MS;
+    // One datagram: a rate so low that the next would leave after the run.
+    cfg.flows.push(udp_flow("f", "a", "b", cbr(100_000, 8972)));
+    let packets = observe(cfg).packets;
+    let mut delivered: Vec<(u32, u16)> = packets
+        .iter()
+        .filter(|(e, _, _, _)| matches!(e, PacketEvent::Delivered { .. }))
+        .map(|&(_, ip_bytes, fragment, word)| {
+            assert!(fragment);
+            (ip_bytes, word)
+        })
+        .collect();
+    delivered.sort_by_key(|&(_, word)| word & 0x1fff);
+    let offsets: Vec<u32> = delivered
+        .iter()
+        .map(|&(_, w)| u32::from(w & 0x1fff) * 8)
+        .collect();
+    let sizes: Vec<u32> = delivered.iter().map(|&(b, _)| b - 20).collect();
+    assert_eq!(offsets, vec![0, 1480, 2960, 3976, 5456, 6936, 7952]);
+    assert_eq!(sizes, vec![1480, 1480, 1016, 1480, 1480, 1016, 1028]);
+    for k in 0..delivered.len() {
+        let more = delivered[k].1 & 0x2000 != 0;
+        assert_eq!(more, k + 1 < delivered.len(), "MF of piece {k}");
+        if k + 1 < delivered.len() {
+            assert_eq!(
+                offsets[k] + sizes[k],
+                offsets[k + 1],
+                "pieces {k} and {} tile",
+                k + 1
+            );
+        }
+    }
+    assert_eq!(offsets[6] + sizes[6], 8980);
 }

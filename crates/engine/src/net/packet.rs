@@ -13,6 +13,11 @@ pub type PacketId = u32;
 /// "No datagram": the packet is not an IP fragment.
 pub const NOT_A_FRAGMENT: u32 = u32::MAX;
 
+/// The "more fragments" flag in [`Packet::fragment_word`] (IPv4's MF bit).
+pub const MORE_FRAGMENTS: u16 = 0x2000;
+/// The offset bits of [`Packet::fragment_word`] (in 8-byte units).
+pub const FRAGMENT_OFFSET: u16 = 0x1fff;
+
 /// IPv4 header without options (RFC 791).
 pub const IPV4_HEADER_BYTES: u32 = 20;
 /// UDP header (RFC 768).
@@ -99,6 +104,10 @@ pub struct Packet {
     pub sent_at: SimTime,
     /// Datagram record this fragment belongs to, or [`NOT_A_FRAGMENT`].
     pub datagram: u32,
+    /// A fragment's place in its datagram as IPv4 writes it (RFC 791 section 3.1):
+    /// [`MORE_FRAGMENTS`] and the offset in 8-byte units; 0 for a whole datagram.
+    /// (It fits the packet's padding: the packet stays 112 bytes.)
+    pub fragment_word: u16,
     /// Transport header fields.
     pub header: TransportHeader,
 }
@@ -180,6 +189,7 @@ mod tests {
             size_bytes: 100,
             sent_at: SimTime::ZERO,
             datagram: NOT_A_FRAGMENT,
+            fragment_word: 0,
             header: TransportHeader::Udp {
                 seq,
                 payload_bytes: 72,
