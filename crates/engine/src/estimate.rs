@@ -9,7 +9,7 @@
 //! rate and empty elsewhere. The per-item costs below were measured on this engine
 //! (`benchmarks/series_memory.py` checks the series' against real runs).
 
-use crate::config::{Amount, AppConfig, ChannelConfig, ScenarioConfig, SizeUnit, TransportConfig};
+use crate::config::{Amount, AppConfig, ChannelConfig, ScenarioConfig, SizeUnit};
 use crate::metrics::bins::Binning;
 use crate::net::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::time::SimTime;
@@ -158,10 +158,8 @@ fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
         if let AppConfig::File { size_bytes } = flow.app {
             sent = sent.min(size_bytes as f64 * 8.0 / packet_bits * 1.1);
         }
-        let acks = match &flow.transport {
-            TransportConfig::Tcp(t) => sent / t.ack_every.max(1) as f64,
-            TransportConfig::Udp => 0.0,
-        };
+        let transport = flow.transport.transport();
+        let acks = sent * transport.feedback_per_packet();
         packets += sent + acks;
         events += app_packets.max(sent) * EVENTS_PER_PACKET
             + sent * route[0].len() as f64 * EVENTS_PER_HOP
@@ -169,9 +167,9 @@ fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
         // Offered load: what TCP gets (its window follows its share), everything a
         // datagram source offers (it does not back off).
         // What a flow can have queued: its window (TCP) or everything it offers.
-        let (offered, window) = match &flow.transport {
-            TransportConfig::Tcp(t) => (rate_bps, packets_of(&t.receive_buffer, packet_bits)),
-            TransportConfig::Udp => (demand_bps, app_packets),
+        let (offered, window) = match transport.window() {
+            Some(window) => (rate_bps, packets_of(&window, packet_bits)),
+            None => (demand_bps, app_packets),
         };
         for &c in &route[0] {
             let c = c as usize;
@@ -254,13 +252,16 @@ fn cell_bytes(config: &ScenarioConfig) -> (f64, f64) {
     let mut buffered_bytes = 0.0f64;
     let mut algorithms: Vec<&str> = Vec::new();
     for flow in &config.flows {
-        if let TransportConfig::Tcp(t) = &flow.transport {
-            buffered_bytes = buffered_bytes.max(match t.receive_buffer.unit {
-                SizeUnit::Bytes => t.receive_buffer.value as f64,
-                SizeUnit::Packets => t.receive_buffer.value as f64 * mtu,
+        let transport = flow.transport.transport();
+        if let Some(window) = transport.window() {
+            buffered_bytes = buffered_bytes.max(match window.unit {
+                SizeUnit::Bytes => window.value as f64,
+                SizeUnit::Packets => window.value as f64 * mtu,
             });
-            if !algorithms.contains(&t.cc.name()) {
-                algorithms.push(t.cc.name());
+        }
+        if let Some(cc) = transport.congestion_control() {
+            if !algorithms.contains(&cc.name()) {
+                algorithms.push(cc.name());
             }
         }
     }

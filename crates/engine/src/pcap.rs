@@ -24,7 +24,7 @@
 //! Not written: the window-scale option (the window field is the advertised window,
 //! saturated at 65,535; the data sender's, which the model does not have, as 65,535).
 
-use crate::config::{ScenarioConfig, TransportConfig};
+use crate::config::ScenarioConfig;
 use crate::net::packet::{
     Direction, Packet, TransportHeader, FRAGMENT_OFFSET, IPV4_HEADER_BYTES, UDP_HEADER_BYTES,
 };
@@ -67,8 +67,8 @@ pub struct PcapCapture {
     files: Vec<CaptureFile>,
     /// For each channel, the files it is written to (a channel may be in several).
     files_of: Vec<Vec<usize>>,
-    /// For each flow: (sender address, receiver address, sender port, is TCP).
-    flows: Vec<([u8; 4], [u8; 4], u16, bool)>,
+    /// For each flow: (sender address, receiver address, sender port).
+    flows: Vec<([u8; 4], [u8; 4], u16)>,
     snaplen: u32,
     order: u64,
     error: Option<io::Error>,
@@ -112,7 +112,6 @@ impl PcapCapture {
                     node_address(index_of(&fc.from)),
                     node_address(index_of(&fc.to)),
                     sender_port(f),
-                    matches!(fc.transport, TransportConfig::Tcp(_)),
                 )
             })
             .collect();
@@ -149,7 +148,7 @@ impl PcapCapture {
     /// The record (header and captured bytes) of `packet` at `at`: `ip_bytes` of it
     /// (the packet, or the fragment of it that `fragment` says it is).
     fn record(&self, at: SimTime, packet: &Packet, ip_bytes: u32, fragment: bool) -> Vec<u8> {
-        let (sender, receiver, port, _) = self.flows[packet.flow as usize];
+        let (sender, receiver, port) = self.flows[packet.flow as usize];
         let (src, dst, sport, dport) = match packet.direction {
             Direction::Forward => (sender, receiver, port, RECEIVER_PORT),
             Direction::Reverse => (receiver, sender, RECEIVER_PORT, port),

@@ -2,7 +2,6 @@
 //! binned time series. Plain serde structs: the Python side turns them into
 //! summary.json, DataFrames, Parquet and plots without computing any metric itself.
 
-use crate::config::TransportConfig;
 use crate::metrics::bins::Binning;
 use crate::metrics::jain_index;
 use crate::metrics::BinCounts;
@@ -366,10 +365,7 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             id: fc.name.clone(),
             src: fc.from.clone(),
             dst: fc.to.clone(),
-            transport: match fc.transport {
-                TransportConfig::Udp => "udp".into(),
-                TransportConfig::Tcp(_) => "tcp".into(),
-            },
+            transport: fc.transport.transport().name().into(),
             retransmits: tstats.map(|t| t.retransmits),
             fast_retransmits: tstats.map(|t| t.fast_retransmits),
             rto_count: tstats.map(|t| t.rto_count),

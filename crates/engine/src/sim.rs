@@ -12,9 +12,8 @@
 //! through the pipes, never the pooled packet. Meters observe each step; nothing on
 //! this path allocates once pools have warmed up.
 
-use crate::app::{ByteSource, DatagramSource};
 use crate::config::ConfigError;
-use crate::config::{ScenarioConfig, TransportConfig};
+use crate::config::ScenarioConfig;
 use crate::metrics::{Binning, FlowMeter};
 use crate::net::channel::{Channel, ChannelSpec, Offered};
 use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
@@ -30,7 +29,6 @@ use crate::results::{self, RunResults};
 use crate::rng::Rng;
 use crate::sched::{Event, Scheduler};
 use crate::time::SimTime;
-use crate::transport::udp::{UdpSender, UdpSink};
 use crate::transport::{Endpoint, Outbox, Outgoing};
 use crate::validate::{self, Plan};
 
@@ -91,17 +89,9 @@ fn sender_and_receiver(
     let start = SimTime(f.start_ns);
     let stop = f.stop_ns.map_or(duration, SimTime).min(duration);
     let rng = Rng::for_component(config.simulation.seed, &format!("app:{}", f.name));
-    match f.transport {
-        TransportConfig::Udp => {
-            let source = DatagramSource::new(&f.app, start, stop, rng);
-            (Box::new(UdpSender::new(source)), Box::new(UdpSink))
-        }
-        TransportConfig::Tcp(ref tcp) => {
-            let app = ByteSource::new(&f.app, start, stop);
-            let (s, r) = crate::transport::tcp::endpoints(tcp, plan.mss[flow], app, rng);
-            (Box::new(s), Box::new(r))
-        }
-    }
+    f.transport
+        .transport()
+        .endpoints(&f.app, start, stop, plan.mss[flow], rng)
 }
 
 impl Simulation {

@@ -8,7 +8,6 @@
 use crate::config::*;
 use crate::net::packet::{IPV4_HEADER_BYTES, MAX_IP_PACKET_BYTES, MIN_MTU_BYTES, UDP_HEADER_BYTES};
 use crate::net::routing::{Graph, Router};
-use crate::transport::tcp::segment::{TCP_HEADER_BYTES, TIMESTAMPS_OPTION_BYTES};
 use std::collections::HashMap;
 
 /// Longest run accepted: 10^6 s (about 11.6 days of simulated time).
@@ -35,7 +34,7 @@ pub struct Plan {
     pub mss: Vec<u32>,
 }
 
-fn at(origin: &str, field: &str) -> String {
+pub(crate) fn at(origin: &str, field: &str) -> String {
     if origin.is_empty() {
         field.to_string()
     } else if field.is_empty() {
@@ -45,7 +44,11 @@ fn at(origin: &str, field: &str) -> String {
     }
 }
 
-fn err<T>(origin: &str, field: &str, message: impl Into<String>) -> Result<T, ConfigError> {
+pub(crate) fn err<T>(
+    origin: &str,
+    field: &str,
+    message: impl Into<String>,
+) -> Result<T, ConfigError> {
     Err(ConfigError::new(at(origin, field), message))
 }
 
@@ -224,17 +227,20 @@ fn check_app(
     app: &AppConfig,
 ) -> Result<(), ConfigError> {
     let o = at(origin, "app");
-    let is_udp = matches!(transport, TransportConfig::Udp);
-    if is_udp != app.is_datagram() {
-        let (name, fits) = if is_udp {
-            ("udp", "cbr, poisson, onoff")
+    let transport = transport.transport();
+    if transport.carries_datagrams() != app.is_datagram() {
+        let fits = if transport.carries_datagrams() {
+            "cbr, poisson, onoff"
         } else {
-            ("tcp", "bulk, file, rate_limited")
+            "bulk, file, rate_limited"
         };
         return err(
             &o,
             "type",
-            format!("this application does not run over {name}; expected one of: {fits}"),
+            format!(
+                "this application does not run over {}; expected one of: {fits}",
+                transport.name()
+            ),
         );
     }
     match *app {
@@ -278,105 +284,6 @@ fn check_app(
         return err(&o, "packet_size", format!("expected 1..{max_payload} payload bytes (an IPv4 datagram holds at most 65535 B with headers), got {payload}"));
     }
     Ok(())
-}
-
-/// TCP options, given the MTUs of the flow's first hop and of its whole path; returns the MSS.
-fn check_tcp(
-    origin: &str,
-    tcp: &TcpConfig,
-    first_hop_mtu: u32,
-    path_mtu: u32,
-) -> Result<u32, ConfigError> {
-    let o = at(origin, "transport");
-    let header = IPV4_HEADER_BYTES + TCP_HEADER_BYTES;
-    let option_bytes = if tcp.timestamps {
-        TIMESTAMPS_OPTION_BYTES
-    } else {
-        0
-    };
-    let mss = match tcp.mss_bytes {
-        Some(m) if m + header > first_hop_mtu => {
-            return err(
-                &o,
-                "mss",
-                format!(
-                    "{m} B does not fit the sender's link: at most MTU − 40 = {} B",
-                    first_hop_mtu - header
-                ),
-            );
-        }
-        Some(m) if m <= option_bytes => {
-            return err(
-                &o,
-                "mss",
-                format!("must exceed the {option_bytes} B of TCP options"),
-            )
-        }
-        Some(0) => return err(&o, "mss", "must be greater than 0"),
-        Some(m) => m,
-        None => path_mtu - header,
-    };
-    if let Err(e) = tcp.cc.validate() {
-        return err(&o, &format!("cc.{}", e.field), e.message);
-    }
-    if tcp.recovery == Some(crate::config::Recovery::Sack) && !tcp.sack {
-        return err(&o, "recovery", "SACK recovery needs sack = true");
-    }
-    if tcp.initial_window_segments == 0 {
-        return err(&o, "initial_window", "must be at least 1 segment");
-    }
-    if !(1..=2).contains(&tcp.ack_every) {
-        return err(&o, "delayed_ack", "ACK every 1 or every 2 segments");
-    }
-    if tcp.ack_every > 1 && tcp.delayed_ack_ns == 0 {
-        return err(&o, "delayed_ack.timeout", "must be greater than 0");
-    }
-    let segment = (mss - option_bytes) as u64;
-    let bytes = |a: Amount| match a.unit {
-        SizeUnit::Bytes => a.value,
-        SizeUnit::Packets => a.value.saturating_mul(segment),
-    };
-    if bytes(tcp.receive_buffer) < segment {
-        return err(
-            &o,
-            "receive_buffer",
-            format!(
-                "must hold at least one segment ({segment} B); got {} B",
-                bytes(tcp.receive_buffer)
-            ),
-        );
-    }
-    if let Some(w) = tcp.max_window {
-        if bytes(w) < segment {
-            return err(
-                &o,
-                "max_window",
-                format!("must allow at least one segment ({segment} B)"),
-            );
-        }
-    }
-    let r = &tcp.rto;
-    if r.min_ns == 0 {
-        return err(&o, "rto.min", "must be greater than 0");
-    }
-    if r.min_ns > r.max_ns {
-        return err(
-            &o,
-            "rto.min",
-            format!("must not exceed rto.max ({} s)", r.max_ns as f64 / 1e9),
-        );
-    }
-    if r.initial_ns == 0 || r.initial_ns > r.max_ns {
-        return err(
-            &o,
-            "rto.initial",
-            "must be greater than 0 and at most rto.max",
-        );
-    }
-    if r.fixed_ns == Some(0) {
-        return err(&o, "rto.fixed", "must be greater than 0");
-    }
-    Ok(mss)
 }
 
 /// Shared segments: every link of a segment attaches a station to the segment's own
@@ -547,14 +454,16 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
                 [fwd, rev]
             }
         };
-        let needs_feedback = !matches!(f.transport, TransportConfig::Udp);
-        if needs_feedback && route[1].is_empty() {
+        let transport = f.transport.transport();
+        if transport.needs_return_path() && route[1].is_empty() {
             return err(
                 o,
                 "from",
                 format!(
-                    "no route back from \"{}\" to \"{}\": TCP needs a return path for its ACKs",
-                    f.to, f.from
+                    "no route back from \"{}\" to \"{}\": {} needs a return path for its acknowledgements",
+                    f.to,
+                    f.from,
+                    transport.name().to_uppercase()
                 ),
             );
         }
@@ -565,10 +474,7 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
             .min()
             .unwrap_or(MAX_IP_PACKET_BYTES);
         let first_hop_mtu = route[0].first().map(mtu_of).unwrap_or(MAX_IP_PACKET_BYTES);
-        mss.push(match &f.transport {
-            TransportConfig::Tcp(tcp) => check_tcp(o, tcp, first_hop_mtu, path_mtu)?,
-            TransportConfig::Udp => 0,
-        });
+        mss.push(transport.check(o, first_hop_mtu, path_mtu)?);
         flow_ends.push((src, dst));
         routes.push(route);
     }

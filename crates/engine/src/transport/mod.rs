@@ -12,8 +12,68 @@
 pub mod tcp;
 pub mod udp;
 
+use crate::config::{Amount, AppConfig, CcConfig, ConfigError, TransportConfig};
 use crate::net::packet::TransportHeader;
+use crate::rng::Rng;
 use crate::time::SimTime;
+
+/// What the engine asks of a transport beyond its endpoints' behaviour: its name, what
+/// its applications produce, whether it needs a way back, its own checks, its two
+/// endpoints, and the figures the run's cost estimate uses. Each transport's
+/// configuration implements it, and [`TransportConfig::transport`] is the one place
+/// that lists them: a new transport is its module, its variant of `TransportConfig`
+/// and one arm there — validation, construction, results and estimate ask this trait
+/// instead of matching on the variant.
+pub trait Transport {
+    /// Its name in results and messages ("udp", "tcp").
+    fn name(&self) -> &'static str;
+
+    /// Whether it carries the datagrams of a datagram source (CBR, Poisson, on/off)
+    /// rather than the byte stream of a stream source (bulk, file, rate-limited).
+    fn carries_datagrams(&self) -> bool;
+
+    /// Whether its receiver sends packets back (acknowledgements): the flow then needs
+    /// a route from its destination to its source.
+    fn needs_return_path(&self) -> bool;
+
+    /// Checks its options against the flow's path — the MTU of the first hop and the
+    /// smallest on the way — naming fields under `origin`; returns its segment size
+    /// (payload bytes of a full packet; 0 when it sends the application's datagrams
+    /// as they come).
+    fn check(&self, origin: &str, first_hop_mtu: u32, path_mtu: u32) -> Result<u32, ConfigError>;
+
+    /// The flow's sender and receiver, the application `app` active from `start` to
+    /// `stop`, segments of `segment_bytes` (as [`Transport::check`] returned).
+    fn endpoints(
+        &self,
+        app: &AppConfig,
+        start: SimTime,
+        stop: SimTime,
+        segment_bytes: u32,
+        rng: Rng,
+    ) -> (Box<dyn Endpoint>, Box<dyn Endpoint>);
+
+    /// For the cost estimate: packets the receiver sends back per data packet.
+    fn feedback_per_packet(&self) -> f64;
+
+    /// For the cost estimate: what one flow can have outstanding (its receive
+    /// window), or `None` when the sender offers everything its application produces.
+    fn window(&self) -> Option<Amount>;
+
+    /// Its congestion control, if it has one.
+    fn congestion_control(&self) -> Option<&CcConfig>;
+}
+
+impl TransportConfig {
+    /// The transport this configuration describes: the registration point of
+    /// transports (see [`Transport`]).
+    pub fn transport(&self) -> &dyn Transport {
+        match self {
+            TransportConfig::Udp => &udp::Udp,
+            TransportConfig::Tcp(tcp) => tcp,
+        }
+    }
+}
 
 /// A packet an endpoint asks the network to carry.
 #[derive(Debug, Clone, Copy)]

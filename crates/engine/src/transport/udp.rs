@@ -1,9 +1,58 @@
 //! UDP (RFC 768): a datagram source on one side, a sink on the other; no feedback.
 
-use super::{Endpoint, Outbox};
+use super::{Endpoint, Outbox, Transport};
 use crate::app::DatagramSource;
+use crate::config::{Amount, AppConfig, CcConfig, ConfigError};
 use crate::net::packet::{TransportHeader, IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
+use crate::rng::Rng;
 use crate::time::SimTime;
+
+/// UDP as the engine sees it (see [`Transport`]): no options, no feedback; it sends
+/// the application's datagrams as they come (fragmented where a link's MTU needs it).
+#[derive(Debug, Clone, Copy)]
+pub struct Udp;
+
+impl Transport for Udp {
+    fn name(&self) -> &'static str {
+        "udp"
+    }
+
+    fn carries_datagrams(&self) -> bool {
+        true
+    }
+
+    fn needs_return_path(&self) -> bool {
+        false
+    }
+
+    fn check(&self, _: &str, _: u32, _: u32) -> Result<u32, ConfigError> {
+        Ok(0)
+    }
+
+    fn endpoints(
+        &self,
+        app: &AppConfig,
+        start: SimTime,
+        stop: SimTime,
+        _: u32,
+        rng: Rng,
+    ) -> (Box<dyn Endpoint>, Box<dyn Endpoint>) {
+        let source = DatagramSource::new(app, start, stop, rng);
+        (Box::new(UdpSender::new(source)), Box::new(UdpSink))
+    }
+
+    fn feedback_per_packet(&self) -> f64 {
+        0.0
+    }
+
+    fn window(&self) -> Option<Amount> {
+        None
+    }
+
+    fn congestion_control(&self) -> Option<&CcConfig> {
+        None
+    }
+}
 
 /// Sends the datagrams of its source as they fall due.
 #[derive(Debug)]

@@ -28,11 +28,149 @@ pub use crate::config::Recovery;
 pub use receiver::{ReceiverParams, TcpReceiver};
 pub use sender::{SenderParams, TcpSender};
 
+use super::{Endpoint, Transport};
 use crate::app::ByteSource;
-use crate::config::{Amount, CcConfig, SizeUnit, TcpConfig};
+use crate::config::{Amount, AppConfig, CcConfig, ConfigError, SizeUnit, TcpConfig};
+use crate::net::packet::IPV4_HEADER_BYTES;
 use crate::rng::Rng;
 use crate::time::SimTime;
-use segment::{SCALED_WINDOW_MAX, TIMESTAMPS_OPTION_BYTES, UNSCALED_WINDOW_MAX};
+use crate::validate::{at, err};
+use segment::{SCALED_WINDOW_MAX, TCP_HEADER_BYTES, TIMESTAMPS_OPTION_BYTES, UNSCALED_WINDOW_MAX};
+
+/// TCP as the engine sees it (see [`Transport`]).
+impl Transport for TcpConfig {
+    fn name(&self) -> &'static str {
+        "tcp"
+    }
+
+    fn carries_datagrams(&self) -> bool {
+        false
+    }
+
+    fn needs_return_path(&self) -> bool {
+        true
+    }
+
+    /// Checks TCP's options against the MTUs of the flow's first hop and of its whole
+    /// path; returns the MSS (RFC 9293 section 3.7.1: path MTU − 40 unless given).
+    fn check(&self, origin: &str, first_hop_mtu: u32, path_mtu: u32) -> Result<u32, ConfigError> {
+        let tcp = self;
+        let o = at(origin, "transport");
+        let header = IPV4_HEADER_BYTES + TCP_HEADER_BYTES;
+        let option_bytes = if tcp.timestamps {
+            TIMESTAMPS_OPTION_BYTES
+        } else {
+            0
+        };
+        let mss = match tcp.mss_bytes {
+            Some(m) if m + header > first_hop_mtu => {
+                return err(
+                    &o,
+                    "mss",
+                    format!(
+                        "{m} B does not fit the sender's link: at most MTU − 40 = {} B",
+                        first_hop_mtu - header
+                    ),
+                );
+            }
+            Some(m) if m <= option_bytes => {
+                return err(
+                    &o,
+                    "mss",
+                    format!("must exceed the {option_bytes} B of TCP options"),
+                )
+            }
+            Some(0) => return err(&o, "mss", "must be greater than 0"),
+            Some(m) => m,
+            None => path_mtu - header,
+        };
+        if let Err(e) = tcp.cc.validate() {
+            return err(&o, &format!("cc.{}", e.field), e.message);
+        }
+        if tcp.recovery == Some(crate::config::Recovery::Sack) && !tcp.sack {
+            return err(&o, "recovery", "SACK recovery needs sack = true");
+        }
+        if tcp.initial_window_segments == 0 {
+            return err(&o, "initial_window", "must be at least 1 segment");
+        }
+        if !(1..=2).contains(&tcp.ack_every) {
+            return err(&o, "delayed_ack", "ACK every 1 or every 2 segments");
+        }
+        if tcp.ack_every > 1 && tcp.delayed_ack_ns == 0 {
+            return err(&o, "delayed_ack.timeout", "must be greater than 0");
+        }
+        let segment = (mss - option_bytes) as u64;
+        let bytes = |a: Amount| match a.unit {
+            SizeUnit::Bytes => a.value,
+            SizeUnit::Packets => a.value.saturating_mul(segment),
+        };
+        if bytes(tcp.receive_buffer) < segment {
+            return err(
+                &o,
+                "receive_buffer",
+                format!(
+                    "must hold at least one segment ({segment} B); got {} B",
+                    bytes(tcp.receive_buffer)
+                ),
+            );
+        }
+        if let Some(w) = tcp.max_window {
+            if bytes(w) < segment {
+                return err(
+                    &o,
+                    "max_window",
+                    format!("must allow at least one segment ({segment} B)"),
+                );
+            }
+        }
+        let r = &tcp.rto;
+        if r.min_ns == 0 {
+            return err(&o, "rto.min", "must be greater than 0");
+        }
+        if r.min_ns > r.max_ns {
+            return err(
+                &o,
+                "rto.min",
+                format!("must not exceed rto.max ({} s)", r.max_ns as f64 / 1e9),
+            );
+        }
+        if r.initial_ns == 0 || r.initial_ns > r.max_ns {
+            return err(
+                &o,
+                "rto.initial",
+                "must be greater than 0 and at most rto.max",
+            );
+        }
+        if r.fixed_ns == Some(0) {
+            return err(&o, "rto.fixed", "must be greater than 0");
+        }
+        Ok(mss)
+    }
+
+    fn endpoints(
+        &self,
+        app: &AppConfig,
+        start: SimTime,
+        stop: SimTime,
+        mss: u32,
+        rng: Rng,
+    ) -> (Box<dyn Endpoint>, Box<dyn Endpoint>) {
+        let (s, r) = endpoints(self, mss, ByteSource::new(app, start, stop), rng);
+        (Box::new(s), Box::new(r))
+    }
+
+    fn feedback_per_packet(&self) -> f64 {
+        1.0 / self.ack_every.max(1) as f64
+    }
+
+    fn window(&self) -> Option<Amount> {
+        Some(self.receive_buffer)
+    }
+
+    fn congestion_control(&self) -> Option<&CcConfig> {
+        Some(&self.cc)
+    }
+}
 
 /// Bytes of an [`Amount`] whose packets are segments of `segment_bytes`.
 fn amount_bytes(a: Amount, segment_bytes: u32) -> u64 {
