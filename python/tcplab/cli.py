@@ -235,17 +235,24 @@ def print_summary(result: RunResult, console: Console) -> None:
         console.print("Every flow and link direction: flows.csv and links.csv in the results directory.")
 
 
-def _import_output_modules() -> None:
-    """Imports what printing and writing the results needs (numpy, pyarrow, rich, the
-    report); run in a thread while the engine runs, which releases the GIL, so the
-    imports take the second core instead of wall time after the run. (They still slow
-    the engine a little: B1's 0.14 s becomes about 0.17 s.)"""
+def _import_output_modules(summary_table: bool, report: bool) -> None:
+    """Imports what printing and writing the results needs (numpy, pyarrow, and rich
+    for the summary table, the report module for report.html); run in a thread while
+    the engine runs, which releases the GIL, so the imports take the second core
+    instead of wall time after the run. (They still slow the engine a little: B1's
+    0.14 s becomes about 0.17 s.) Nothing the command will not use is imported."""
     import pyarrow.csv  # noqa: F401
     import pyarrow.parquet  # noqa: F401
-    import rich.console  # noqa: F401
-    import rich.markup  # noqa: F401
 
-    from . import report, results, tables  # noqa: F401
+    from . import results  # noqa: F401
+
+    if summary_table:
+        import rich.console  # noqa: F401
+        import rich.markup  # noqa: F401
+
+        from . import tables  # noqa: F401
+    if report:
+        from . import report as report_module  # noqa: F401
 
 
 def _announce_long_run(loaded, yes: bool) -> Estimate:
@@ -312,7 +319,8 @@ def run(
             os.chmod(pcap_dir, 0o777 & ~_umask())  # as the rest of the results
         import threading
 
-        threading.Thread(target=_import_output_modules, daemon=True, name="tcplab-imports").start()
+        threading.Thread(target=_import_output_modules, args=(not json_, html_report), daemon=True,
+                         name="tcplab-imports").start()
         # The run loop takes the GIL between engine steps: the importing thread must
         # hand it over at once, not after the default 5 ms.
         switch = sys.getswitchinterval()
