@@ -189,7 +189,8 @@ def _distribution_table(flows: list[dict], width: int) -> list[BoxTable]:
         if v.size == 0:
             continue
         p10, p50, p90 = np.percentile(v, [10, 50, 90])
-        rows.append([name, f"{v.size:,}", *(f"{x:,.3f}" for x in (v.min(), p10, p50, v.mean(), p90, v.max()))])
+        digits = 1 if name == "retransmits" else 3  # a count: its percentiles need one decimal
+        rows.append([name, f"{v.size:,}", *(f"{x:,.{digits}f}" for x in (v.min(), p10, p50, v.mean(), p90, v.max()))])
     return fitted_tables(f"Flows: distribution over {len(flows):,} flows", columns, rows, width)
 
 
