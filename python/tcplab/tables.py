@@ -160,6 +160,3 @@ class BoxTable:
             else:
                 yield Segment(text, Style.parse(style) if style else None)
             yield Segment.line()
-
-    def __str__(self) -> str:
-        return "\n".join(text for text, _ in self.lines())

@@ -169,7 +169,14 @@ impl PcapCapture {
                 TransportHeader::Tcp(seg) => seg.ip_bytes() - IPV4_HEADER_BYTES,
                 TransportHeader::Udp { payload_bytes, .. } => UDP_HEADER_BYTES + payload_bytes,
             };
-            bytes.extend(self.transport_header(packet, src, dst, sport, dport, transport_bytes));
+            bytes.extend(transport_header(
+                packet,
+                src,
+                dst,
+                sport,
+                dport,
+                transport_bytes,
+            ));
         }
         let kept = ip_bytes.min(self.snaplen) as usize;
         bytes.resize(kept, 0);
@@ -181,31 +188,6 @@ impl PcapCapture {
         record.extend(ip_bytes.to_le_bytes());
         record.extend(bytes);
         record
-    }
-
-    /// The TCP or UDP header of `packet`, whose transport part is `transport_bytes`.
-    fn transport_header(
-        &self,
-        packet: &Packet,
-        src: [u8; 4],
-        dst: [u8; 4],
-        sport: u16,
-        dport: u16,
-        transport_bytes: u32,
-    ) -> Vec<u8> {
-        match &packet.header {
-            TransportHeader::Tcp(seg)
-                if packet.direction == Direction::Forward && seg.window == 0 =>
-            {
-                // The model's data sender advertises no window (only the receiver's
-                // matters): written as open, not as a zero window.
-                let mut seg = *seg;
-                seg.window = 0xffff;
-                tcp_header(src, dst, sport, dport, &seg, transport_bytes)
-            }
-            TransportHeader::Tcp(seg) => tcp_header(src, dst, sport, dport, seg, transport_bytes),
-            TransportHeader::Udp { .. } => udp_header(src, dst, sport, dport, transport_bytes),
-        }
     }
 
     /// Writes the records of file `k` stamped at or before `until`.
@@ -283,6 +265,28 @@ fn sum_words(bytes: &[u8]) -> u32 {
         .chunks(2)
         .map(|w| u32::from(w[0]) << 8 | u32::from(*w.get(1).unwrap_or(&0)))
         .sum()
+}
+
+/// The TCP or UDP header of `packet`, whose transport part is `transport_bytes`.
+fn transport_header(
+    packet: &Packet,
+    src: [u8; 4],
+    dst: [u8; 4],
+    sport: u16,
+    dport: u16,
+    transport_bytes: u32,
+) -> Vec<u8> {
+    match &packet.header {
+        TransportHeader::Tcp(seg) if packet.direction == Direction::Forward && seg.window == 0 => {
+            // The model's data sender advertises no window (only the receiver's
+            // matters): written as open, not as a zero window.
+            let mut seg = *seg;
+            seg.window = 0xffff;
+            tcp_header(src, dst, sport, dport, &seg, transport_bytes)
+        }
+        TransportHeader::Tcp(seg) => tcp_header(src, dst, sport, dport, seg, transport_bytes),
+        TransportHeader::Udp { .. } => udp_header(src, dst, sport, dport, transport_bytes),
+    }
 }
 
 /// Where an IPv4 packet stands in its datagram.

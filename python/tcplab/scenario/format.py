@@ -41,7 +41,8 @@ def _resolve(node: dict[str, Any]) -> dict[str, Any]:
     return node
 
 
-def _table(name: str, variant: str | None) -> dict[str, Any]:
+def table(name: str, variant: str | None = None) -> dict[str, Any]:
+    """The schema of a table: a definition, or one variant of a tagged definition."""
     node = definition(name)
     if variant is None:
         return node
@@ -54,7 +55,7 @@ def _table(name: str, variant: str | None) -> dict[str, Any]:
 def keys(name: str, variant: str | None = None) -> list[str]:
     """The keys a table takes, in the schema's order (for a tagged definition, those of
     ``variant``, its tag included)."""
-    return list(_table(name, variant).get("properties", {}))
+    return list(table(name, variant).get("properties", {}))
 
 
 def variants(name: str) -> list[str]:
@@ -74,18 +75,18 @@ def choices(name: str) -> list[str]:
 def default(name: str, key: str, variant: str | None = None) -> Any:
     """The value a key takes when a table leaves it out, written as a user would write it.
     Raises KeyError for a key with no default (required, or derived from other keys)."""
-    return _table(name, variant)["properties"][key]["default"]
+    return table(name, variant)["properties"][key]["default"]
 
 
 def defaults(name: str, variant: str | None = None) -> dict[str, Any]:
     """Every key of a table that has a default, with it."""
-    properties = _table(name, variant).get("properties", {})
+    properties = table(name, variant).get("properties", {})
     return {key: p["default"] for key, p in properties.items() if "default" in p}
 
 
 def extension(name: str, key: str, field: str, variant: str | None = None) -> Any:
     """A tcplab extension (``x-tcplab-...``) attached to one key of a table."""
-    return _table(name, variant)["properties"][key][f"x-tcplab-{field}"]
+    return table(name, variant)["properties"][key][f"x-tcplab-{field}"]
 
 
 def all_keys() -> dict[str, list[str]]:

@@ -91,7 +91,7 @@ def _default(value: Any) -> str:
 
 def table(definition: str, variant: str | None = None) -> str:
     """The Markdown table of one scenario table's keys."""
-    node = format._table(definition, variant)
+    node = format.table(definition, variant)
     required = set(node.get("required", []))
     rows = ["| key | accepts | default | meaning |", "|---|---|---|---|"]
     for key, prop in node.get("properties", {}).items():

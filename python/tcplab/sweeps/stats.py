@@ -79,12 +79,12 @@ def mean_ci(values: list[float], level: float = 0.95) -> tuple[float, float | No
     return mean, t_quantile(0.5 + level / 2.0, n - 1) * math.sqrt(variance / n)
 
 
-def mean_ci_text(value: object, ci: object = None, scale: float = 1.0, missing: str = "-") -> str:
+def mean_ci_text(value: float | None, ci: float | None = None, scale: float = 1.0, missing: str = "-") -> str:
     """A mean and its confidence half-width as a table shows them ("12.3 ± 0.45"),
     ``missing`` where there is no value, the mean alone where there is no interval."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return missing
-    text = f"{float(value) * scale:.4g}"  # type: ignore[arg-type]
+    text = f"{value * scale:.4g}"
     if ci is not None and not (isinstance(ci, float) and math.isnan(ci)):
-        text += f" ± {float(ci) * scale:.2g}"  # type: ignore[arg-type]
+        text += f" ± {ci * scale:.2g}"
     return text

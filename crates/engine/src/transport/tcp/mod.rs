@@ -54,15 +54,14 @@ impl Transport for TcpConfig {
     /// Checks TCP's options against the MTUs of the flow's first hop and of its whole
     /// path; returns the MSS (RFC 9293 section 3.7.1: path MTU − 40 unless given).
     fn check(&self, origin: &str, first_hop_mtu: u32, path_mtu: u32) -> Result<u32, ConfigError> {
-        let tcp = self;
         let o = at(origin, "transport");
         let header = IPV4_HEADER_BYTES + TCP_HEADER_BYTES;
-        let option_bytes = if tcp.timestamps {
+        let option_bytes = if self.timestamps {
             TIMESTAMPS_OPTION_BYTES
         } else {
             0
         };
-        let mss = match tcp.mss_bytes {
+        let mss = match self.mss_bytes {
             Some(m) if m + header > first_hop_mtu => {
                 return err(
                     &o,
@@ -84,37 +83,35 @@ impl Transport for TcpConfig {
             Some(m) => m,
             None => path_mtu - header,
         };
-        if let Err(e) = tcp.cc.validate() {
+        if let Err(e) = self.cc.validate() {
             return err(&o, &format!("cc.{}", e.field), e.message);
         }
-        if tcp.recovery == Some(crate::config::Recovery::Sack) && !tcp.sack {
+        if self.recovery == Some(crate::config::Recovery::Sack) && !self.sack {
             return err(&o, "recovery", "SACK recovery needs sack = true");
         }
-        if tcp.initial_window_segments == 0 {
+        if self.initial_window_segments == 0 {
             return err(&o, "initial_window", "must be at least 1 segment");
         }
-        if !(1..=2).contains(&tcp.ack_every) {
+        if !(1..=2).contains(&self.ack_every) {
             return err(&o, "delayed_ack", "ACK every 1 or every 2 segments");
         }
-        if tcp.ack_every > 1 && tcp.delayed_ack_ns == 0 {
+        if self.ack_every > 1 && self.delayed_ack_ns == 0 {
             return err(&o, "delayed_ack.timeout", "must be greater than 0");
         }
-        let segment = (mss - option_bytes) as u64;
-        let bytes = |a: Amount| match a.unit {
-            SizeUnit::Bytes => a.value,
-            SizeUnit::Packets => a.value.saturating_mul(segment),
-        };
-        if bytes(tcp.receive_buffer) < segment {
+        let segment_bytes = mss - option_bytes;
+        let segment = segment_bytes as u64;
+        let bytes = |a: Amount| amount_bytes(a, segment_bytes);
+        if bytes(self.receive_buffer) < segment {
             return err(
                 &o,
                 "receive_buffer",
                 format!(
                     "must hold at least one segment ({segment} B); got {} B",
-                    bytes(tcp.receive_buffer)
+                    bytes(self.receive_buffer)
                 ),
             );
         }
-        if let Some(w) = tcp.max_window {
+        if let Some(w) = self.max_window {
             if bytes(w) < segment {
                 return err(
                     &o,
@@ -123,7 +120,7 @@ impl Transport for TcpConfig {
                 );
             }
         }
-        let r = &tcp.rto;
+        let r = &self.rto;
         if r.min_ns == 0 {
             return err(&o, "rto.min", "must be greater than 0");
         }
