@@ -203,7 +203,6 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
         SenderParams {
             segment_bytes,
             recovery,
-            cc: cfg.cc.clone(),
             initial_window: cfg.initial_window_segments as u64 * segment_bytes as u64,
             max_window: cfg
                 .max_window
@@ -213,7 +212,6 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             timestamps: cfg.timestamps,
             pacing: cfg.pacing,
             send_jitter: SimTime(cfg.send_jitter_ns),
-            rto: cfg.rto.clone(),
             limited_transmit: cfg.limited_transmit,
             newreno_timer: cfg.newreno_timer,
             cwnd_counting: cfg.cwnd_counting,
@@ -222,6 +220,8 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             reduction: cfg.reduction,
             timeout_ssthresh: cfg.timeout_ssthresh,
         },
+        &cfg.cc,
+        &cfg.rto,
         app,
         rng,
     );

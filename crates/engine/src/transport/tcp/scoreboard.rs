@@ -20,37 +20,58 @@ use std::collections::{BTreeMap, VecDeque};
 /// RFC 6675 / RFC 5681 DupThresh.
 pub const DUP_THRESH: usize = 3;
 
-/// One segment awaiting acknowledgement.
+/// One segment awaiting acknowledgement: 40 bytes, written on every transmission and
+/// read on every ACK, so with many flows its size is memory traffic. The rest of its
+/// delivery-rate stamp lives in the board's side queue, kept only when the algorithm
+/// reads rate samples.
 #[derive(Debug, Clone, Copy)]
 pub struct SentSegment {
     /// First sequence number.
     pub start: u64,
-    /// One past the last sequence number.
-    pub end: u64,
+    /// Sequence numbers it occupies (payload plus SYN/FIN).
+    len: u32,
     /// Application bytes carried.
     pub payload_bytes: u32,
-    /// Segment flags (SYN, FIN).
-    pub flags: u8,
     /// When it was last (re)transmitted.
     pub sent_at: SimTime,
+    /// The connection's delivered count at its last transmission (the stamp's part
+    /// that round counting reads, so it is always kept).
+    delivered: u64,
+    /// Segment flags (SYN, FIN).
+    pub flags: u8,
     /// Ever retransmitted (Karn's rule: no RTT sample).
     pub ever_retransmitted: bool,
-    /// Delivery-rate state at its last transmission.
-    pub stamp: DeliveryStamp,
     sacked: bool,
     lost: bool,
     retransmitted: bool,
 }
 
 impl SentSegment {
-    fn len(&self) -> u64 {
-        self.end - self.start
+    /// Sequence numbers it occupies.
+    pub fn seq_len(&self) -> u64 {
+        self.len as u64
     }
 
-    fn delivered(&self) -> Delivered {
-        Delivered {
-            stamp: self.stamp,
-            sent_at: self.sent_at,
+    /// One past its last sequence number.
+    pub fn end(&self) -> u64 {
+        self.start + self.len as u64
+    }
+}
+
+/// The part of a delivery-rate stamp beyond the delivered count.
+#[derive(Debug, Clone, Copy, Default)]
+struct RateStamp {
+    delivered_time: SimTime,
+    first_sent_time: SimTime,
+    app_limited: bool,
+}
+
+impl RateStamp {
+    fn of(stamp: DeliveryStamp) -> Self {
+        RateStamp {
+            delivered_time: stamp.delivered_time,
+            first_sent_time: stamp.first_sent_time,
+            app_limited: stamp.app_limited,
         }
     }
 }
@@ -82,6 +103,10 @@ pub struct Sacked {
 #[derive(Debug, Default)]
 pub struct Scoreboard {
     segs: VecDeque<SentSegment>,
+    /// With `keep_rate_stamps`, entry i completes segment i's delivery-rate stamp;
+    /// otherwise empty.
+    rate_stamps: VecDeque<RateStamp>,
+    keep_rate_stamps: bool,
     outstanding: u64,
     sacked: u64,
     sacked_segments: usize,
@@ -103,9 +128,29 @@ pub struct Scoreboard {
 }
 
 impl Scoreboard {
-    /// An empty board.
-    pub fn new() -> Self {
-        Self::default()
+    /// An empty board. With `rate_samples` it keeps each segment's whole delivery-rate
+    /// stamp; without, only the delivered count (enough for round counting), and the
+    /// other stamp fields read back as zero.
+    pub fn new(rate_samples: bool) -> Self {
+        Scoreboard {
+            keep_rate_stamps: rate_samples,
+            ..Self::default()
+        }
+    }
+
+    /// Segment i's last transmission, for the delivery-rate sampler.
+    fn delivered(&self, i: usize) -> Delivered {
+        let s = &self.segs[i];
+        let rest = self.rate_stamps.get(i).copied().unwrap_or_default();
+        Delivered {
+            stamp: DeliveryStamp {
+                delivered: s.delivered,
+                delivered_time: rest.delivered_time,
+                first_sent_time: rest.first_sent_time,
+                app_limited: rest.app_limited,
+            },
+            sent_at: s.sent_at,
+        }
     }
 
     /// Bytes in flight: RFC 6675 "pipe".
@@ -145,61 +190,82 @@ impl Scoreboard {
     ) {
         self.segs.push_back(SentSegment {
             start,
-            end,
+            len: (end - start) as u32,
             payload_bytes,
-            flags,
             sent_at: now,
+            delivered: stamp.delivered,
+            flags,
             ever_retransmitted: false,
-            stamp,
             sacked: false,
             lost: false,
             retransmitted: false,
         });
+        if self.keep_rate_stamps {
+            self.rate_stamps.push_back(RateStamp::of(stamp));
+        }
         self.outstanding += end - start;
-    }
-
-    fn unmark(&mut self, s: SentSegment) {
-        let len = s.len();
-        self.outstanding -= len;
-        if s.sacked {
-            self.sacked -= len;
-            self.sacked_segments -= 1;
-        }
-        if s.lost {
-            self.lost -= len;
-            if !s.retransmitted {
-                self.pending_retransmit -= 1;
-            }
-        }
-        if s.retransmitted {
-            self.retransmitted -= len;
-        }
     }
 
     /// Removes every segment wholly below `ack` (a cumulative ACK).
     pub fn ack_to(&mut self, ack: u64) -> Acked {
         let mut acked = Acked::default();
         let mut ambiguous = false;
-        let mut newest = None;
-        while let Some(&s) = self.segs.front() {
-            if s.end > ack {
+        let mut last_sent = None;
+        // The removed segments' marks, taken off the counters once after the walk.
+        let (mut sacked, mut sacked_segments, mut lost, mut lost_pending, mut retx) =
+            (0, 0, 0, 0, 0);
+        // (index, delivered, sent_at) of the newest newly delivered segment.
+        let mut newest: Option<(usize, u64, SimTime)> = None;
+        let mut removed = 0;
+        for s in self.segs.iter() {
+            if s.end() > ack {
                 break;
             }
-            self.segs.pop_front();
-            self.unmark(s);
-            acked.bytes += s.len();
-            if !s.sacked {
-                acked.newly_delivered += s.len();
-                acked.newest = Some(s.delivered().newest(acked.newest));
+            let len = s.seq_len();
+            acked.bytes += len;
+            if s.sacked {
+                sacked += len;
+                sacked_segments += 1;
+            } else {
+                acked.newly_delivered += len;
+                if newest.is_none_or(|(_, d, t)| (s.delivered, s.sent_at) >= (d, t)) {
+                    newest = Some((removed, s.delivered, s.sent_at));
+                }
+            }
+            if s.lost {
+                lost += len;
+                lost_pending += usize::from(!s.retransmitted);
+            }
+            if s.retransmitted {
+                retx += len;
             }
             ambiguous |= s.ever_retransmitted;
-            newest = Some(s.sent_at);
+            last_sent = Some(s.sent_at);
+            removed += 1;
         }
+        acked.newest = newest.map(|(i, _, _)| self.delivered(i));
+        // A pop per segment: cheaper than `drain` for the one or two an ACK removes.
+        for _ in 0..removed {
+            self.segs.pop_front();
+        }
+        if self.keep_rate_stamps {
+            for _ in 0..removed {
+                self.rate_stamps.pop_front();
+            }
+        }
+        self.outstanding -= acked.bytes;
+        self.sacked -= sacked;
+        self.sacked_segments -= sacked_segments;
+        self.lost -= lost;
+        self.pending_retransmit -= lost_pending;
+        self.retransmitted -= retx;
         if !ambiguous {
-            acked.rtt_sample_from = newest;
+            acked.rtt_sample_from = last_sent;
         }
         self.retransmit_hint = self.retransmit_hint.max(ack);
-        self.top_sacked.retain(|&start| start >= ack);
+        if !self.top_sacked.is_empty() {
+            self.top_sacked.retain(|&start| start >= ack);
+        }
         // The emptiness test keeps SACK-less connections off the map entirely.
         if !self.sacked_runs.is_empty() {
             while let Some(run) = self.sacked_runs.first_entry() {
@@ -235,13 +301,13 @@ impl Scoreboard {
     /// Marks the whole segments of block [left, right) that lie in [from, to), a
     /// stretch holding no SACKed segment, and records them as one SACKed run.
     fn sack_unknown(&mut self, from: u64, to: u64, left: u64, right: u64, newly: &mut Sacked) {
-        let mut i = self.segs.partition_point(|s| s.end <= from);
+        let mut i = self.segs.partition_point(|s| s.end() <= from);
         let mut run: Option<(u64, u64)> = None;
         while i < self.segs.len() && self.segs[i].start < to {
             let s = &mut self.segs[i];
             // Only whole segments inside the block count as received.
-            if s.start >= left && s.end <= right && !s.sacked {
-                let (len, was_lost, was_retx) = (s.len(), s.lost, s.retransmitted);
+            if s.start >= left && s.end() <= right && !s.sacked {
+                let (len, was_lost, was_retx) = (s.seq_len(), s.lost, s.retransmitted);
                 s.sacked = true;
                 s.lost = false;
                 s.retransmitted = false;
@@ -257,8 +323,8 @@ impl Scoreboard {
                     self.retransmitted -= len;
                 }
                 newly.bytes += len;
-                newly.newest = Some(self.segs[i].delivered().newest(newly.newest));
-                let (start, end) = (self.segs[i].start, self.segs[i].end);
+                newly.newest = Some(self.delivered(i).newest(newly.newest));
+                let (start, end) = (self.segs[i].start, self.segs[i].end());
                 run = Some((run.map_or(start, |r| r.0), end));
                 self.note_top_sacked(start);
             }
@@ -303,7 +369,7 @@ impl Scoreboard {
         if s.sacked || (s.lost && !s.retransmitted) {
             return;
         }
-        let len = s.len();
+        let len = s.seq_len();
         if s.retransmitted {
             // The retransmission is presumed lost too (after a timeout).
             s.retransmitted = false;
@@ -331,7 +397,7 @@ impl Scoreboard {
             return false;
         }
         let boundary = self.top_sacked[0];
-        let from = self.segs.partition_point(|s| s.end <= self.lost_frontier);
+        let from = self.segs.partition_point(|s| s.end() <= self.lost_frontier);
         let to = self.segs.partition_point(|s| s.start < boundary);
         for i in from..to {
             let s = self.segs[i];
@@ -356,7 +422,9 @@ impl Scoreboard {
         if self.pending_retransmit == 0 {
             return None;
         }
-        let from = self.segs.partition_point(|s| s.end <= self.retransmit_hint);
+        let from = self
+            .segs
+            .partition_point(|s| s.end() <= self.retransmit_hint);
         let found = self
             .segs
             .range(from..)
@@ -383,15 +451,18 @@ impl Scoreboard {
         debug_assert_eq!(s.start, start);
         if !s.retransmitted {
             s.retransmitted = true;
-            self.retransmitted += s.len();
+            self.retransmitted += s.seq_len();
             if s.lost {
                 self.pending_retransmit -= 1;
             }
         }
         s.ever_retransmitted = true;
         s.sent_at = now;
-        s.stamp = stamp;
-        self.retransmit_hint = s.end;
+        s.delivered = stamp.delivered;
+        self.retransmit_hint = s.end();
+        if let Some(rest) = self.rate_stamps.get_mut(i) {
+            *rest = RateStamp::of(stamp);
+        }
     }
 }
 
@@ -400,7 +471,7 @@ mod tests {
     use super::*;
 
     fn board(n: u64) -> Scoreboard {
-        let mut b = Scoreboard::new();
+        let mut b = Scoreboard::new(true);
         for i in 0..n {
             b.push(
                 1 + i * 100,
@@ -451,6 +522,51 @@ mod tests {
         assert_eq!(a.rtt_sample_from, None); // Karn
         assert!(b.is_empty());
         assert_eq!(b.in_flight(), 0);
+    }
+
+    fn stamp(delivered: u64, at_ms: u64) -> DeliveryStamp {
+        DeliveryStamp {
+            delivered,
+            delivered_time: SimTime::from_ms(at_ms),
+            first_sent_time: SimTime::from_ms(at_ms + 1),
+            app_limited: true,
+        }
+    }
+
+    /// The newest delivered segment is the one sent with the most delivered before it
+    /// (a retransmission of an old segment, stamped late, beats newer originals). With
+    /// rate samples the whole stamp comes back; without, only the delivered count and
+    /// the send time (what round counting reads), the rest zero.
+    #[test]
+    fn acks_report_the_newest_stamp_whole_or_in_part() {
+        for keep in [true, false] {
+            let mut b = Scoreboard::new(keep);
+            for i in 0..3 {
+                let ms = SimTime::from_ms(i);
+                b.push(1 + i * 100, 1 + (i + 1) * 100, 100, 0, ms, stamp(i * 100, i));
+            }
+            b.mark_first_lost();
+            b.retransmitted(1, SimTime::from_ms(50), stamp(700, 40));
+            let newest = b.ack_to(301).newest.unwrap();
+            assert_eq!(newest.sent_at, SimTime::from_ms(50));
+            assert_eq!(newest.stamp.delivered, 700);
+            let whole = if keep {
+                stamp(700, 40)
+            } else {
+                DeliveryStamp {
+                    delivered: 700,
+                    ..DeliveryStamp::default()
+                }
+            };
+            assert_eq!(newest.stamp, whole);
+            assert!(b.is_empty());
+        }
+        // One segment left behind: its stamp must still line up with it.
+        let mut b = Scoreboard::new(true);
+        b.push(1, 101, 100, 0, SimTime::ZERO, stamp(0, 0));
+        b.push(101, 201, 100, 0, SimTime::from_ms(1), stamp(5, 9));
+        b.ack_to(101);
+        assert_eq!(b.ack_to(201).newest.unwrap().stamp, stamp(5, 9));
     }
 
     #[test]

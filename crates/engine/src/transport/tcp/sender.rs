@@ -42,15 +42,15 @@ use crate::rng::Rng;
 use crate::time::{round_ns, SimTime};
 use crate::transport::{Endpoint, Outbox, Probe, TransportStats};
 
-/// Fixed parameters of a sender.
+/// Fixed parameters of a sender that it reads while running (the congestion-control
+/// and retransmission-timer settings are consumed by [`TcpSender::new`]: keeping
+/// them out of the sender keeps its hot state in fewer cache lines).
 #[derive(Debug, Clone)]
 pub struct SenderParams {
     /// Payload bytes of a full segment (MSS less option bytes).
     pub segment_bytes: u32,
     /// Loss recovery.
     pub recovery: Recovery,
-    /// Congestion-control algorithm and its parameters.
-    pub cc: CcConfig,
     /// Initial window, bytes.
     pub initial_window: u64,
     /// Send-window cap in bytes, whatever cwnd and the receiver allow.
@@ -65,8 +65,6 @@ pub struct SenderParams {
     pub pacing: bool,
     /// Largest random delay before a transmission (0: none).
     pub send_jitter: SimTime,
-    /// Retransmission-timer settings.
-    pub rto: RtoConfig,
     /// RFC 3042 Limited Transmit.
     pub limited_transmit: bool,
     /// NewReno's timer restarts on partial ACKs (RFC 6582 section 4).
@@ -99,61 +97,67 @@ enum Phase {
 }
 
 /// A TCP sender endpoint.
+///
+/// Laid out by hand (`repr(C)`), most-read first: with many flows the sender is out of
+/// cache when its next ACK comes, so what every ACK and transmission reads sits in the
+/// first cache lines and what only recovery, timeouts or jitter read comes last.
 #[derive(Debug)]
+#[repr(C)]
 pub struct TcpSender {
-    p: SenderParams,
     cc: Box<dyn CongestionControl>,
-    app: ByteSource,
-    rng: Rng,
-    conn: Connection,
     /// Oldest unacknowledged sequence number (RFC 9293 SND.UNA).
     snd_una: u64,
     /// Next new sequence number to send (SND.NXT for new data).
     snd_nxt: u64,
-    fin_sent: bool,
     /// Peer's advertised window (SND.WND).
     rwnd: u64,
-    board: Scoreboard,
-    dupacks: u32,
-    phase: Phase,
     /// RFC 6582 `recover`: one past the highest sequence sent when recovery began.
     recover: u64,
+    /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4).
+    inflation: i64,
+    next_send_at: SimTime,
+    rto_at: Option<SimTime>,
+    dupacks: u32,
+    phase: Phase,
+    conn: Connection,
+    fin_sent: bool,
     /// A partial ACK has already restarted the timer in this recovery (impatient NewReno).
     partial_ack_restarted_timer: bool,
     /// The fast retransmit is due: it goes out at once, whatever cwnd and pipe say
     /// (RFC 5681 3.2 step 3, RFC 6675 (4.3); ns-2 and Linux's PRR do the same).
     fast_retransmit_due: bool,
-    /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4).
-    inflation: i64,
+    /// `delay_growth` is holding the window at one segment until the first ACK.
+    growth_delayed: bool,
+    /// Pace: `pacing` asked for it or the algorithm requires it.
+    paced: bool,
+    /// The algorithm reads delivery-rate samples.
+    rate_samples: bool,
+    pace_wait: bool,
+    /// The last transmit attempt stopped because of cwnd: only then may ACKs grow it
+    /// (Linux's tcp_is_cwnd_limited, RFC 7661's concern), so a sender held back by the
+    /// receiver's window or the application does not inflate cwnd without bound.
+    cwnd_limited: bool,
+    app_wait: Option<SimTime>,
+    /// While the send jitter holds transmissions back: when they may go.
+    jitter_release: Option<SimTime>,
     /// RFC 6937 state while in SACK fast recovery with `Reduction::Prr`.
     prr: Option<Prr>,
     /// Linux 2.6's rate-halving state while in SACK fast recovery with
     /// `Reduction::RateHalving`.
     halving: Option<RateHalving>,
-    /// `delay_growth` is holding the window at one segment until the first ACK.
-    growth_delayed: bool,
+    p: SenderParams,
+    board: Scoreboard,
     rtt: RttEstimator,
+    stats: TransportStats,
+    app: ByteSource,
     /// Delivery-rate samples and round trips.
     rate: RateSampler,
-    /// Pace: `pacing` asked for it or the algorithm requires it.
-    paced: bool,
-    /// The algorithm reads delivery-rate samples.
-    rate_samples: bool,
     /// The segment being timed, with `RttSampling::OncePerRtt`.
     rtt_timer: RttTimer,
-    rto_at: Option<SimTime>,
+    // Read only after timeouts or with jitter.
     /// snd_una when the last timeout fired: a further timeout there is a repeat.
     last_timeout_una: Option<u64>,
-    next_send_at: SimTime,
-    pace_wait: bool,
-    /// While the send jitter holds transmissions back: when they may go.
-    jitter_release: Option<SimTime>,
-    app_wait: Option<SimTime>,
-    /// The last transmit attempt stopped because of cwnd: only then may ACKs grow it
-    /// (Linux's tcp_is_cwnd_limited, RFC 7661's concern), so a sender held back by the
-    /// receiver's window or the application does not inflate cwnd without bound.
-    cwnd_limited: bool,
-    stats: TransportStats,
+    rng: Rng,
 }
 
 /// First data byte's sequence number (the SYN takes sequence number 0).
@@ -161,18 +165,19 @@ const DATA_START: u64 = 1;
 
 impl TcpSender {
     /// A sender whose application is `app`.
-    pub fn new(p: SenderParams, app: ByteSource, rng: Rng) -> Self {
+    pub fn new(p: SenderParams, cc: &CcConfig, rto: &RtoConfig, app: ByteSource, rng: Rng) -> Self {
         // The algorithm's own stream, derived without drawing from the sender's.
         let cc_rng = Rng::for_component(rng.clone().next_u64(), "congestion-control");
-        let cc = p.cc.build(BuildContext {
+        let cc = cc.build(BuildContext {
             mss: p.segment_bytes as u64,
             initial_window: p.initial_window,
             rng: cc_rng,
         });
-        let rtt = RttEstimator::new(&p.rto);
+        let rtt = RttEstimator::new(rto);
+        let rate_samples = cc.wants_rate_samples();
         TcpSender {
             paced: p.pacing || cc.requires_pacing(),
-            rate_samples: cc.wants_rate_samples(),
+            rate_samples,
             rate: RateSampler::new(),
             cc,
             app,
@@ -182,7 +187,7 @@ impl TcpSender {
             snd_nxt: 0,
             fin_sent: false,
             rwnd: p.peer_window,
-            board: Scoreboard::new(),
+            board: Scoreboard::new(rate_samples),
             dupacks: 0,
             phase: Phase::Open,
             recover: 0,
@@ -347,7 +352,7 @@ impl TcpSender {
             let in_flight = self.board.in_flight();
             if let Some(seg) = self.board.next_to_retransmit() {
                 let forced = std::mem::take(&mut self.fast_retransmit_due);
-                let len = seg.end - seg.start;
+                let len = seg.seq_len();
                 if !forced && in_flight > 0 && self.window_blocks(in_flight, len, cwnd) {
                     self.cwnd_limited = true;
                     return false;
