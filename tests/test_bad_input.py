@@ -7,6 +7,9 @@ import pytest
 
 from conftest import BASE, TCP_BASE, run_cli
 
+SCTP_BASE = TCP_BASE.replace('transport = { type = "tcp", cc = "newreno" }',
+                             'transport = { type = "sctp", streams = 2, message_size = "1024B" }')
+
 # (name, scenario text, substrings the message must contain)
 CASES = [
     ("malformed_toml", "[simulation\nduration = 1", ["malformed TOML"]),
@@ -79,6 +82,16 @@ CASES = [
     ("udp_with_stream_app", BASE.replace('{ type = "cbr", rate = "6Mbps", packet_size = "1000B" }', '{ type = "bulk" }'), ["flow[0].app.type", "does not run over udp"]),
     ("tcp_unknown_option", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", sak = true'), ["flow[0].transport.sak", "did you mean 'sack'"]),
     ("bad_path", BASE.replace('transport = "udp"', 'transport = "udp"\npath = ["left0", "right0"]'), ["flow[0].path", "no link between"]),
+    ("sctp_zero_streams", SCTP_BASE.replace("streams = 2", "streams = 0"), ["flow[0].transport.streams", "at least 1, got 0"]),
+    ("sctp_too_many_streams", SCTP_BASE.replace("streams = 2", "streams = 65536"), ["flow[0].transport.streams", "1 to 65535", "16-bit"]),
+    ("sctp_zero_message", SCTP_BASE.replace('message_size = "1024B"', 'message_size = "0B"'), ["flow[0].transport.message_size", "greater than 0"]),
+    ("sctp_message_beyond_send_buffer", SCTP_BASE.replace('message_size = "1024B"', 'message_size = "1024B", send_buffer = "64KiB"').replace('"1024B"', '"100KB"'),
+     ["flow[0].transport.message_size", "exceeds the send buffer", "never write it"]),
+    ("sctp_option_on_tcp", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", streams = 4'), ["flow[0].transport.streams", "option of sctp, not of tcp"]),
+    ("tcp_option_on_sctp", SCTP_BASE.replace("streams = 2", "streams = 2, sack = true"), ["flow[0].transport.sack", "option of tcp, not of sctp"]),
+    ("unknown_sctp_option", SCTP_BASE.replace("streams = 2", "streams = 2, max_brust = 2"), ["flow[0].transport.max_brust", "did you mean 'max_burst'"]),
+    ("sctp_cc_on_tcp", TCP_BASE.replace('cc = "newreno"', 'cc = "sctp"'), ["flow[0].transport.cc", "SCTP's own window rule"]),
+    ("sctp_sack_delay_too_long", SCTP_BASE.replace("streams = 2", 'streams = 2, delayed_sack = { timeout = "1s" }'), ["flow[0].transport.sack_delay", "at most 500 ms"]),
 ]
 
 

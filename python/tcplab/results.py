@@ -36,6 +36,11 @@ def _plain_strings(table: pa.Table) -> pa.Table:
                                  for f in table.schema]))
 
 
+#: Per-flow fields that are not table columns: a transport's own figures (SCTP's
+#: chunk histogram and per-stream table) stay in summary.json and get their own tables.
+NOT_COLUMNS = frozenset({"transport_details"})
+
+
 def _flattened(records: list[dict]) -> dict[str, list]:
     """Summary records (flows or links) as table columns, nested fields flattened with
     "_" (``delay_ms`` → ``delay_ms_mean``…). Column by column: every record has the
@@ -43,6 +48,8 @@ def _flattened(records: list[dict]) -> dict[str, list]:
     faster on 10,000 flows)."""
     columns: dict[str, list] = {}
     for key, value in (records[0].items() if records else ()):
+        if key in NOT_COLUMNS:
+            continue
         if isinstance(value, dict):
             for sub in value:
                 columns[f"{key}_{sub}"] = [(r[key] or {}).get(sub) for r in records]
@@ -159,6 +166,25 @@ class RunResult:
     def _link_columns(self) -> dict[str, list]:
         return _flattened(self.summary["links"])
 
+    @functools.cached_property
+    def _stream_columns(self) -> dict[str, list]:
+        """One row per stream of every flow whose transport has streams (SCTP)."""
+        rows = [{"flow": f["id"], **{k: v for k, v in s.items() if k != "delay_ms"},
+                 **{f"delay_ms_{k}": v for k, v in s["delay_ms"].items()}}
+                for f in self.summary["flows"]
+                for s in (f.get("transport_details") or {}).get("streams", [])]
+        return {k: [r[k] for r in rows] for k in (rows[0] if rows else ())}
+
+    @property
+    def streams(self) -> pd.DataFrame:
+        """Per-stream figures of multistreaming transports (SCTP): delivered bytes and
+        messages, message delay (written by the sending application → delivered to the
+        receiving one) min/mean/p50/p95/p99/max in ms, and the messages and time spent
+        complete but waiting behind a gap in their stream. Empty without such flows."""
+        import pandas as pd
+
+        return pd.DataFrame(self._stream_columns)
+
     @property
     def flows(self) -> pd.DataFrame:
         import pandas as pd
@@ -224,7 +250,8 @@ class RunResult:
 
     def save(self, out: str | Path, plots: bool = False, throughput: str = "received",
              extra: dict[str, Path] | None = None, plot_format: str = "png", report: bool = True) -> Path:
-        """Writes summary.json, flows.csv, links.csv, the time series as Parquet, the
+        """Writes summary.json, flows.csv, links.csv (and streams.csv when a flow has
+        streams), the time series as Parquet, the
         HTML report (``report``) and plot files (``plots``, as ``plot_format``: png at
         print resolution, svg or pdf) into ``out``, atomically (see
         :func:`tcplab.output.write_directory`). ``throughput`` chooses what the
@@ -243,6 +270,8 @@ class RunResult:
                 (d / "scenario.toml").write_text(toml_writer.dumps(self.summary["scenario_as_run"]))
             _write_csv(self._flow_columns, d / "flows.csv")
             _write_csv(self._link_columns, d / "links.csv")
+            if self._stream_columns:
+                _write_csv(self._stream_columns, d / "streams.csv")
             series = self._series()
             for name in ("flow", "link"):
                 with _ParquetWriter(d / f"{name}_series.parquet") as writer:

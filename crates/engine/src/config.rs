@@ -291,6 +291,8 @@ pub enum TransportConfig {
     Udp,
     /// TCP (RFC 9293) with the given options.
     Tcp(TcpConfig),
+    /// SCTP (RFC 9260) with the given options.
+    Sctp(SctpConfig),
 }
 
 pub use crate::transport::tcp::cc::CcConfig;
@@ -467,6 +469,63 @@ pub struct TcpConfig {
     /// since 3.2) or rate halving (Linux 2.6).
     #[serde(default)]
     pub reduction: Reduction,
+}
+
+/// SCTP options of a flow (one association, one path). Defaults are RFC 9260's; the
+/// Linux 2.6 lksctp behaviours that differ are options.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SctpConfig {
+    /// Outbound streams (1–65,535).
+    pub streams: u32,
+    /// Bytes per application message (a stream application's data is written as
+    /// messages of this size; the last may be shorter). `None`: the largest DATA
+    /// payload one packet carries.
+    #[serde(default)]
+    pub message_bytes: Option<u32>,
+    /// Deliver messages unordered (the U flag, RFC 9260 section 6.6): no message waits
+    /// behind a gap.
+    #[serde(default)]
+    pub unordered: bool,
+    /// Open with the four-way handshake (INIT, INIT-ACK, COOKIE-ECHO, COOKIE-ACK);
+    /// else data flows at once.
+    pub handshake: bool,
+    /// SCTP_NODELAY: send a partly filled packet although data is outstanding (off:
+    /// Nagle's rule, the default).
+    #[serde(default)]
+    pub nodelay: bool,
+    /// Congestion control (RFC 9260 section 7: `sctp`).
+    pub cc: CcConfig,
+    /// Receive buffer: the advertised receiver window (a_rwnd).
+    pub receive_buffer: Amount,
+    /// Send buffer: data the application may have written and not yet had
+    /// acknowledged. A message counts as written (its delay starts) when it enters.
+    pub send_buffer: Amount,
+    /// Retransmission timer (RFC 9260 section 15: initial 3 s, min 1 s, max 60 s).
+    pub rto: RtoConfig,
+    /// Miss indications before fast retransmit (RFC 9260: 3; RFC 2960: 4).
+    pub fast_retransmit_after: u32,
+    /// SACK every this many packets carrying DATA (RFC 9260 section 6.2: 2).
+    pub sack_every: u32,
+    /// Delayed-SACK timeout, ns (at most 500 ms; RFC 9260 section 6.2: 200 ms).
+    pub sack_delay_ns: u64,
+    /// Max.Burst: packets one send opportunity may put out (RFC 9260 section 6.1: 4).
+    pub max_burst: u32,
+    /// How Max.Burst applies.
+    #[serde(default)]
+    pub burst_limit: BurstLimit,
+}
+
+/// How SCTP's Max.Burst limits a send opportunity.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BurstLimit {
+    /// RFC 9260 section 6.1 (D): at most Max.Burst packets per send opportunity.
+    #[default]
+    Packets,
+    /// Linux 2.6 (`sctp_transport_burst_limited`): before sending, cwnd is lowered to
+    /// flight size + Max.Burst·PMTU when it is larger.
+    Cwnd,
 }
 
 fn default_true() -> bool {

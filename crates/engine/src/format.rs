@@ -515,7 +515,7 @@ pub struct Flow {
     pub from: String,
     /// Receiving node.
     pub to: String,
-    /// "udp", "tcp", or a table with TCP options.
+    /// "udp", "tcp", "sctp", or a table with the transport's options.
     pub transport: Transport,
     /// What the application sends.
     pub app: App,
@@ -539,9 +539,9 @@ pub struct Flow {
 #[derive(JsonSchema)]
 #[serde(untagged)]
 pub enum Transport {
-    /// "udp" or "tcp" with its defaults.
+    /// "udp", "tcp" or "sctp" with its defaults.
     Name(TransportName),
-    /// A table: `{ type = "tcp", cc = "cubic", ... }`.
+    /// A table: `{ type = "tcp", cc = "cubic", ... }`, `{ type = "sctp", streams = 4 }`.
     Table(TransportTable),
 }
 
@@ -553,6 +553,8 @@ pub enum TransportName {
     Udp,
     /// A reliable byte stream.
     Tcp,
+    /// Reliable messages over streams (RFC 9260).
+    Sctp,
 }
 
 /// A transport table.
@@ -563,6 +565,116 @@ pub enum TransportTable {
     Udp {},
     /// TCP with options.
     Tcp(Tcp),
+    /// SCTP with options.
+    Sctp(Sctp),
+}
+
+/// SCTP's options (RFC 9260's values by default; one association, one path).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sctp {
+    /// Outbound streams; the application's messages go round-robin over them.
+    #[serde(default)]
+    #[schemars(extend("default" = 1), range(min = 1, max = 65535))]
+    pub streams: u32,
+    /// Bytes per application message (default: the largest DATA chunk a packet carries, path MTU − 48); larger messages are fragmented.
+    #[serde(default)]
+    pub message_size: Option<Size>,
+    /// Deliver messages unordered (U flag): none waits behind a gap.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub unordered: bool,
+    /// INIT / INIT-ACK / COOKIE-ECHO / COOKIE-ACK before data.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub handshake: bool,
+    /// SCTP_NODELAY: no Nagle (send partly filled packets while data is outstanding).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub nodelay: bool,
+    /// Congestion control: "sctp" (RFC 9260 section 7) or another algorithm, as for TCP.
+    #[serde(default)]
+    #[schemars(extend("default" = "sctp"))]
+    pub cc: Option<Cc>,
+    /// The advertised receiver window (a_rwnd): a size, or "N packets" of full chunks.
+    #[serde(default)]
+    #[schemars(extend("default" = "64MiB"))]
+    pub receive_buffer: Option<Amount>,
+    /// What the application may have written and not yet had acknowledged; a message's delay counts from when it enters.
+    #[serde(default)]
+    #[schemars(extend("default" = "64MiB"))]
+    pub send_buffer: Option<Amount>,
+    /// true: SACK every 2nd packet or after 200 ms; false: every packet; or a table.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub delayed_sack: Option<DelayedSack>,
+    /// Miss indications before fast retransmit (RFC 2960 said 4).
+    #[serde(default)]
+    #[schemars(extend("default" = 3), range(min = 1))]
+    pub fast_retransmit_after: u32,
+    /// Max.Burst: packets per sending opportunity.
+    #[serde(default)]
+    #[schemars(extend("default" = 4), range(min = 1))]
+    pub max_burst: u32,
+    /// "packets": at most Max.Burst packets per opportunity (RFC 9260); "cwnd": cwnd lowered to flight + Max.Burst·PMTU (Linux 2.6).
+    #[serde(default)]
+    #[schemars(extend("default" = "packets"))]
+    pub burst_limit: Option<BurstLimit>,
+    /// The T3-rtx timer (RFC 9260 section 15).
+    #[serde(default)]
+    pub rto: Option<SctpRto>,
+}
+
+/// Delayed SACK: a switch or a table.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+pub enum DelayedSack {
+    /// true: every 2nd packet or after 200 ms; false: every packet.
+    Switch(bool),
+    /// Explicit settings.
+    Table(DelayedSackTable),
+}
+
+/// Explicit delayed-SACK settings.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DelayedSackTable {
+    /// SACK every this many packets carrying DATA.
+    #[serde(default)]
+    #[schemars(extend("default" = 2), range(min = 1))]
+    pub every: u32,
+    /// Longest a SACK is held back (at most 500 ms).
+    #[serde(default)]
+    #[schemars(extend("default" = "200ms"))]
+    pub timeout: Option<Duration>,
+}
+
+/// How Max.Burst limits a sending opportunity.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BurstLimit {
+    /// At most Max.Burst packets (RFC 9260 section 6.1).
+    Packets,
+    /// cwnd lowered to flight size + Max.Burst·PMTU (lksctp 2.6).
+    Cwnd,
+}
+
+/// SCTP's retransmission timer (RFC 9260 section 15: RTO.Initial, RTO.Min, RTO.Max).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SctpRto {
+    /// Before the first RTT measurement.
+    #[serde(default)]
+    #[schemars(extend("default" = "3s"))]
+    pub initial: Option<Duration>,
+    /// Lower bound.
+    #[serde(default)]
+    #[schemars(extend("default" = "1s"))]
+    pub min: Option<Duration>,
+    /// Upper bound (backoff stops there).
+    #[serde(default)]
+    #[schemars(extend("default" = "60s"))]
+    pub max: Option<Duration>,
 }
 
 /// TCP's options. Defaults are tcplab's profile; `profile` switches the group to ns-2's or Linux's.

@@ -125,6 +125,12 @@ pub struct FlowResult {
     pub srtt_ms: Option<f64>,
     /// Flow completion time of a finite transfer (start to last byte delivered), s.
     pub fct_s: Option<f64>,
+    /// IP bytes the sender put on the wire, every header included (retransmissions
+    /// too; before fragmentation).
+    pub wire_bytes_sent: u64,
+    /// The transport's own end-of-run figures (SCTP: chunks per packet, per-stream
+    /// table), its sender's and receiver's merged; `null` for transports without.
+    pub transport_details: Option<serde_json::Value>,
 }
 
 /// Summary of one direction of one link.
@@ -375,6 +381,8 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             fct_s: tstats
                 .and_then(|t| t.completed_at)
                 .map(|t| (t - start).as_secs_f64()),
+            wire_bytes_sent: fwd.sent_bytes,
+            transport_details: sim.transport_details(f),
             sent_bytes: m.payload_sent_bytes,
             delivered_bytes: m.delivered_bytes,
             goodput_bps: m.delivered_bytes as f64 * 8.0 / active_s,

@@ -597,6 +597,18 @@ impl Simulation {
         }
     }
 
+    /// Flow `f`'s transport figures of its own: its sender's and receiver's
+    /// [`crate::transport::Endpoint::details`] objects merged.
+    pub(crate) fn transport_details(&self, f: usize) -> Option<serde_json::Value> {
+        let mut merged = serde_json::Map::new();
+        for ep in [2 * f, 2 * f + 1] {
+            if let Some(serde_json::Value::Object(m)) = self.endpoints[ep].details() {
+                merged.extend(m);
+            }
+        }
+        (!merged.is_empty()).then_some(serde_json::Value::Object(merged))
+    }
+
     /// Every packet handed to the network must be delivered, dropped, or still inside
     /// a channel. Counted from the channels themselves, not from the meters.
     fn check_conservation(&self) -> Result<(), InternalError> {

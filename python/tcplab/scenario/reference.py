@@ -134,6 +134,13 @@ def _tcp() -> list[str]:
     return [*lines, ""]
 
 
+def _sctp() -> list[str]:
+    return ['## `transport = { type = "sctp", ... }`', "",
+            '`transport = "sctp"` takes every default (RFC 9260\'s values).', "", table("TransportTable", "sctp"), "",
+            "### `delayed_sack = { ... }`", "", table("DelayedSackTable"), "",
+            "### SCTP's `rto = { ... }`", "", table("SctpRto"), ""]
+
+
 def _congestion_control() -> list[str]:
     lines = ["## `cc = { algorithm = ..., ... }`", "",
              "Each algorithm's parameters with their defaults (docs/scenario.md, \"Congestion control\", "
@@ -166,6 +173,7 @@ def markdown() -> str:
     lines += _tagged("`loss = { ... }`", "Loss")
     lines += _tagged("`app = { ... }`", "App")
     lines += _tcp()
+    lines += _sctp()
     lines += _congestion_control()
     return "\n".join(lines).rstrip() + "\n"
 

@@ -56,6 +56,9 @@ TCP_DEFAULTS = {
     **{k: v for k, v in format.defaults("TransportTable", "tcp").items() if k not in ("profile", "delayed_ack")},
     **{flat: format.default(table, key) for flat, (table, key) in _NESTED_TCP_DEFAULTS.items()},
 }
+SCTP_KEYS = format.keys("TransportTable", "sctp")
+#: SCTP's defaults (RFC 9260's values; docs/scenario.md explains them).
+SCTP_DEFAULTS = format.defaults("TransportTable", "sctp")
 #: `profile = "..."` sets the group at once to what a reference stack does with its
 #: defaults (the sources are cited in format.rs); keys the scenario writes still win.
 TCP_PROFILES: dict[str, dict] = format.extension("TransportTable", "profile", "profiles", "tcp")
@@ -333,16 +336,80 @@ def _segments(value: object, path: str) -> int:
     return int(amount.value)
 
 
+def _sctp(t: Table) -> dict:
+    d = SCTP_DEFAULTS
+    every, timeout = t.get("delayed_sack", _delayed_sack, _delayed_sack(d["delayed_sack"], ""))
+    rto = t.get("rto", _sctp_rto, _sctp_rto({}, ""))
+    return {
+        "type": "sctp",
+        "streams": t.get("streams", F.positive_integer, d["streams"]),
+        "message_bytes": t.get("message_size", parse_size_bytes, None),
+        "unordered": t.get("unordered", F.boolean, d["unordered"]),
+        "handshake": t.get("handshake", F.boolean, d["handshake"]),
+        "nodelay": t.get("nodelay", F.boolean, d["nodelay"]),
+        "cc": t.get("cc", parse_cc, parse_cc(d["cc"], "")),
+        "receive_buffer": t.get("receive_buffer", _amount, _amount(d["receive_buffer"], "")),
+        "send_buffer": t.get("send_buffer", _amount, _amount(d["send_buffer"], "")),
+        "rto": rto,
+        "fast_retransmit_after": t.get("fast_retransmit_after", F.positive_integer, d["fast_retransmit_after"]),
+        "sack_every": every,
+        "sack_delay_ns": timeout,
+        "max_burst": t.get("max_burst", F.positive_integer, d["max_burst"]),
+        "burst_limit": t.get("burst_limit", F.choice(format.choices("BurstLimit")), d["burst_limit"]),
+    }
+
+
+def _delayed_sack(value: object, path: str) -> tuple[int, int]:
+    """true (every 2nd packet, 200 ms), false (every packet) or { every, timeout }."""
+    timeout = parse_duration_ns(format.default("DelayedSackTable", "timeout"), path)
+    if isinstance(value, bool):
+        return (format.default("DelayedSackTable", "every") if value else 1), timeout
+    t = Table(value, path, format.keys("DelayedSackTable"), "true, false or a table { every = 2, timeout = \"200ms\" }")
+    return (t.get("every", F.positive_integer, format.default("DelayedSackTable", "every")),
+            t.get("timeout", parse_duration_ns, timeout))
+
+
+def _sctp_rto(value: object, path: str) -> dict:
+    t = Table(value, path, format.keys("SctpRto"))
+    read = {key: t.get(key, parse_duration_ns, parse_duration_ns(format.default("SctpRto", key), ""))
+            for key in ("initial", "min", "max")}
+    return {"initial_ns": read["initial"], "min_ns": read["min"], "max_ns": read["max"], "fixed_ns": None,
+            "floor": "rto"}
+
+
+#: Each transport's table: its keys and its reader.
+_TRANSPORT_TABLES = {"tcp": (TCP_KEYS, _tcp), "sctp": (SCTP_KEYS, _sctp)}
+
+
 def _transport(value: object, path: str) -> dict:
-    """ "udp", "tcp", or a table { type = "tcp", cc = "reno", ... } with TCP options."""
+    """ "udp", "tcp", "sctp", or a table { type = "tcp", cc = "reno", ... } with the
+    transport's options."""
     if isinstance(value, dict):
         kind = F.tagged(value, path, TRANSPORTS, '{ type = "tcp", cc = "reno" }')
         if kind == "udp":
+            _refuse_other_transports_keys(value, path, kind, format.keys("TransportTable", "udp"))
             Table(value, path, format.keys("TransportTable", "udp"))
             return {"type": "udp"}
-        return _tcp(Table(value, path, TCP_KEYS))
+        keys, read = _TRANSPORT_TABLES[kind]
+        _refuse_other_transports_keys(value, path, kind, keys)
+        return read(Table(value, path, keys))
     kind = F.choice(TRANSPORTS)(value, path)
-    return {"type": "udp"} if kind == "udp" else _tcp(Table({}, path, TCP_KEYS))
+    if kind == "udp":
+        return {"type": "udp"}
+    keys, read = _TRANSPORT_TABLES[kind]
+    return read(Table({}, path, keys))
+
+
+def _refuse_other_transports_keys(value: dict, path: str, kind: str, keys: list[str]) -> None:
+    """One clear message for an option of another transport (`streams` on a TCP
+    flow, `sack` on an SCTP one) instead of an unknown-key suggestion."""
+    for key in value:
+        if key in keys:
+            continue
+        owners = [other for other, (other_keys, _) in _TRANSPORT_TABLES.items() if other != kind and key in other_keys]
+        if owners:
+            raise ScenarioError(join(path, key), f"{key} is an option of {' and '.join(owners)}, not of {kind}; "
+                                f"this flow's transport is {kind}")
 
 
 def parse_flow(value: object, path: str, index: int) -> dict:

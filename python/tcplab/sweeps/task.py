@@ -11,6 +11,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
+from ..results import NOT_COLUMNS
+
 
 @dataclass(frozen=True)
 class RunTask:
@@ -91,6 +93,8 @@ def run_metrics(engine: dict) -> dict:
 def _flatten(record: dict, prefix: str = "") -> dict:
     out: dict = {}
     for k, v in record.items():
+        if k in NOT_COLUMNS:
+            continue
         if isinstance(v, dict):
             out.update(_flatten(v, f"{prefix}{k}_"))
         else:

@@ -60,6 +60,10 @@ pub enum TransportHeader {
         /// Application payload bytes.
         payload_bytes: u32,
     },
+    /// An SCTP packet from the data sender (DATA, INIT, COOKIE-ECHO).
+    SctpData(crate::transport::sctp::wire::DataPacket),
+    /// An SCTP packet from the data receiver (SACK, INIT-ACK, COOKIE-ACK).
+    SctpSack(crate::transport::sctp::wire::SackPacket),
 }
 
 impl TransportHeader {
@@ -68,6 +72,8 @@ impl TransportHeader {
         match self {
             TransportHeader::Udp { payload_bytes, .. } => *payload_bytes,
             TransportHeader::Tcp(seg) => seg.payload_bytes,
+            TransportHeader::SctpData(p) => p.payload_bytes(),
+            TransportHeader::SctpSack(_) => 0,
         }
     }
 }

@@ -9,6 +9,7 @@
 //! time. Each flow has two endpoints: the sender at its source and the receiver at its
 //! destination; forward packets go sender → receiver, reverse packets come back.
 
+pub mod sctp;
 pub mod tcp;
 pub mod udp;
 
@@ -71,6 +72,7 @@ impl TransportConfig {
         match self {
             TransportConfig::Udp => &udp::Udp,
             TransportConfig::Tcp(tcp) => tcp,
+            TransportConfig::Sctp(sctp) => sctp,
         }
     }
 }
@@ -194,6 +196,13 @@ pub trait Endpoint: std::fmt::Debug + Send {
 
     /// End-of-run counters (reliable transports).
     fn stats(&self) -> Option<TransportStats> {
+        None
+    }
+
+    /// End-of-run figures of the transport's own (SCTP's chunks per packet and
+    /// per-stream table), as a JSON object; the flow's result carries the sender's and
+    /// receiver's merged under the transport's name.
+    fn details(&self) -> Option<serde_json::Value> {
         None
     }
 }

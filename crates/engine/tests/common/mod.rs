@@ -235,3 +235,50 @@ pub fn add_bulk_flows(cfg: &mut ScenarioConfig, n: usize, tcp: &TcpConfig, spaci
         cfg.flows.push(f);
     }
 }
+
+/// SCTP with RFC 9260's defaults, no handshake, buffers that never limit.
+pub fn sctp() -> SctpConfig {
+    SctpConfig {
+        streams: 1,
+        message_bytes: None,
+        unordered: false,
+        handshake: false,
+        nodelay: false,
+        cc: CcConfig::Sctp(Default::default()),
+        receive_buffer: Amount {
+            value: 1 << 30,
+            unit: SizeUnit::Bytes,
+        },
+        send_buffer: Amount {
+            value: 1 << 30,
+            unit: SizeUnit::Bytes,
+        },
+        rto: RtoConfig {
+            initial_ns: 3_000_000_000,
+            min_ns: 1_000_000_000,
+            max_ns: 60_000_000_000,
+            fixed_ns: None,
+            floor: RtoFloor::Rto,
+        },
+        fast_retransmit_after: 3,
+        sack_every: 2,
+        sack_delay_ns: 200_000_000,
+        max_burst: 4,
+        burst_limit: BurstLimit::Packets,
+    }
+}
+
+/// An SCTP flow.
+pub fn sctp_flow(name: &str, from: &str, to: &str, sctp: SctpConfig, app: AppConfig) -> FlowConfig {
+    FlowConfig {
+        name: name.into(),
+        from: from.into(),
+        to: to.into(),
+        transport: TransportConfig::Sctp(sctp),
+        app,
+        start_ns: 0,
+        stop_ns: None,
+        path: None,
+        origin: format!("flow[{name}]"),
+    }
+}

@@ -30,7 +30,7 @@ pub use sender::{SenderParams, TcpSender};
 
 use super::{Endpoint, Transport};
 use crate::app::ByteSource;
-use crate::config::{Amount, AppConfig, CcConfig, ConfigError, SizeUnit, TcpConfig};
+use crate::config::{Amount, AppConfig, CcConfig, ConfigError, RtoConfig, SizeUnit, TcpConfig};
 use crate::net::packet::IPV4_HEADER_BYTES;
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -86,6 +86,14 @@ impl Transport for TcpConfig {
         if let Err(e) = self.cc.validate() {
             return err(&o, &format!("cc.{}", e.field), e.message);
         }
+        if matches!(self.cc, CcConfig::Sctp(_)) {
+            return err(
+                &o,
+                "cc",
+                "\"sctp\" is SCTP's own window rule (RFC 9260 section 7), for SCTP flows; \
+                 TCP takes reno, newreno or a TCP algorithm",
+            );
+        }
         if self.recovery == Some(crate::config::Recovery::Sack) && !self.sack {
             return err(&o, "recovery", "SACK recovery needs sack = true");
         }
@@ -120,27 +128,7 @@ impl Transport for TcpConfig {
                 );
             }
         }
-        let r = &self.rto;
-        if r.min_ns == 0 {
-            return err(&o, "rto.min", "must be greater than 0");
-        }
-        if r.min_ns > r.max_ns {
-            return err(
-                &o,
-                "rto.min",
-                format!("must not exceed rto.max ({} s)", r.max_ns as f64 / 1e9),
-            );
-        }
-        if r.initial_ns == 0 || r.initial_ns > r.max_ns {
-            return err(
-                &o,
-                "rto.initial",
-                "must be greater than 0 and at most rto.max",
-            );
-        }
-        if r.fixed_ns == Some(0) {
-            return err(&o, "rto.fixed", "must be greater than 0");
-        }
+        check_rto(&o, &self.rto)?;
         Ok(mss)
     }
 
@@ -167,6 +155,32 @@ impl Transport for TcpConfig {
     fn congestion_control(&self) -> Option<&CcConfig> {
         Some(&self.cc)
     }
+}
+
+/// RFC 6298 / RFC 9260 section 15 timer settings: min > 0, min ≤ max, 0 < initial ≤
+/// max, a fixed RTO > 0 (fields named under `o`).
+pub fn check_rto(o: &str, r: &RtoConfig) -> Result<(), ConfigError> {
+    if r.min_ns == 0 {
+        return err(o, "rto.min", "must be greater than 0");
+    }
+    if r.min_ns > r.max_ns {
+        return err(
+            o,
+            "rto.min",
+            format!("must not exceed rto.max ({} s)", r.max_ns as f64 / 1e9),
+        );
+    }
+    if r.initial_ns == 0 || r.initial_ns > r.max_ns {
+        return err(
+            o,
+            "rto.initial",
+            "must be greater than 0 and at most rto.max",
+        );
+    }
+    if r.fixed_ns == Some(0) {
+        return err(o, "rto.fixed", "must be greater than 0");
+    }
+    Ok(())
 }
 
 /// Bytes of an [`Amount`] whose packets are segments of `segment_bytes`.

@@ -112,6 +112,12 @@ impl RttEstimator {
         self.latest_ns.map(SimTime)
     }
 
+    /// Ends the backoff without a new sample (SCTP's handshake: its timer's backoff
+    /// does not carry into the data transfer).
+    pub fn reset_backoff(&mut self) {
+        self.backoff = 0;
+    }
+
     /// Number of consecutive backoffs in force.
     pub fn backoff(&self) -> u32 {
         self.backoff

@@ -543,7 +543,14 @@ mod tests {
             let mut b = Scoreboard::new(keep);
             for i in 0..3 {
                 let ms = SimTime::from_ms(i);
-                b.push(1 + i * 100, 1 + (i + 1) * 100, 100, 0, ms, stamp(i * 100, i));
+                b.push(
+                    1 + i * 100,
+                    1 + (i + 1) * 100,
+                    100,
+                    0,
+                    ms,
+                    stamp(i * 100, i),
+                );
             }
             b.mark_first_lost();
             b.retransmitted(1, SimTime::from_ms(50), stamp(700, 40));

@@ -21,6 +21,7 @@ mod gaimd;
 mod highspeed;
 mod reno;
 mod scalable;
+mod sctp;
 mod vegas;
 pub mod window;
 
@@ -311,6 +312,7 @@ algorithms! {
     Fast "fast" => fast::Config,
     Bbr "bbr" => bbr::Config,
     Gaimd "gaimd" => gaimd::Config,
+    Sctp "sctp" => sctp::Config,
 }
 
 impl CcConfig {

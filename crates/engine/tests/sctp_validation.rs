@@ -1,0 +1,203 @@
+//! SCTP against hand-computed expectations (RFC 9260): bundling and wire sizes, the
+//! section 7 window under an exact drop list, head-of-line blocking with one stream
+//! against several, conservation and determinism.
+
+mod common;
+
+use common::*;
+use tcplab_engine::config::*;
+use tcplab_engine::{RunResults, Simulation};
+
+const MS: u64 = 1_000_000;
+const S: u64 = 1_000_000_000;
+const FILE: u64 = 10_000_000;
+
+fn run(cfg: ScenarioConfig) -> RunResults {
+    Simulation::new(cfg).unwrap().run().unwrap()
+}
+
+/// 10 Mbps, 100 ms RTT, a queue that never drops.
+fn clean_path() -> ScenarioConfig {
+    let mut cfg = two_hops(100_000_000, MS, 10_000_000, 49 * MS, droptail(100_000));
+    cfg.simulation.duration_ns = 60 * S;
+    cfg
+}
+
+fn file(bytes: u64) -> AppConfig {
+    AppConfig::File { size_bytes: bytes }
+}
+
+/// Bundling by hand: a 1,500-byte packet holds ⌊1452 / (16 + 256)⌋ = 5 DATA chunks of
+/// 256 bytes (1,392 bytes on the wire). 10 MB (10⁷ bytes) in 256-byte messages is
+/// 39,063 messages (39,062 × 256 = 9,999,872; the last 128 bytes): 7,812 full packets
+/// and one of 256 + 256 + 128 bytes (20 + 12 + 272 + 272 + 144 = 720 on the wire),
+/// 7,813 packets and 7,812 × 1,392 + 720 = 10,875,024 bytes. TCP with a 256-byte MSS
+/// sends 39,063 segments (the FIN rides on the last), 39,062 × 296 + 168 = 11,562,520
+/// bytes.
+#[test]
+fn small_messages_bundle_five_to_a_packet() {
+    let mut cfg = clean_path();
+    let mut s = sctp();
+    s.message_bytes = Some(256);
+    cfg.flows.push(sctp_flow("sctp", "a", "b", s, file(FILE)));
+    let mut t = tcp();
+    t.handshake = false;
+    t.mss_bytes = Some(256);
+    let mut cfg_tcp = clean_path();
+    cfg_tcp.flows.push(tcp_flow("tcp", "a", "b", t, file(FILE)));
+    let res = run(cfg);
+    let f = &res.flows[0];
+    println!(
+        "SCTP 256-B messages: packets expected 7,813, simulated {}; wire bytes expected 10,875,024, simulated {}",
+        f.packets_sent, f.wire_bytes_sent
+    );
+    let details = f.transport_details.as_ref().unwrap();
+    println!("chunks per packet: {}", details["chunks_per_packet"]);
+    assert_eq!(f.delivered_bytes, FILE);
+    assert_eq!(f.retransmits, Some(0));
+    assert_eq!(f.packets_sent, 7_813);
+    assert_eq!(f.wire_bytes_sent, 10_875_024);
+    assert_eq!(details["chunks_per_packet"][5], 7_812);
+    let tcp = run(cfg_tcp);
+    let t = &tcp.flows[0];
+    println!(
+        "TCP MSS 256: packets {} (expected 39,063), wire bytes {} (expected 11,562,520)",
+        t.packets_sent, t.wire_bytes_sent
+    );
+    assert_eq!((t.packets_sent, t.wire_bytes_sent), (39_063, 11_562_520));
+}
+
+/// The message-delay figures of flow 0: per stream (p99 ms, mean ms, messages
+/// blocked, ms blocked).
+fn stream_delays(res: &RunResults) -> Vec<(f64, f64, u64, f64)> {
+    let d = res.flows[0].transport_details.as_ref().unwrap();
+    d["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["delay_ms"]["p99"].as_f64().unwrap(),
+                s["delay_ms"]["mean"].as_f64().unwrap(),
+                s["blocked_messages"].as_u64().unwrap(),
+                s["blocked_ms"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn hol_run(streams: u32, loss: f64, seed: u64) -> RunResults {
+    let mut cfg = clean_path();
+    cfg.simulation.seed = seed;
+    cfg.links[1].forward.loss = LossConfig::Bernoulli { rate: loss };
+    let mut s = sctp();
+    s.streams = streams;
+    s.message_bytes = Some(1024);
+    s.send_buffer = Amount {
+        value: 64 * 1024,
+        unit: SizeUnit::Bytes,
+    };
+    cfg.flows
+        .push(sctp_flow("sctp", "a", "b", s, file(4_000_000)));
+    run(cfg)
+}
+
+/// Head-of-line blocking. Messages of 1,024 bytes, one per packet, go round-robin over
+/// the streams, so one stream or four put the same packets on the wire and the same
+/// seed loses the same ones. Without loss the stream count changes nothing: same
+/// completion time, same delays, nothing blocked. With 2% loss a lost chunk holds back
+/// every later message of its own stream until it is repaired: with four streams only
+/// every fourth message is behind it, so the total time complete messages spend
+/// waiting is a quarter of one stream's (as long as repairs do not overlap), and the
+/// one stream's delay tail is longer.
+#[test]
+fn head_of_line_blocking_is_per_stream() {
+    let total = |d: &[(f64, f64, u64, f64)]| d.iter().map(|x| x.3).sum::<f64>();
+    let clean: Vec<_> = [1, 4].iter().map(|&n| hol_run(n, 0.0, 3)).collect();
+    assert_eq!(clean[0].flows[0].fct_s, clean[1].flows[0].fct_s);
+    for r in &clean {
+        assert_eq!(total(&stream_delays(r)), 0.0);
+    }
+    let lossy: Vec<_> = [1, 4].iter().map(|&n| hol_run(n, 0.02, 3)).collect();
+    assert_eq!(lossy[0].flows[0].fct_s, lossy[1].flows[0].fct_s);
+    let (one, four) = (stream_delays(&lossy[0]), stream_delays(&lossy[1]));
+    let ratio = total(&four) / total(&one);
+    let p99_four = four.iter().map(|x| x.0).sum::<f64>() / 4.0;
+    println!(
+        "2% loss: waiting behind gaps, 4 streams / 1 stream expected 0.25, simulated {ratio:.3} \
+         ({:.1} s / {:.1} s); message delay p99 one stream {:.0} ms, four streams {p99_four:.0} ms on average; \
+         a blocked message waits {:.0} ms on average with one stream (RTT 100 ms)",
+        total(&four) / 1e3,
+        total(&one) / 1e3,
+        one[0].0,
+        one[0].3 / one[0].2 as f64,
+    );
+    assert!((ratio - 0.25).abs() < 0.25 * 0.15, "{ratio}");
+    assert!(one[0].0 > p99_four);
+}
+
+/// The handshake (section 5.1): INIT → INIT-ACK → COOKIE-ECHO → COOKIE-ACK, and no
+/// DATA beyond what rides with COOKIE-ECHO until COOKIE-ACK: data flows two round trips
+/// (200 ms, plus the small packets' serialization) later. COOKIE-ECHO (36 bytes) cannot
+/// share a packet with a full 1,452-byte chunk (32 + 36 + 16 + 1452 > 1500), so with
+/// full-size messages the handshake adds two packets forward; with 1,024-byte messages
+/// the first chunk rides with the cookie and it adds one (INIT). Back, INIT-ACK is one
+/// more packet and COOKIE-ACK another, unless it rides with a SACK that was due anyway
+/// (delayed SACKs pair packets, so that depends on the count's parity).
+#[test]
+fn the_handshake_costs_two_round_trips() {
+    for (message, extra_forward) in [(None, 2), (Some(1024), 1)] {
+        let runs: Vec<_> = [false, true]
+            .iter()
+            .map(|&handshake| {
+                let mut cfg = clean_path();
+                let mut s = sctp();
+                s.handshake = handshake;
+                s.message_bytes = message;
+                cfg.flows
+                    .push(sctp_flow("sctp", "a", "b", s, file(1_000_000)));
+                run(cfg)
+            })
+            .collect();
+        let (plain, shaken) = (&runs[0].flows[0], &runs[1].flows[0]);
+        let extra_s = shaken.fct_s.unwrap() - plain.fct_s.unwrap();
+        println!(
+            "handshake, message {message:?}: packets {} → {} (expected +{extra_forward}), back {} → {} (expected +1 or +2), \
+             completion {:.4} → {:.4} s (expected +0.200 s and a little)",
+            plain.packets_sent,
+            shaken.packets_sent,
+            plain.reverse.packets_sent,
+            shaken.reverse.packets_sent,
+            plain.fct_s.unwrap(),
+            shaken.fct_s.unwrap()
+        );
+        assert_eq!(shaken.packets_sent, plain.packets_sent + extra_forward);
+        let back = shaken.reverse.packets_sent - plain.reverse.packets_sent;
+        assert!((1..=2).contains(&back), "{back}");
+        assert!((0.200..0.201).contains(&extra_s), "{extra_s}");
+    }
+}
+
+/// Every run conserves packets (the engine checks it and fails the run otherwise),
+/// and a rerun with the same seed is identical, loss, handshake and streams included.
+#[test]
+fn reruns_are_identical_and_conserve_packets() {
+    let make = || {
+        let mut cfg = clean_path();
+        cfg.simulation.duration_ns = 20 * S;
+        cfg.links[1].forward.loss = LossConfig::Bernoulli { rate: 0.03 };
+        cfg.links[1].reverse.loss = LossConfig::Bernoulli { rate: 0.01 };
+        let mut s = sctp();
+        s.handshake = true;
+        s.streams = 3;
+        s.message_bytes = Some(700);
+        cfg.flows
+            .push(sctp_flow("sctp", "a", "b", s, AppConfig::Bulk));
+        cfg
+    };
+    let (a, b) = (run(make()), run(make()));
+    let json = |r: &RunResults| serde_json::to_string(&r.flows).unwrap();
+    assert_eq!(json(&a), json(&b));
+    let f = &a.flows[0];
+    assert!(f.retransmits.unwrap() > 0 && f.delivered_bytes > 0);
+}
