@@ -29,7 +29,7 @@ def test_export_writes_the_study_files(tmp_path):
     assert data["name"] == "lan" and (tmp_path / "lan" / "lan-star.toml").exists()
 
 
-@pytest.mark.parametrize("study", ["lan", "jumbo", "highspeed", "lfn"])
+@pytest.mark.parametrize("study", ["lan", "jumbo", "highspeed", "lfn", "sctp"])
 def test_quick_reproduction_decides_conclusions_as_the_full_run(study, tmp_path):
     r = run_cli("reproduce", study, "--quick", "--out", str(tmp_path / study))
     assert r.returncode == 0, r.stderr

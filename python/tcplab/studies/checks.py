@@ -17,6 +17,11 @@ Kinds:
 * ``measure_ratio`` — one measured quantity divided by another (each a table row's
   column at one point, as in ``[[published]]``, averaged over replications) lies in
   [``min``, ``max``]; ``sweep`` is shared by both unless given in them.
+* ``measure_difference`` — as ``measure_ratio``, with ``a − b`` (divided by ``scale``,
+  default 1) in [``min``, ``max``].
+* ``ratio_change`` — two ``measure_ratio``-style ratios, ``first`` and ``second`` (each
+  with ``a`` and ``b``); ``second`` divided by ``first`` lies in [``min``, ``max``]
+  (e.g. "the gap shrinks as delay grows": max 1).
 * ``compare`` — the mean of ``y`` over the points matching ``a`` divided by the mean
   over the points matching ``b`` lies in [``min``, ``max``].
 * ``value`` — the mean of ``y`` over the points matching ``where``, divided by
@@ -26,7 +31,7 @@ Kinds:
 * ``extreme`` — among the points matching ``where``, the one with the largest
   (``largest = true``) or smallest ``y`` has ``by`` equal to ``expect``.
 
-``measure_ratio`` and ``value`` take an optional ``published`` number: the paper's
+``measure_ratio``, ``measure_difference`` and ``value`` take an optional ``published`` number: the paper's
 value of the same quantity, shown next to tcplab's in the report.
 """
 
@@ -73,11 +78,16 @@ def evaluate(check: dict, summaries: dict, measure_fn=None) -> Outcome:
     kind = check.get("kind")
     if kind == "measure_ratio":
         return _measure_ratio(check, summaries, measure_fn)
+    if kind == "measure_difference":
+        return _measure_difference(check, summaries, measure_fn)
+    if kind == "ratio_change":
+        return _ratio_change(check, summaries, measure_fn)
     if kind == "value" and "of" in check:
         return _measured_value(check, summaries, measure_fn)
     rule = _KINDS.get(kind) if isinstance(kind, str) else None
     if rule is None:
-        raise CheckError(f"unknown check kind {kind!r}; expected one of: measure_ratio, {', '.join(_KINDS)}")
+        raise CheckError(f"unknown check kind {kind!r}; expected one of: measure_ratio, measure_difference, "
+                         f"ratio_change, {', '.join(_KINDS)}")
     sweep = check.get("sweep")
     if sweep not in summaries:
         return Outcome(None, f"not decided: sweep {sweep!r} was not run")
@@ -237,6 +247,42 @@ def _measure_ratio(check: dict, summaries: dict, measure_fn) -> Outcome:
     comparisons = [Comparison(label, check["published"], ratio)] if "published" in check else []
     return Outcome(low <= ratio <= high, f"{label}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {_bounds(low, high)})",
                    comparisons)
+
+
+def _measured_pair(check: dict, summaries: dict, measure_fn) -> tuple[float, float] | Outcome:
+    """The means of ``check``'s ``a`` and ``b`` quantities, or the undecided outcome."""
+    sweep = check.get("sweep")
+    a_spec, b_spec = ({"sweep": sweep, **check[k]} for k in ("a", "b"))
+    if a_spec["sweep"] not in summaries or b_spec["sweep"] not in summaries:
+        return Outcome(None, "not decided: its sweep was not run")
+    (a, _), (b, _) = measure_fn(a_spec), measure_fn(b_spec)
+    if a is None or b is None:
+        return Outcome(None, "not decided: a quantity was not measured (no successful run at that point)")
+    return a, b
+
+
+def _measure_difference(check: dict, summaries: dict, measure_fn) -> Outcome:
+    pair = _measured_pair(check, summaries, measure_fn)
+    if isinstance(pair, Outcome):
+        return pair
+    a, b = pair
+    scale = check.get("scale", 1.0)
+    return _within_bounds(check, check.get("label", "difference"), (a - b) / scale)
+
+
+def _ratio_change(check: dict, summaries: dict, measure_fn) -> Outcome:
+    ratios = []
+    for key in ("first", "second"):
+        pair = _measured_pair({"sweep": check.get("sweep"), **check[key]}, summaries, measure_fn)
+        if isinstance(pair, Outcome):
+            return pair
+        a, b = pair
+        ratios.append(a / b if b else math.inf)
+    change = ratios[1] / ratios[0] if ratios[0] else math.inf
+    low, high = check.get("min", -math.inf), check.get("max", math.inf)
+    label = check.get("label", "ratio change")
+    return Outcome(low <= change <= high, f"{label}: {ratios[1]:.3g} / {ratios[0]:.3g} = {change:.3g} "
+                   f"(need {_bounds(low, high)})")
 
 
 def _measured_value(check: dict, summaries: dict, measure_fn) -> Outcome:

@@ -68,7 +68,12 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
         if fig["sweep"] not in summaries or summaries[fig["sweep"]].empty:
             continue
         plot = PlotSpec(x=fig["x"], y=fig["y"], lines=fig.get("lines"))
-        chart = metric_chart(summaries[fig["sweep"]], specs[fig["sweep"]], plot, title=fig["title"])
+        summary = summaries[fig["sweep"]]
+        # `exclude`: points left out of the figure (e.g. a loss-free line whose scale
+        # would flatten the others), as parameter -> values.
+        for name, values in fig.get("exclude", {}).items():
+            summary = summary[~summary[name].isin(values)]
+        chart = metric_chart(summary, specs[fig["sweep"]], plot, title=fig["title"])
         chart.name = f"fig{i + 1:02d}_{chart.name}"
         (out / "figures").mkdir(parents=True, exist_ok=True)
         path = out / "figures" / f"{chart.name}.png"
