@@ -167,3 +167,45 @@ def test_fragments_are_captured_and_wireshark_reassembles_them(tmp_path):
     assert len(frames) == 140 * 7
     assert len(more) == 140 * 6
     assert datagrams == ["8980"] * 140
+
+
+SCTP = """
+[simulation]
+duration = "20s"
+seed = 3
+
+[topology.dumbbell]
+pairs = 1
+access = { bandwidth = "100Mbps", delay = "1ms" }
+bottleneck = { bandwidth = "10Mbps", delay = "20ms", queue = { type = "droptail", limit = "100 packets" }, loss = { type = "bernoulli", rate = 0.02 } }
+
+[[flow]]
+from = "left0"
+to = "right0"
+transport = { type = "sctp", streams = 2, message_size = "256B" }
+app = { type = "file", size = "200kB" }
+"""
+
+
+def test_tshark_decodes_sctp_bundles_and_sacks(tmp_path):
+    """An SCTP association's capture as Wireshark reads it: INIT, INIT-ACK,
+    COOKIE-ECHO, COOKIE-ACK once each; as many DATA chunks as tcplab sent (five
+    256-byte chunks bundled per full packet), SACKs with gap blocks, nothing malformed."""
+    tshark = ensure("tshark", "tshark")
+    scenario = tmp_path / "sctp.toml"
+    scenario.write_text(SCTP)
+    out = tmp_path / "run"
+    p = run_cli("run", str(scenario), "--out", str(out), "--no-plots", "--pcap", "flow0")
+    assert p.returncode == 0, p.stderr
+    flow = json.loads((out / "summary.json").read_text())["flows"][0]
+    path = next((out / "pcap").glob("*.pcap"))
+    assert _tshark(tshark, path, "-Y", "_ws.malformed || _ws.expert.severity == error") == ""
+    chunk_types = _tshark(tshark, path, "-T", "fields", "-e", "sctp.chunk_type").split()
+    types = [int(t) for line in chunk_types for t in line.split(",")]
+    assert [types.count(t) for t in (1, 2, 10, 11)] == [1, 1, 1, 1]
+    assert types.count(0) == flow["transport_details"]["data_chunks"]
+    per_packet = [len(line.split(",")) for line in _tshark(tshark, path, "-Y", "sctp.data_tsn", "-T", "fields",
+                                                                 "-e", "sctp.data_tsn").splitlines()]
+    assert per_packet.count(5) >= 100
+    gaps = _tshark(tshark, path, "-Y", "sctp.sack_number_of_gap_blocks > 0", "-T", "fields", "-e", "frame.number")
+    assert flow["retransmits"] > 0 and gaps.split()

@@ -295,7 +295,7 @@ def run(
         "--pcap", metavar="all|FLOW|LINK",
         help="Write libpcap captures into OUT/pcap: every link direction (all), a link direction (e.g. a->b), or a "
              "flow (its sender's link, both directions). Repeatable.")] = None,
-    snaplen: Annotated[int, typer.Option("--snaplen", min=40, max=65535, help="Bytes kept of each captured packet.")] = 80,
+    snaplen: Annotated[int, typer.Option("--snaplen", min=40, max=65535, help="Bytes kept of each captured packet (SCTP packets are kept whole).")] = 80,
 ) -> None:
     """Run a scenario: print a summary and write summary.json, CSV tables, Parquet time series and report.html."""
     progress = _LazyProgress()

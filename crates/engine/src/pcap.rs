@@ -26,7 +26,8 @@
 
 use crate::config::ScenarioConfig;
 use crate::net::packet::{
-    Direction, Packet, TransportHeader, FRAGMENT_OFFSET, IPV4_HEADER_BYTES, UDP_HEADER_BYTES,
+    Direction, Packet, TransportHeader, FRAGMENT_OFFSET, IPV4_HEADER_BYTES, MAX_IP_PACKET_BYTES,
+    UDP_HEADER_BYTES,
 };
 use crate::observe::{PacketEvent, PacketObserver};
 use crate::time::SimTime;
@@ -123,7 +124,8 @@ impl PcapCapture {
             out.write_all(&2u16.to_le_bytes())?;
             out.write_all(&4u16.to_le_bytes())?;
             out.write_all(&[0; 8])?; // thiszone, sigfigs
-            out.write_all(&spec.snaplen.to_le_bytes())?;
+                                     // The largest record: SCTP's keep their chunk headers beyond `snaplen`.
+            out.write_all(&MAX_IP_PACKET_BYTES.to_le_bytes())?;
             out.write_all(&LINKTYPE_IPV4.to_le_bytes())?;
             files.push(CaptureFile {
                 out,
@@ -180,7 +182,7 @@ impl PcapCapture {
                 transport_bytes,
             ));
         }
-        let kept = ip_bytes.min(self.snaplen) as usize;
+        let kept = ip_bytes.min(self.snaplen.max(kept_whole(packet, fragment))) as usize;
         bytes.resize(kept, 0);
         let ns = at.as_ns();
         let mut record = Vec::with_capacity(16 + kept);
@@ -269,8 +271,9 @@ fn sum_words(bytes: &[u8]) -> u32 {
         .sum()
 }
 
-/// SCTP packets written whole (RFC 9260 section 3): common header, then every chunk
-/// with its header and zero-filled, padded value, so that readers decode the bundle.
+/// SCTP packets written whole (RFC 9260 section 3) and kept whole in the capture:
+/// common header, then every chunk with its header and zero-filled, padded value, so
+/// that readers decode the bundle.
 /// The checksum is left 0 (CRC32c is not computed; Wireshark does not verify it
 /// unless asked).
 mod sctp {
@@ -309,10 +312,10 @@ mod sctp {
     /// A packet from the data sender.
     pub fn data_packet(sport: u16, dport: u16, p: &DataPacket) -> Vec<u8> {
         let mut h = common(sport, dport);
-        if p.control & control::INIT != 0 {
+        if p.control() & control::INIT != 0 {
             chunk(&mut h, 1, 0, &init_value(), wire::INIT_CHUNK_BYTES);
         }
-        if p.control & control::COOKIE_ECHO != 0 {
+        if p.control() & control::COOKIE_ECHO != 0 {
             chunk(&mut h, 10, 0, &[], wire::COOKIE_ECHO_CHUNK_BYTES);
         }
         for (tsn, c) in p.data() {
@@ -336,31 +339,31 @@ mod sctp {
     /// A packet from the data receiver.
     pub fn sack_packet(sport: u16, dport: u16, p: &SackPacket) -> Vec<u8> {
         let mut h = common(sport, dport);
-        if p.control & control::INIT_ACK != 0 {
+        if p.control() & control::INIT_ACK != 0 {
             let mut v = init_value();
             v.extend(7u16.to_be_bytes()); // state cookie parameter
             v.extend((wire::STATE_COOKIE_PARAMETER_BYTES as u16).to_be_bytes());
             v.resize(v.len() + wire::STATE_COOKIE_PARAMETER_BYTES as usize - 4, 0);
             chunk(&mut h, 2, 0, &v, wire::INIT_ACK_CHUNK_BYTES);
         }
-        if p.control & control::COOKIE_ACK != 0 {
+        if p.control() & control::COOKIE_ACK != 0 {
             chunk(&mut h, 11, 0, &[], wire::COOKIE_ACK_CHUNK_BYTES);
         }
-        if p.has_sack {
+        if p.has_sack() {
             let mut v = Vec::new();
-            v.extend(p.cum_tsn.to_be_bytes());
-            v.extend(p.a_rwnd.to_be_bytes());
-            v.extend(u16::from(p.gap_count).to_be_bytes());
-            v.extend(p.duplicates.to_be_bytes());
-            for &(start, end) in &p.gaps[..p.gap_count as usize] {
+            v.extend(p.cum_tsn().to_be_bytes());
+            v.extend(p.a_rwnd().to_be_bytes());
+            v.extend((p.gap_count() as u16).to_be_bytes());
+            v.extend(p.duplicates().to_be_bytes());
+            for (start, end) in p.gap_offsets() {
                 v.extend(start.to_be_bytes());
                 v.extend(end.to_be_bytes());
             }
-            for _ in 0..p.duplicates {
-                v.extend(p.cum_tsn.to_be_bytes()); // the duplicates' values are not modelled
+            for _ in 0..p.duplicates() {
+                v.extend(p.cum_tsn().to_be_bytes()); // the duplicates' values are not modelled
             }
             let length = wire::SACK_CHUNK_BYTES
-                + wire::SACK_ENTRY_BYTES * (u32::from(p.gap_count) + u32::from(p.duplicates));
+                + wire::SACK_ENTRY_BYTES * (p.gap_count() as u32 + u32::from(p.duplicates()));
             chunk(&mut h, 3, 0, &v, length);
         }
         h
@@ -388,6 +391,18 @@ fn transport_header(
         TransportHeader::Udp { .. } => udp_header(src, dst, sport, dport, transport_bytes),
         TransportHeader::SctpData(p) => sctp::data_packet(sport, dport, p),
         TransportHeader::SctpSack(p) => sctp::sack_packet(sport, dport, p),
+    }
+}
+
+/// Bytes a capture keeps of `packet` whatever the snap length: SCTP packets whole,
+/// as their chunk headers are spread through the packet and readers decode a chunk
+/// only when all of it is there (the user data is zeros). 0 otherwise.
+fn kept_whole(packet: &Packet, fragment: bool) -> u32 {
+    match &packet.header {
+        _ if fragment => 0,
+        TransportHeader::SctpData(p) => p.ip_bytes(),
+        TransportHeader::SctpSack(p) => p.ip_bytes(),
+        _ => 0,
     }
 }
 

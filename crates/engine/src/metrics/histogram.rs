@@ -45,7 +45,9 @@ impl Histogram {
         Self::default()
     }
 
-    /// Adds one value.
+    /// Adds one value. Inlined: every delivered packet records its delay, and with a
+    /// second caller (SCTP's streams) the compiler stopped inlining it on its own.
+    #[inline(always)]
     pub fn record(&mut self, v: u64) {
         let b = bucket_of(v);
         if b >= self.counts.len() {

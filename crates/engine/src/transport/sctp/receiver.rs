@@ -46,6 +46,8 @@ pub struct SctpReceiver {
     /// TSN of the application's last chunk, once seen.
     last_tsn: Option<u32>,
     duplicates_total: u64,
+    /// DATA chunks that arrived, duplicates included.
+    chunks_received: u64,
     sacks: u64,
     stats: TransportStats,
 }
@@ -64,6 +66,7 @@ impl SctpReceiver {
             streams: Streams::new(p.streams),
             last_tsn: None,
             duplicates_total: 0,
+            chunks_received: 0,
             sacks: 0,
             stats: TransportStats::default(),
             p,
@@ -115,14 +118,12 @@ impl SctpReceiver {
     }
 
     fn send_sack(&mut self, out: &mut Outbox) {
-        let mut sack = SackPacket {
-            control: std::mem::take(&mut self.control),
-            has_sack: true,
-            duplicates: std::mem::take(&mut self.duplicates),
-            cum_tsn: self.cum_tsn,
-            a_rwnd: self.a_rwnd(),
-            ..SackPacket::default()
-        };
+        let mut sack = SackPacket::sack(
+            std::mem::take(&mut self.control),
+            self.cum_tsn,
+            self.a_rwnd(),
+            std::mem::take(&mut self.duplicates),
+        );
         for (&s, &e) in self.gaps.iter().take(MAX_GAP_BLOCKS) {
             let (Ok(s), Ok(e)) = (
                 u16::try_from(s - self.cum_tsn),
@@ -130,8 +131,7 @@ impl SctpReceiver {
             ) else {
                 break; // beyond a gap block's 16-bit offset
             };
-            sack.gaps[sack.gap_count as usize] = (s, e);
-            sack.gap_count += 1;
+            sack.push_gap(s, e);
         }
         self.unacked_packets = 0;
         self.sack_at = None;
@@ -144,6 +144,7 @@ impl SctpReceiver {
         let mut duplicate = false;
         let mut delivered = 0u64;
         for (tsn, chunk) in packet.data() {
+            self.chunks_received += 1;
             if self.received(tsn) {
                 duplicate = true;
                 self.duplicates = self.duplicates.saturating_add(1);
@@ -156,7 +157,7 @@ impl SctpReceiver {
             }
             delivered +=
                 self.streams
-                    .on_chunk(now, tsn, *chunk, wire::written_at(now, chunk.written_us));
+                    .on_chunk(now, tsn, chunk, wire::written_at(now, chunk.written_us));
         }
         out.deliver(delivered);
         if self.stats.completed_at.is_none()
@@ -165,7 +166,7 @@ impl SctpReceiver {
         {
             self.stats.completed_at = Some(now);
         }
-        if packet.count == 0 && self.control == 0 {
+        if packet.count() == 0 && self.control == 0 {
             return;
         }
         self.unacked_packets += 1;
@@ -189,16 +190,13 @@ impl Endpoint for SctpReceiver {
         let TransportHeader::SctpData(packet) = header else {
             return;
         };
-        if packet.control & control::INIT != 0 {
+        if packet.control() & control::INIT != 0 {
             // Section 5.1 B: answer with INIT-ACK and a state cookie (no state kept).
-            let ack = SackPacket {
-                control: control::INIT_ACK,
-                ..SackPacket::default()
-            };
+            let ack = SackPacket::control_only(control::INIT_ACK);
             out.send(ack.ip_bytes(), TransportHeader::SctpSack(ack));
             return;
         }
-        if packet.control & control::COOKIE_ECHO != 0 {
+        if packet.control() & control::COOKIE_ECHO != 0 {
             self.established = true;
             self.control |= control::COOKIE_ACK;
         }
@@ -252,6 +250,7 @@ impl Endpoint for SctpReceiver {
         Some(serde_json::json!({
             "sacks": self.sacks,
             "duplicate_tsns": self.duplicates_total,
+            "data_chunks_received": self.chunks_received,
             "streams": streams,
         }))
     }

@@ -255,7 +255,6 @@ impl SctpSender {
                 f |= flags::LAST;
             }
             self.pending.push_back(DataChunk {
-                tsn_offset: 0,
                 flags: f,
                 stream: stream as u16,
                 ssn,
@@ -310,7 +309,7 @@ impl SctpSender {
             };
             let Some(mut packet) = packet else { break };
             if std::mem::take(&mut self.cookie_due) {
-                packet.control |= control::COOKIE_ECHO;
+                packet.add_control(control::COOKIE_ECHO);
             }
             self.emit(now, packet, out);
             sent += 1;
@@ -323,7 +322,7 @@ impl SctpSender {
 
     /// A packet of chunks marked for retransmission.
     fn retransmission_packet(&mut self, now: SimTime, forced: bool) -> Option<DataPacket> {
-        let mut packet = DataPacket::default();
+        let mut packet: Option<DataPacket> = None;
         let mut used = self.packet_overhead()
             + if self.cookie_due {
                 wire::COOKIE_ECHO_CHUNK_BYTES
@@ -340,19 +339,12 @@ impl SctpSender {
             if forced && o.mark != Mark::Fast {
                 continue;
             }
-            if packet.count as usize == MAX_DATA_CHUNKS || !self.fits(used, &o.chunk) {
-                break;
-            }
-            if packet.count == 0 {
-                packet.first_tsn = o.tsn;
-            } else if o.tsn - packet.first_tsn > u8::MAX as u32 {
+            let p = packet.get_or_insert_with(|| DataPacket::new(o.tsn, 0));
+            if !p.can_take(o.tsn) || !self.fits(used, &o.chunk) {
                 break;
             }
             used += o.chunk.wire_bytes();
-            let mut chunk = o.chunk;
-            chunk.tsn_offset = (o.tsn - packet.first_tsn) as u8;
-            packet.chunks[packet.count as usize] = chunk;
-            packet.count += 1;
+            p.push(o.tsn, o.chunk);
             restart_t3 |= i == 0;
             let o = &mut self.outstanding[i];
             o.mark = Mark::None;
@@ -365,9 +357,7 @@ impl SctpSender {
                 self.timed = None; // Karn
             }
         }
-        if packet.count == 0 {
-            return None;
-        }
+        let packet = packet.filter(|p| p.count() > 0)?;
         // Section 7.2.4 (4), 6.3.3 E3: the timer restarts when the earliest
         // outstanding chunk goes again.
         if restart_t3 {
@@ -397,10 +387,7 @@ impl SctpSender {
         {
             return None; // Nagle: wait to fill a packet while data is outstanding
         }
-        let mut packet = DataPacket {
-            first_tsn: self.next_tsn,
-            ..DataPacket::default()
-        };
+        let mut packet = DataPacket::new(self.next_tsn, 0);
         let mut used = self.packet_overhead()
             + if self.cookie_due {
                 wire::COOKIE_ECHO_CHUNK_BYTES
@@ -408,10 +395,10 @@ impl SctpSender {
                 0
             };
         while let Some(&chunk) = self.pending.front() {
-            if packet.count as usize == MAX_DATA_CHUNKS || !self.fits(used, &chunk) {
+            if !packet.can_take(self.next_tsn) || !self.fits(used, &chunk) {
                 break;
             }
-            if packet.count > 0 && self.peer_rwnd < chunk.len as u64 {
+            if packet.count() > 0 && self.peer_rwnd < chunk.len as u64 {
                 break;
             }
             self.pending.pop_front();
@@ -419,10 +406,8 @@ impl SctpSender {
             used += chunk.wire_bytes();
             let tsn = self.next_tsn;
             self.next_tsn += 1;
-            let mut c = chunk;
-            c.tsn_offset = (tsn - packet.first_tsn) as u8;
-            packet.chunks[packet.count as usize] = c;
-            packet.count += 1;
+            let c = chunk;
+            packet.push(tsn, c);
             self.flight += c.len as u64;
             self.peer_rwnd = self.peer_rwnd.saturating_sub(c.len as u64);
             self.outstanding.push_back(Outstanding {
@@ -439,13 +424,13 @@ impl SctpSender {
                 self.timed = Some((tsn, now));
             }
         }
-        (packet.count > 0).then_some(packet)
+        (packet.count() > 0).then_some(packet)
     }
 
     fn emit(&mut self, now: SimTime, packet: DataPacket, out: &mut Outbox) {
         self.report.packets += 1;
-        self.report.chunks_per_packet[packet.count as usize] += 1;
-        self.report.data_chunks += packet.count as u64;
+        self.report.chunks_per_packet[packet.count()] += 1;
+        self.report.data_chunks += packet.count() as u64;
         self.cc
             .on_sent(now, packet.payload_bytes() as u64, self.flight);
         out.send(packet.ip_bytes(), TransportHeader::SctpData(packet));
@@ -456,7 +441,7 @@ impl SctpSender {
 
     /// Section 6.2.1, 7.2.4: a SACK.
     fn on_sack(&mut self, now: SimTime, sack: &SackPacket, out: &mut Outbox) {
-        if sack.cum_tsn < self.cum_ack {
+        if sack.cum_tsn() < self.cum_ack {
             return; // older than one already processed (section 6.2.1 D i)
         }
         let prior_flight = self.flight;
@@ -466,7 +451,7 @@ impl SctpSender {
         let mut highest_newly_acked: Option<u32> = None;
         let mut rtt_sample = None;
         while let Some(o) = self.outstanding.front_mut() {
-            if o.tsn > sack.cum_tsn {
+            if o.tsn > sack.cum_tsn() {
                 break;
             }
             let newly = ack_one(o, &mut self.flight, &mut self.marked);
@@ -485,8 +470,8 @@ impl SctpSender {
                 }
             }
         }
-        let cum_advanced = sack.cum_tsn > self.cum_ack;
-        self.cum_ack = sack.cum_tsn;
+        let cum_advanced = sack.cum_tsn() > self.cum_ack;
+        self.cum_ack = sack.cum_tsn();
         self.buffered -= cum_bytes;
         for (start, end) in sack.gap_blocks() {
             let from = self.outstanding.partition_point(|o| o.tsn < start);
@@ -518,7 +503,7 @@ impl SctpSender {
                 .filter(|o| !o.acked && !o.in_flight)
                 .map(|o| o.chunk.len as u64)
                 .sum::<u64>();
-        self.peer_rwnd = (sack.a_rwnd as u64).saturating_sub(unacked);
+        self.peer_rwnd = (sack.a_rwnd() as u64).saturating_sub(unacked);
         let new_fast = self.count_misses(highest_newly_acked, cum_advanced);
         // Section 7.2.4: the SACK that reaches the exit point ends Fast Recovery, and
         // counts as outside it (lksctp's sctp_transport_raise_cwnd exits first).
@@ -651,11 +636,7 @@ impl SctpSender {
                     self.cookie_due = false;
                     self.emit(
                         now,
-                        DataPacket {
-                            control: control::COOKIE_ECHO,
-                            first_tsn: self.next_tsn,
-                            ..DataPacket::default()
-                        },
+                        DataPacket::new(self.next_tsn, control::COOKIE_ECHO),
                         out,
                     );
                 }
@@ -666,15 +647,7 @@ impl SctpSender {
 
     fn send_init(&mut self, now: SimTime, out: &mut Outbox) {
         self.t3_at = None;
-        self.emit(
-            now,
-            DataPacket {
-                control: control::INIT,
-                first_tsn: self.next_tsn,
-                ..DataPacket::default()
-            },
-            out,
-        );
+        self.emit(now, DataPacket::new(self.next_tsn, control::INIT), out);
     }
 
     fn start(&mut self, now: SimTime, out: &mut Outbox) {
@@ -693,7 +666,7 @@ impl Endpoint for SctpSender {
         let TransportHeader::SctpSack(sack) = header else {
             return;
         };
-        if sack.control & control::INIT_ACK != 0 && self.state == State::CookieWait {
+        if sack.control() & control::INIT_ACK != 0 && self.state == State::CookieWait {
             self.state = State::CookieEchoed;
             self.cookie_due = true;
             self.t3_at = None;
@@ -702,26 +675,22 @@ impl Endpoint for SctpSender {
             if std::mem::take(&mut self.cookie_due) {
                 self.emit(
                     now,
-                    DataPacket {
-                        control: control::COOKIE_ECHO,
-                        first_tsn: self.next_tsn,
-                        ..DataPacket::default()
-                    },
+                    DataPacket::new(self.next_tsn, control::COOKIE_ECHO),
                     out,
                 );
             }
             return;
         }
-        if sack.control & control::COOKIE_ACK != 0 && self.state == State::CookieEchoed {
+        if sack.control() & control::COOKIE_ACK != 0 && self.state == State::CookieEchoed {
             self.state = State::Established;
             self.rtt.reset_backoff();
-            if !sack.has_sack {
+            if !sack.has_sack() {
                 self.t3_at = None;
                 self.transmit(now, out);
                 return;
             }
         }
-        if sack.has_sack && self.state != State::CookieWait {
+        if sack.has_sack() && self.state != State::CookieWait {
             self.on_sack(now, sack, out);
         }
     }
@@ -843,15 +812,9 @@ mod tests {
 
     /// A SACK for cumulative TSN `cum` and gap blocks given as absolute TSNs.
     fn sack(cum: u32, gaps: &[(u32, u32)]) -> TransportHeader {
-        let mut s = SackPacket {
-            has_sack: true,
-            cum_tsn: cum,
-            a_rwnd: 1 << 30,
-            ..SackPacket::default()
-        };
+        let mut s = SackPacket::sack(0, cum, 1 << 30, 0);
         for &(a, b) in gaps {
-            s.gaps[s.gap_count as usize] = ((a - cum) as u16, (b - cum) as u16);
-            s.gap_count += 1;
+            assert!(s.push_gap((a - cum) as u16, (b - cum) as u16));
         }
         TransportHeader::SctpSack(s)
     }
