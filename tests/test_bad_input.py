@@ -90,6 +90,7 @@ CASES = [
     ("sctp_option_on_tcp", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", streams = 4'), ["flow[0].transport.streams", "option of sctp, not of tcp"]),
     ("tcp_option_on_sctp", SCTP_BASE.replace("streams = 2", "streams = 2, sack = true"), ["flow[0].transport.sack", "option of tcp, not of sctp"]),
     ("unknown_sctp_option", SCTP_BASE.replace("streams = 2", "streams = 2, max_brust = 2"), ["flow[0].transport.max_brust", "did you mean 'max_burst'"]),
+    ("bbr_on_sctp", SCTP_BASE.replace("streams = 2", 'streams = 2, cc = "bbr"'), ["flow[0].transport.cc", "delivery-rate samples"]),
     ("sctp_cc_on_tcp", TCP_BASE.replace('cc = "newreno"', 'cc = "sctp"'), ["flow[0].transport.cc", "SCTP's own window rule"]),
     ("sctp_sack_delay_too_long", SCTP_BASE.replace("streams = 2", 'streams = 2, delayed_sack = { timeout = "1s" }'), ["flow[0].transport.sack_delay", "at most 500 ms"]),
 ]

@@ -37,8 +37,9 @@ def _plain_strings(table: pa.Table) -> pa.Table:
 
 
 #: Per-flow fields that are not table columns: a transport's own figures (SCTP's
-#: chunk histogram and per-stream table) stay in summary.json and get their own tables.
-NOT_COLUMNS = frozenset({"transport_details"})
+#: chunk histogram and per-stream table) and the per-stream delivered bytes stay in
+#: summary.json; streams.csv has them as rows.
+NOT_COLUMNS = frozenset({"transport_details", "delivered_bytes_by_stream"})
 
 
 def _flattened(records: list[dict]) -> dict[str, list]:

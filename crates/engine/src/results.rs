@@ -131,6 +131,9 @@ pub struct FlowResult {
     /// The transport's own end-of-run figures (SCTP: chunks per packet, per-stream
     /// table), its sender's and receiver's merged; `null` for transports without.
     pub transport_details: Option<serde_json::Value>,
+    /// Bytes handed to the receiving application per stream, as the engine counted
+    /// the deliveries (multistream transports; `null` for the others).
+    pub delivered_bytes_by_stream: Option<Vec<u64>>,
 }
 
 /// Summary of one direction of one link.
@@ -383,6 +386,8 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
                 .map(|t| (t - start).as_secs_f64()),
             wire_bytes_sent: fwd.sent_bytes,
             transport_details: sim.transport_details(f),
+            delivered_bytes_by_stream: (!m.stream_delivered_bytes.is_empty())
+                .then(|| m.stream_delivered_bytes.clone()),
             sent_bytes: m.payload_sent_bytes,
             delivered_bytes: m.delivered_bytes,
             goodput_bps: m.delivered_bytes as f64 * 8.0 / active_s,

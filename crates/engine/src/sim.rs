@@ -345,6 +345,12 @@ impl Simulation {
         let delivered = out.take_delivered();
         if delivered > 0 {
             self.meters[flow].on_delivered(self.now, delivered);
+            // Tested first: an empty drain still costs its setup on every delivery.
+            if out.has_stream_deliveries() {
+                for (stream, bytes) in out.drain_stream_deliveries() {
+                    self.meters[flow].on_stream_delivered(stream, bytes);
+                }
+            }
         }
         let direction = if ep % 2 == 0 {
             Direction::Forward

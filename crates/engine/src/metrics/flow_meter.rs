@@ -75,6 +75,9 @@ pub struct FlowMeter {
     /// Per bin, for window-based senders: last cwnd, ssthresh and SRTT seen in the bin
     /// (NaN where nothing was sampled). Allocated on the first sample.
     pub bin_congestion: Option<CongestionSeries>,
+    /// Of the delivered bytes, per stream (multistream transports; empty for the
+    /// others). Last: read only at the end of the run.
+    pub stream_delivered_bytes: Vec<u64>,
 }
 
 /// Per-bin samples of a sender's congestion state.
@@ -103,6 +106,7 @@ impl FlowMeter {
             network: [DirectionCounters::default(); 2],
             payload_sent_bytes: 0,
             delivered_bytes: 0,
+            stream_delivered_bytes: Vec::new(),
             received_bytes: 0,
             delay: Histogram::new(),
             jitter_ns: 0.0,
@@ -233,6 +237,16 @@ impl FlowMeter {
         self.delivered_bytes += bytes;
         self.delivered_bin
             .add(&self.bins, now, bytes, &mut self.bin_delivered_bytes);
+    }
+
+    /// The receiving application got `bytes` on `stream` (already counted by
+    /// [`FlowMeter::on_delivered`]).
+    pub fn on_stream_delivered(&mut self, stream: u16, bytes: u64) {
+        let i = stream as usize;
+        if i >= self.stream_delivered_bytes.len() {
+            self.stream_delivered_bytes.resize(i + 1, 0);
+        }
+        self.stream_delivered_bytes[i] += bytes;
     }
 
     /// Completes the per-bin series (call once, at the end of the run), given the

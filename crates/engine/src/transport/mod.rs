@@ -92,6 +92,12 @@ pub struct Outgoing {
 pub struct Outbox {
     packets: Vec<Outgoing>,
     delivered_bytes: u64,
+    /// Deliveries of multistream transports, by stream (a subset of `delivered_bytes`).
+    /// Boxed: the engine moves the outbox in and out around every endpoint call, and a
+    /// null pointer costs that move less than an empty vector (B1: 1,743 M → 1,732 M
+    /// instructions).
+    #[allow(clippy::box_collection)]
+    stream_deliveries: Option<Box<Vec<(u16, u64)>>>,
 }
 
 impl Outbox {
@@ -110,9 +116,30 @@ impl Outbox {
         self.delivered_bytes += bytes;
     }
 
+    /// Report `bytes` of payload handed to the receiving application on `stream`
+    /// (multistream transports: SCTP); counted in the total as [`Outbox::deliver`].
+    pub fn deliver_on(&mut self, stream: u16, bytes: u64) {
+        self.delivered_bytes += bytes;
+        self.stream_deliveries
+            .get_or_insert_with(Default::default)
+            .push((stream, bytes));
+    }
+
     /// Takes the delivered-byte count, leaving zero.
     pub(crate) fn take_delivered(&mut self) -> u64 {
         std::mem::take(&mut self.delivered_bytes)
+    }
+
+    /// Whether per-stream deliveries were reported.
+    pub(crate) fn has_stream_deliveries(&self) -> bool {
+        self.stream_deliveries
+            .as_ref()
+            .is_some_and(|d| !d.is_empty())
+    }
+
+    /// Drains the per-stream deliveries reported so far.
+    pub(crate) fn drain_stream_deliveries(&mut self) -> impl Iterator<Item = (u16, u64)> + '_ {
+        self.stream_deliveries.iter_mut().flat_map(|d| d.drain(..))
     }
 
     /// Drains the packets queued so far.

@@ -79,6 +79,14 @@ impl Transport for SctpConfig {
         if let Err(e) = self.cc.validate() {
             return err(&o, &format!("cc.{}", e.field), e.message);
         }
+        if matches!(self.cc, CcConfig::Bbr(_)) {
+            return err(
+                &o,
+                "cc",
+                "bbr needs delivery-rate samples, which tcplab's SCTP does not take; \
+                 use sctp, reno, newreno or a loss- or delay-based algorithm",
+            );
+        }
         let bytes = |a: Amount| amount_bytes(a, payload);
         let send_buffer = bytes(self.send_buffer);
         if self.message_bytes == Some(0) {

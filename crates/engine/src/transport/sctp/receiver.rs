@@ -142,7 +142,6 @@ impl SctpReceiver {
     fn on_data(&mut self, now: SimTime, packet: &DataPacket, out: &mut Outbox) {
         let had_gaps = !self.gaps.is_empty();
         let mut duplicate = false;
-        let mut delivered = 0u64;
         for (tsn, chunk) in packet.data() {
             self.chunks_received += 1;
             if self.received(tsn) {
@@ -155,11 +154,14 @@ impl SctpReceiver {
             if chunk.flags & flags::LAST != 0 {
                 self.last_tsn = Some(tsn);
             }
-            delivered +=
+            // A chunk completes messages of its own stream only.
+            let bytes =
                 self.streams
                     .on_chunk(now, tsn, chunk, wire::written_at(now, chunk.written_us));
+            if bytes > 0 {
+                out.deliver_on(chunk.stream, bytes);
+            }
         }
-        out.deliver(delivered);
         if self.stats.completed_at.is_none()
             && self.last_tsn.is_some_and(|l| self.cum_tsn >= l)
             && self.streams.all_delivered()
