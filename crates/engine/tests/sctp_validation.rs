@@ -306,3 +306,35 @@ fn other_algorithms_drive_the_window() {
     );
     assert!(rfc > 8e6 && cubic > 8e6);
 }
+
+/// Fragmentation (section 6.9): 4,000-byte messages do not fit a 1,500-byte packet, so
+/// each leaves as three chunks of 1,452 + 1,452 + 1,096 bytes (B, none, E); a chunk of
+/// 1,096 and the next message's first 1,452 do not share a packet, so 100 messages are
+/// 300 packets, and all 400,000 bytes arrive as 100 whole messages.
+#[test]
+fn large_messages_are_fragmented_and_reassembled() {
+    let mut cfg = clean_path();
+    let mut s = sctp();
+    s.message_bytes = Some(4000);
+    s.streams = 2;
+    cfg.flows
+        .push(sctp_flow("sctp", "a", "b", s, file(400_000)));
+    let res = run(cfg);
+    let f = &res.flows[0];
+    let d = f.transport_details.as_ref().unwrap();
+    let messages: u64 = d["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["messages"].as_u64().unwrap())
+        .sum();
+    println!(
+        "4,000-B messages: packets {} (expected 300), chunks {} (expected 300), messages delivered {messages} (expected 100)",
+        f.packets_sent, d["data_chunks"]
+    );
+    assert_eq!(f.packets_sent, 300);
+    assert_eq!(d["data_chunks"], 300);
+    assert_eq!(messages, 100);
+    assert_eq!(f.delivered_bytes, 400_000);
+    assert_eq!(f.wire_bytes_sent, 100 * (1500 + 1500 + (48 + 1096)));
+}

@@ -759,6 +759,14 @@ mod tests {
     const CHUNK: u64 = 1452;
 
     fn sender(chunks: u64) -> SctpSender {
+        sender_with(
+            chunks,
+            BurstLimit::Packets,
+            super::super::initial_cwnd(PMTU),
+        )
+    }
+
+    fn sender_with(chunks: u64, burst_limit: BurstLimit, initial_window: u64) -> SctpSender {
         let app = ByteSource::new(
             &AppConfig::File {
                 size_bytes: chunks * CHUNK,
@@ -768,7 +776,7 @@ mod tests {
         );
         let cc = CcConfig::Sctp(Default::default()).build(BuildContext {
             mss: PMTU as u64,
-            initial_window: super::super::initial_cwnd(PMTU),
+            initial_window,
             rng: Rng::for_component(1, "test"),
         });
         let rto = RttEstimator::new(&RtoConfig {
@@ -791,7 +799,7 @@ mod tests {
                 peer_window: 1 << 30,
                 fast_retransmit_after: 3,
                 max_burst: 4,
-                burst_limit: BurstLimit::Packets,
+                burst_limit,
             },
             cc,
             rto,
@@ -878,5 +886,19 @@ mod tests {
         assert_eq!((s.cwnd(), s.cc.ssthresh()), (1500, 6000));
         assert_eq!(s.poll_at(), Some(SimTime::from_secs(9)));
         assert_eq!(s.stats.rto_count, 1);
+    }
+    /// Max.Burst (section 6.1) with a 20,000-byte window and nothing in flight: RFC
+    /// 9260's rule lets 4 packets leave at once (TSNs 1–4, cwnd untouched); lksctp's
+    /// lowers cwnd to flight + 4·PMTU = 6,000 first, under which 5 packets go (the 5th
+    /// starts at 5,808 < 6,000).
+    #[test]
+    fn max_burst_limits_a_sending_opportunity() {
+        let mut out = Outbox::new();
+        let mut rfc = sender_with(40, BurstLimit::Packets, 20_000);
+        rfc.on_wakeup(SimTime::ZERO, &mut out);
+        assert_eq!((sent(&mut out), rfc.cwnd()), (vec![1, 2, 3, 4], 20_000));
+        let mut linux = sender_with(40, BurstLimit::Cwnd, 20_000);
+        linux.on_wakeup(SimTime::ZERO, &mut out);
+        assert_eq!((sent(&mut out), linux.cwnd()), (vec![1, 2, 3, 4, 5], 6_000));
     }
 }
