@@ -29,3 +29,21 @@ proc match_tcplab_tcp {window iw minrto maxrto rtoinit} {
     Agent/TCP set maxrto_ $maxrto
     Agent/TCP set rtxcur_init_ $rtoinit
 }
+
+# Bernoulli loss of `rate` per packet on the link from node `from` to node `to`, drawn
+# from its own generator seeded `seed`. `$ns lossmodel` puts the error module at the
+# head of the link: before the queue (tcplab's loss_at = "before_queue"). Losses go to
+# a null agent, not the link's drop head, so that a queue monitor counts queue drops
+# only (tcplab reports the two separately).
+proc add_random_loss {ns from to rate seed} {
+    set rng [new RNG]
+    $rng seed $seed
+    set uniform [new RandomVariable/Uniform]
+    $uniform use-rng $rng
+    set em [new ErrorModel]
+    $em set rate_ $rate
+    $em unit pkt
+    $em ranvar $uniform
+    $ns lossmodel $em $from $to
+    $em drop-target [new Agent/Null]
+}

@@ -30,16 +30,7 @@ $ns trace-queue $a $r $tf
 $ns trace-queue $r $b $tf
 
 if {$opt(loss) > 0} {
-    set rng [new RNG]
-    $rng seed $opt(seed)
-    set uniform [new RandomVariable/Uniform]
-    $uniform use-rng $rng
-    set em [new ErrorModel]
-    $em set rate_ $opt(loss)
-    $em unit pkt
-    $em ranvar $uniform
-    $ns lossmodel $em $r $b
-    $em drop-target [new Agent/Null]
+    add_random_loss $ns $r $b $opt(loss) $opt(seed)
 }
 
 # RFC 9260 as tcplab models it: the chunk size is the message plus its 16-byte

@@ -45,19 +45,7 @@ $ns queue-limit $server $r 100000
 set qmon [$ns monitor-queue $r $server ""]
 
 if {$opt(loss) > 0} {
-    set rng [new RNG]
-    $rng seed $opt(seed)
-    set uniform [new RandomVariable/Uniform]
-    $uniform use-rng $rng
-    set em [new ErrorModel]
-    $em set rate_ $opt(loss)
-    $em unit pkt
-    $em ranvar $uniform
-    # $ns lossmodel puts the error module at the head of the link: before the queue.
-    $ns lossmodel $em $r $server
-    # Random losses go to a null agent, not the link's drop head, so that the queue
-    # monitor counts queue drops only (tcplab reports the two separately).
-    $em drop-target [new Agent/Null]
+    add_random_loss $ns $r $server $opt(loss) $opt(seed)
 }
 
 set sizes [split $opt(sizes) ,]

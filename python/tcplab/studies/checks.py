@@ -234,13 +234,10 @@ def _extreme(check: dict, df, _all) -> Outcome:
 
 
 def _measure_ratio(check: dict, summaries: dict, measure_fn) -> Outcome:
-    sweep = check.get("sweep")
-    a_spec, b_spec = ({"sweep": sweep, **check[k]} for k in ("a", "b"))
-    if a_spec["sweep"] not in summaries or b_spec["sweep"] not in summaries:
-        return Outcome(None, "not decided: its sweep was not run")
-    (a, _), (b, _) = measure_fn(a_spec), measure_fn(b_spec)
-    if a is None or b is None:
-        return Outcome(None, "not decided: a quantity was not measured (no successful run at that point)")
+    pair = _measured_pair(check, summaries, measure_fn)
+    if isinstance(pair, Outcome):
+        return pair
+    a, b = pair
     ratio = a / b if b else math.inf
     low, high = check.get("min", -math.inf), check.get("max", math.inf)
     label = check.get("label", "ratio")

@@ -163,6 +163,24 @@ pub struct Probe {
     pub cc_state: [f64; crate::transport::tcp::cc::STATE_SLOTS],
 }
 
+impl Probe {
+    /// The state of a sender whose usable window is `cwnd_bytes`, whose algorithm is
+    /// `cc`, and whose smoothed RTT is `srtt`.
+    pub fn of(
+        cwnd_bytes: u64,
+        cc: &dyn crate::transport::tcp::cc::CongestionControl,
+        srtt: Option<SimTime>,
+    ) -> Self {
+        Probe {
+            cwnd_bytes,
+            ssthresh_bytes: cc.ssthresh(),
+            srtt,
+            cc_names: cc.state_names(),
+            cc_state: cc.state(),
+        }
+    }
+}
+
 /// Counters a reliable transport reports at the end of a run (both endpoints' are summed).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TransportStats {

@@ -725,13 +725,7 @@ impl Endpoint for SctpSender {
     }
 
     fn probe(&self) -> Option<Probe> {
-        Some(Probe {
-            cwnd_bytes: self.cwnd(),
-            ssthresh_bytes: self.cc.ssthresh(),
-            srtt: self.rtt.srtt(),
-            cc_names: self.cc.state_names(),
-            cc_state: self.cc.state(),
-        })
+        Some(Probe::of(self.cwnd(), self.cc.as_ref(), self.rtt.srtt()))
     }
 
     fn stats(&self) -> Option<TransportStats> {
