@@ -6,4 +6,5 @@ pub mod loss;
 pub mod medium;
 pub mod packet;
 pub mod queue;
+pub mod realtime;
 pub mod routing;

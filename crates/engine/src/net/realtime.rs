@@ -1,0 +1,174 @@
+//! One link direction driven by a real clock: the first piece of the emulation
+//! backend (issue #14, ../shared/DESIGN.md "emu"). The simulator's own [`Channel`] —
+//! queue discipline, serializer, loss model, propagation delay — decides each packet's
+//! fate when it arrives and when it reaches the far end; this holds the packet's bytes
+//! until then. A forwarder reading packets from a TUN device calls
+//! [`RealtimeLink::arrive`] with the wall-clock time since its start and writes what
+//! [`RealtimeLink::take_due`] returns; nothing here reads a clock, so the same code is
+//! tested here with made-up times and runs in the simulator with simulated ones.
+//!
+//! A channel decides everything at admission (its queue is FIFO and its serializer
+//! deterministic, so a packet's departure is known when it is admitted), and its
+//! arrivals come in admission order: a queue of (due time, bytes) is all the state a
+//! real-time link needs.
+
+use super::channel::{Channel, ChannelCounters, Offered};
+use crate::time::SimTime;
+use std::collections::VecDeque;
+
+/// A link direction whose packets are real bytes and whose clock is the caller's.
+#[derive(Debug)]
+pub struct RealtimeLink {
+    channel: Channel,
+    /// Admitted packets and when they reach the far end, in that order.
+    in_flight: VecDeque<(SimTime, Vec<u8>)>,
+}
+
+impl RealtimeLink {
+    /// The link direction `channel` models.
+    pub fn new(channel: Channel) -> Self {
+        RealtimeLink {
+            channel,
+            in_flight: VecDeque::new(),
+        }
+    }
+
+    /// An IP packet arrives at the link's entrance at `now` (times must not go back).
+    /// Returns what the channel decided; a packet it admits is kept until it is due.
+    pub fn arrive(&mut self, now: SimTime, packet: Vec<u8>) -> Offered {
+        let size = packet.len().min(u32::MAX as usize) as u32;
+        let offered = self.channel.offer(now, size);
+        if let Offered::Sent(due) = offered {
+            self.in_flight.push_back((due, packet));
+        }
+        offered
+    }
+
+    /// When the next packet reaches the far end, if one is on its way.
+    pub fn next_due(&self) -> Option<SimTime> {
+        self.in_flight.front().map(|&(t, _)| t)
+    }
+
+    /// Moves every packet due at or before `now` into `out`, oldest first.
+    pub fn take_due(&mut self, now: SimTime, out: &mut Vec<Vec<u8>>) {
+        while self.next_due().is_some_and(|t| t <= now) {
+            let (_, packet) = self.in_flight.pop_front().expect("checked");
+            out.push(packet);
+        }
+    }
+
+    /// The channel's traffic counters (packets and bytes sent, drops by cause).
+    pub fn counters(&self) -> &ChannelCounters {
+        &self.channel.counters
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Amount, ChannelConfig, LossConfig, LossPlacement, QueueConfig, SizeUnit};
+    use crate::metrics::bins::Binning;
+    use crate::net::channel::ChannelSpec;
+
+    const MS: u64 = 1_000_000;
+
+    /// 10 Mb/s, 10 ms, a DropTail queue of `limit` packets, and `loss`.
+    fn link(limit: u64, loss: LossConfig) -> RealtimeLink {
+        let spec = ChannelSpec {
+            from: 0,
+            to: 1,
+            rate_bps: 10_000_000,
+            delay: SimTime(10 * MS),
+            mtu_bytes: 1500,
+            framing_bytes: 0,
+        };
+        let config = ChannelConfig {
+            queue: QueueConfig::Droptail {
+                limit: Amount {
+                    value: limit,
+                    unit: SizeUnit::Packets,
+                },
+            },
+            loss,
+            loss_placement: LossPlacement::AfterSerialization,
+            queue_origin: String::new(),
+            loss_origin: String::new(),
+        };
+        let bins = Binning::new(SimTime(100 * MS), SimTime(100_000 * MS));
+        RealtimeLink::new(Channel::new(spec, &config, 7, "test", bins))
+    }
+
+    fn packet(i: u32) -> Vec<u8> {
+        let mut p = vec![0u8; 1000];
+        p[..4].copy_from_slice(&i.to_be_bytes());
+        p
+    }
+
+    /// Below the link's rate every 1,000-byte packet is due its serialization (0.8 ms
+    /// at 10 Mb/s) plus the 10 ms propagation after it arrives, with its bytes intact.
+    #[test]
+    fn a_light_load_sees_serialization_plus_delay() {
+        let mut l = link(50, LossConfig::None);
+        let mut out = Vec::new();
+        for i in 0..100u32 {
+            let now = SimTime(i as u64 * 1_600_000); // 5 Mb/s
+            assert_eq!(
+                l.arrive(now, packet(i)),
+                Offered::Sent(now + SimTime(10_800_000))
+            );
+        }
+        assert_eq!(l.next_due(), Some(SimTime(10_800_000)));
+        l.take_due(SimTime(10_800_000 + 1_600_000 - 1), &mut out);
+        assert_eq!(out, vec![packet(0)]);
+        l.take_due(SimTime(1_000 * MS), &mut out);
+        assert_eq!(out.len(), 100);
+        assert!(out.iter().enumerate().all(|(i, p)| *p == packet(i as u32)));
+        assert_eq!(l.next_due(), None);
+    }
+
+    /// Twice the link's rate into a 50-packet queue: once the queue is full, departures
+    /// are one serialization time (0.8 ms) apart, every second packet is dropped, and
+    /// what was offered is what left, what was dropped, and what is still inside.
+    #[test]
+    fn an_overload_fills_the_queue_and_drops_the_excess() {
+        let mut l = link(50, LossConfig::None);
+        let mut dues = Vec::new();
+        for i in 0..1000u32 {
+            if let Offered::Sent(t) = l.arrive(SimTime(i as u64 * 400_000), packet(i)) {
+                dues.push(t);
+            }
+        }
+        let tail = &dues[dues.len() - 100..];
+        assert!(tail.windows(2).all(|w| w[1] - w[0] == SimTime(800_000)));
+        let dropped = l.counters().drops.iter().sum::<u64>();
+        // 1000 packets over 0.4 s: the link serializes 0.4 s / 0.8 ms = 500 of them
+        // (and one more starting), the queue holds 50, the rest is dropped.
+        assert!((448..=450).contains(&dropped), "{dropped}");
+        assert_eq!(dues.len() as u64 + dropped, 1000);
+        let mut out = Vec::new();
+        l.take_due(SimTime(1_000 * MS), &mut out);
+        assert_eq!(out.len(), dues.len());
+    }
+
+    /// The channel's loss model acts here as in the simulator: a seeded Bernoulli loss
+    /// of 10% destroys about a tenth of 5,000 packets, and never the order of the rest.
+    #[test]
+    fn random_loss_drops_its_share() {
+        let mut l = link(1000, LossConfig::Bernoulli { rate: 0.1 });
+        let mut kept = 0u32;
+        for i in 0..5000u32 {
+            if let Offered::Sent(_) = l.arrive(SimTime(i as u64 * 1_600_000), packet(i)) {
+                kept += 1;
+            }
+        }
+        let lost = 5000 - kept;
+        assert!((400..600).contains(&lost), "{lost}");
+        let mut out = Vec::new();
+        l.take_due(SimTime(100_000 * MS), &mut out);
+        let ids: Vec<u32> = out
+            .iter()
+            .map(|p| u32::from_be_bytes(p[..4].try_into().unwrap()))
+            .collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    }
+}
