@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 
 from conftest import BASE, SCENARIOS, run_cli
 
@@ -195,3 +196,19 @@ def test_every_plot_is_written_in_the_chosen_format(tmp_path):
     assert (width, height) == (1600, 900)
     p = run_cli("run", str(scenario), "--out", str(tmp_path / "x"), "--plot-format", "gif")
     assert p.returncode == 2 and "--plot-format" in p.stderr
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_reader_that_stops_early_does_not_cost_the_run(tmp_path, json_flag):
+    """`tcplab run … | head -1`: the reader closes the pipe after one line; the command
+    still writes its results and exits 0 (it used to exit 1 and write nothing)."""
+    import shlex
+
+    out = tmp_path / "out"
+    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "tcplab", "run", str(SCENARIOS / "default.toml"),
+                                                   "--out", str(out), "--no-report", *json_flag])
+    p = subprocess.run(["bash", "-c", f"set -o pipefail; {command} | head -c 20 > /dev/null"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == ""
+    assert (out / "summary.json").exists() and (out / "flows.csv").exists()

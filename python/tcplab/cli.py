@@ -77,6 +77,9 @@ class _LazyConsole:
                 self._console = Console(stderr=True)
             else:
                 self._console = Console() if sys.stdout.isatty() else Console(width=_piped_width())
+                # rich ends the process (status 1) when the reader of standard output
+                # has gone; tcplab carries on and still writes its files.
+                self._console.on_broken_pipe = _discard_stdout  # type: ignore[method-assign]
         return self._console
 
     def __getattr__(self, name: str):
@@ -338,7 +341,8 @@ def run(
 
         result = RunResult.from_engine(engine, loaded, wall)
         if not json_:
-            print_summary(result, out_console)  # as soon as the simulation ends; the files follow
+            # As soon as the simulation ends; the files follow, whoever reads the table.
+            _print_or_discard(lambda: print_summary(result, out_console))
         written = result.save(target, plots=plots or plot_format is not None, report=html_report,
                               throughput="goodput" if goodput_plot else "received",
                               extra={"pcap": pcap_dir} if pcap_dir is not None else None, plot_format=plot_format or "png")
@@ -355,11 +359,11 @@ def run(
         if pcap_dir is not None:
             shutil.rmtree(pcap_dir, ignore_errors=True)  # moved into the results, or abandoned
     if json_ and interval_ns is not None:
-        sys.stdout.write(json.dumps(result.summary, allow_nan=False) + "\n")  # the stream's last line
+        _print_or_discard(lambda: sys.stdout.write(json.dumps(result.summary, allow_nan=False) + "\n"))  # the stream's last line
     elif json_:
-        sys.stdout.write(result.summary_json())
+        _print_or_discard(lambda: sys.stdout.write(result.summary_json()))
     else:
-        out_console.print(f"Results written to [bold]{escape(str(written))}[/]")
+        _print_or_discard(lambda: out_console.print(f"Results written to [bold]{escape(str(written))}[/]"))
     _exit_without_teardown()
 
 
@@ -450,12 +454,29 @@ def _interrupt(signum: int, _frame) -> None:
 _STARTED_AS_COMMAND = False
 
 
+def _discard_stdout() -> None:
+    """The reader of standard output has gone (`tcplab run … | head`): what is left to
+    print goes nowhere, and the command carries on (its files are still written)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def _print_or_discard(write) -> None:
+    """Calls ``write`` (which prints to standard output), tolerating a closed pipe."""
+    try:
+        write()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_stdout()
+
+
 def _exit_without_teardown() -> None:
     """Ends a finished command at once: the interpreter's teardown (freeing numpy's,
     pyarrow's and every module's objects) takes about 40 ms of a 0.4 s run and does
     nothing the user needs. Everything tcplab wrote is closed by now."""
     if _STARTED_AS_COMMAND:
-        sys.stdout.flush()
+        _print_or_discard(lambda: None)
         sys.stderr.flush()
         os._exit(0)
 
