@@ -124,7 +124,19 @@ impl SctpReceiver {
             self.a_rwnd(),
             std::mem::take(&mut self.duplicates),
         );
-        for (&s, &e) in self.gaps.iter().take(MAX_GAP_BLOCKS) {
+        // More gaps than a SACK holds (a burst of losses): the lowest blocks and, last,
+        // the highest, so that the sender still learns how far the data has got and
+        // counts miss indications for the holes below it (section 7.2.4's HTNA);
+        // without the highest block every SACK would repeat the same lowest blocks and
+        // recovery would stall. Chunks in the blocks left out count as missing.
+        let highest = (self.gaps.len() > MAX_GAP_BLOCKS)
+            .then(|| self.gaps.iter().next_back())
+            .flatten();
+        let lowest = self
+            .gaps
+            .iter()
+            .take(MAX_GAP_BLOCKS - highest.is_some() as usize);
+        for (&s, &e) in lowest.chain(highest) {
             let (Ok(s), Ok(e)) = (
                 u16::try_from(s - self.cum_tsn),
                 u16::try_from(e - self.cum_tsn),

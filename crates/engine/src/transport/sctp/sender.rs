@@ -84,7 +84,7 @@ struct Outstanding {
 
 /// Marks `o` acknowledged, taking it off the flight and the retransmission marks;
 /// false if it already was.
-fn ack_one(o: &mut Outstanding, flight: &mut u64, marked: &mut usize) -> bool {
+fn ack_one(o: &mut Outstanding, flight: &mut u64, marked: &mut Marked) -> bool {
     if o.acked {
         return false;
     }
@@ -95,9 +95,29 @@ fn ack_one(o: &mut Outstanding, flight: &mut u64, marked: &mut usize) -> bool {
     }
     if o.mark != Mark::None {
         o.mark = Mark::None;
-        *marked -= 1;
+        marked.remove(o.chunk.len);
     }
     true
+}
+
+/// The chunks marked for retransmission: how many, and their bytes (kept as counters so
+/// that a SACK needs no walk over everything outstanding).
+#[derive(Debug, Clone, Copy, Default)]
+struct Marked {
+    chunks: usize,
+    bytes: u64,
+}
+
+impl Marked {
+    fn add(&mut self, len: u16) {
+        self.chunks += 1;
+        self.bytes += len as u64;
+    }
+
+    fn remove(&mut self, len: u16) {
+        self.chunks -= 1;
+        self.bytes -= len as u64;
+    }
 }
 
 /// What the SCTP sender adds to the common transport counters.
@@ -129,8 +149,8 @@ pub struct SctpSender {
     pending_bytes: u64,
     /// Chunks sent and not cumulatively acknowledged, by TSN.
     outstanding: VecDeque<Outstanding>,
-    /// Chunks marked for retransmission.
-    marked: usize,
+    /// Chunks marked for retransmission (not in the flight, not acknowledged).
+    marked: Marked,
     /// Section 6.1 flightsize: bytes sent, not acknowledged, not marked for resending.
     flight: u64,
     /// Section 6.2.1 rwnd: the peer's window less what is outstanding.
@@ -179,7 +199,7 @@ impl SctpSender {
             pending: VecDeque::new(),
             pending_bytes: 0,
             outstanding: VecDeque::new(),
-            marked: 0,
+            marked: Marked::default(),
             flight: 0,
             buffered: 0,
             taken: 0,
@@ -300,9 +320,10 @@ impl SctpSender {
                 break;
             }
             let forced = std::mem::take(&mut self.fast_retransmit_due);
-            let packet = if self.marked > 0 && (forced || self.flight < self.cwnd()) {
+            let packet = if self.marked.chunks > 0 && (forced || self.flight < self.cwnd()) {
                 self.retransmission_packet(now, forced)
-            } else if self.marked == 0 && self.state == State::Established || self.cookie_due {
+            } else if self.marked.chunks == 0 && self.state == State::Established || self.cookie_due
+            {
                 self.new_data_packet(now)
             } else {
                 None
@@ -351,7 +372,7 @@ impl SctpSender {
             o.retransmitted = true;
             o.in_flight = true;
             self.flight += o.chunk.len as u64;
-            self.marked -= 1;
+            self.marked.remove(o.chunk.len);
             self.stats.retransmits += 1;
             if self.timed.is_some_and(|(t, _)| t == o.tsn) {
                 self.timed = None; // Karn
@@ -496,13 +517,8 @@ impl SctpSender {
             self.rtt.sample(r);
             self.stats.record_rtt(self.rtt.srtt());
         }
-        let unacked: u64 = self.flight
-            + self
-                .outstanding
-                .iter()
-                .filter(|o| !o.acked && !o.in_flight)
-                .map(|o| o.chunk.len as u64)
-                .sum::<u64>();
+        // Section 6.2.1: what is still unacknowledged is in the flight or marked.
+        let unacked = self.flight + self.marked.bytes;
         self.peer_rwnd = (sack.a_rwnd() as u64).saturating_sub(unacked);
         let new_fast = self.count_misses(highest_newly_acked, cum_advanced);
         // Section 7.2.4: the SACK that reaches the exit point ends Fast Recovery, and
@@ -535,7 +551,8 @@ impl SctpSender {
             self.fast_retransmit_due = true;
         }
         // Section 6.3.2 R2, R3.
-        if self.outstanding.iter().all(|o| o.acked) && self.marked == 0 {
+        // Every chunk not acknowledged is in the flight or marked.
+        if self.flight == 0 && self.marked.chunks == 0 {
             self.t3_at = None;
         } else if cum_advanced {
             self.t3_at = Some(now + self.rtt.rto());
@@ -575,7 +592,7 @@ impl SctpSender {
                     o.in_flight = false;
                     self.flight -= o.chunk.len as u64;
                 }
-                self.marked += 1;
+                self.marked.add(o.chunk.len);
                 marked_any = true;
             }
         }
@@ -593,7 +610,7 @@ impl SctpSender {
             // E3: every chunk outstanding goes again.
             if !o.acked && o.mark == Mark::None {
                 o.mark = Mark::Timeout;
-                self.marked += 1;
+                self.marked.add(o.chunk.len);
             }
             if o.in_flight {
                 o.in_flight = false;
@@ -621,7 +638,7 @@ impl SctpSender {
                 for o in self.outstanding.iter_mut() {
                     if o.mark == Mark::None && !o.acked {
                         o.mark = Mark::Timeout;
-                        self.marked += 1;
+                        self.marked.add(o.chunk.len);
                     }
                     if o.in_flight {
                         o.in_flight = false;

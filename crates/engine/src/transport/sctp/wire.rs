@@ -15,8 +15,8 @@
 //! messages are ≥ 226 bytes (`⌊1452/(16+226)⌋ = 6`), so the study's 256/512/1,024-byte
 //! messages bundle exactly as RFC 9260 allows; smaller messages, or jumbo frames with
 //! messages under ~1.5 KB, bundle at most six per packet (documented in
-//! docs/scenario.md). A SACK carries up to [`MAX_GAP_BLOCKS`] gap blocks (more gaps
-//! than that are not reported, as a receiver's MTU would also limit them).
+//! docs/scenario.md). A SACK carries up to [`MAX_GAP_BLOCKS`] gap blocks; with more
+//! gaps the receiver reports the lowest and the highest (receiver.rs says why).
 
 /// SCTP common header (section 3.1): ports, verification tag, checksum.
 pub const COMMON_HEADER_BYTES: u32 = 12;
