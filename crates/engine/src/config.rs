@@ -152,6 +152,17 @@ pub struct Amount {
     pub unit: SizeUnit,
 }
 
+impl Amount {
+    /// Bytes of this amount when its packets each carry `packet_payload` bytes (a
+    /// transport's full segment or chunk).
+    pub fn bytes(self, packet_payload: u32) -> u64 {
+        match self.unit {
+            SizeUnit::Bytes => self.value,
+            SizeUnit::Packets => self.value.saturating_mul(packet_payload as u64),
+        }
+    }
+}
+
 /// An output-queue discipline.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

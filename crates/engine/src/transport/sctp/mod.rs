@@ -19,7 +19,7 @@ pub use sender::{SctpSender, SenderParams};
 
 use super::{Endpoint, Transport};
 use crate::app::ByteSource;
-use crate::config::{Amount, AppConfig, CcConfig, ConfigError, SctpConfig, SizeUnit};
+use crate::config::{Amount, AppConfig, CcConfig, ConfigError, SctpConfig};
 use crate::net::packet::IPV4_HEADER_BYTES;
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -87,8 +87,7 @@ impl Transport for SctpConfig {
                  use sctp, reno, newreno or a loss- or delay-based algorithm",
             );
         }
-        let bytes = |a: Amount| amount_bytes(a, payload);
-        let send_buffer = bytes(self.send_buffer);
+        let send_buffer = self.send_buffer.bytes(payload);
         if self.message_bytes == Some(0) {
             return err(&o, "message_size", "must be greater than 0");
         }
@@ -102,7 +101,7 @@ impl Transport for SctpConfig {
                 ),
             );
         }
-        if bytes(self.receive_buffer) < payload as u64 {
+        if self.receive_buffer.bytes(payload) < payload as u64 {
             return err(
                 &o,
                 "receive_buffer",
@@ -158,14 +157,6 @@ impl Transport for SctpConfig {
     }
 }
 
-/// Bytes of an [`Amount`] whose packets carry `payload` bytes of user data.
-fn amount_bytes(a: Amount, payload: u32) -> u64 {
-    match a.unit {
-        SizeUnit::Bytes => a.value,
-        SizeUnit::Packets => a.value.saturating_mul(payload as u64),
-    }
-}
-
 /// The two endpoints of an SCTP association whose packets carry at most `payload`
 /// bytes of user data (path MTU − 48).
 pub fn endpoints(
@@ -181,7 +172,7 @@ pub fn endpoints(
         initial_window: initial_cwnd(pmtu),
         rng: cc_rng,
     });
-    let window = amount_bytes(cfg.receive_buffer, payload);
+    let window = cfg.receive_buffer.bytes(payload);
     let sender = SctpSender::new(
         SenderParams {
             pmtu,
@@ -191,7 +182,7 @@ pub fn endpoints(
             unordered: cfg.unordered,
             handshake: cfg.handshake,
             nodelay: cfg.nodelay,
-            send_buffer: amount_bytes(cfg.send_buffer, payload),
+            send_buffer: cfg.send_buffer.bytes(payload),
             peer_window: window,
             fast_retransmit_after: cfg.fast_retransmit_after,
             max_burst: cfg.max_burst,

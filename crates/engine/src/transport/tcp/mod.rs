@@ -30,7 +30,7 @@ pub use sender::{SenderParams, TcpSender};
 
 use super::{Endpoint, Transport};
 use crate::app::ByteSource;
-use crate::config::{Amount, AppConfig, CcConfig, ConfigError, RtoConfig, SizeUnit, TcpConfig};
+use crate::config::{Amount, AppConfig, CcConfig, ConfigError, RtoConfig, TcpConfig};
 use crate::net::packet::IPV4_HEADER_BYTES;
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -108,19 +108,18 @@ impl Transport for TcpConfig {
         }
         let segment_bytes = mss - option_bytes;
         let segment = segment_bytes as u64;
-        let bytes = |a: Amount| amount_bytes(a, segment_bytes);
-        if bytes(self.receive_buffer) < segment {
+        if self.receive_buffer.bytes(segment_bytes) < segment {
             return err(
                 &o,
                 "receive_buffer",
                 format!(
                     "must hold at least one segment ({segment} B); got {} B",
-                    bytes(self.receive_buffer)
+                    self.receive_buffer.bytes(segment_bytes)
                 ),
             );
         }
         if let Some(w) = self.max_window {
-            if bytes(w) < segment {
+            if w.bytes(segment_bytes) < segment {
                 return err(
                     &o,
                     "max_window",
@@ -183,14 +182,6 @@ pub fn check_rto(o: &str, r: &RtoConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
-/// Bytes of an [`Amount`] whose packets are segments of `segment_bytes`.
-fn amount_bytes(a: Amount, segment_bytes: u32) -> u64 {
-    match a.unit {
-        SizeUnit::Bytes => a.value,
-        SizeUnit::Packets => a.value.saturating_mul(segment_bytes as u64),
-    }
-}
-
 /// The two endpoints of a TCP flow whose maximum segment size is `mss` (payload bytes
 /// of a full segment without options; option bytes come out of it, RFC 6691).
 pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSender, TcpReceiver) {
@@ -205,7 +196,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
     } else {
         UNSCALED_WINDOW_MAX
     };
-    let window = amount_bytes(cfg.receive_buffer, segment_bytes).min(window_limit);
+    let window = cfg.receive_buffer.bytes(segment_bytes).min(window_limit);
     let recovery = cfg.recovery.unwrap_or(if cfg.sack {
         Recovery::Sack
     } else if matches!(cfg.cc, CcConfig::Reno(_)) {
@@ -218,9 +209,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             segment_bytes,
             recovery,
             initial_window: cfg.initial_window_segments as u64 * segment_bytes as u64,
-            max_window: cfg
-                .max_window
-                .map_or(u64::MAX, |a| amount_bytes(a, segment_bytes)),
+            max_window: cfg.max_window.map_or(u64::MAX, |a| a.bytes(segment_bytes)),
             peer_window: window,
             handshake: cfg.handshake,
             timestamps: cfg.timestamps,
