@@ -191,7 +191,6 @@ pub fn endpoints(
         cc,
         RttEstimator::new(&cfg.rto),
         app,
-        rng,
     );
     let receiver = SctpReceiver::new(ReceiverParams {
         sack_every: cfg.sack_every,

@@ -73,11 +73,6 @@ impl SctpReceiver {
         }
     }
 
-    /// The inbound streams and their figures.
-    pub fn streams(&self) -> &Streams {
-        &self.streams
-    }
-
     fn received(&self, tsn: u32) -> bool {
         tsn <= self.cum_tsn
             || self

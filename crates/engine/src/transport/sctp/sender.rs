@@ -8,7 +8,6 @@ use super::wire::{self, control, flags, DataChunk, DataPacket, SackPacket, MAX_D
 use crate::app::ByteSource;
 use crate::config::BurstLimit;
 use crate::net::packet::TransportHeader;
-use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::transport::tcp::cc::{AckEvent, CongestionControl};
 use crate::transport::tcp::rto::RttEstimator;
@@ -120,17 +119,17 @@ impl Marked {
     }
 }
 
-/// What the SCTP sender adds to the common transport counters.
+/// What the SCTP sender adds to the common transport counters (its `details`).
 #[derive(Debug, Clone, Default)]
-pub struct SenderReport {
+struct SenderReport {
     /// Packets with DATA or control chunks sent.
-    pub packets: u64,
+    packets: u64,
     /// Packets by DATA chunks carried: index k counts packets with k chunks.
-    pub chunks_per_packet: [u64; MAX_DATA_CHUNKS + 1],
+    chunks_per_packet: [u64; MAX_DATA_CHUNKS + 1],
     /// DATA chunks sent, retransmissions included.
-    pub data_chunks: u64,
+    data_chunks: u64,
     /// Messages the application wrote.
-    pub messages: u64,
+    messages: u64,
 }
 
 /// The sending end of an SCTP association.
@@ -188,7 +187,6 @@ impl SctpSender {
         cc: Box<dyn CongestionControl>,
         rtt: RttEstimator,
         app: ByteSource,
-        _rng: Rng,
     ) -> Self {
         SctpSender {
             peer_rwnd: p.peer_window,
@@ -217,11 +215,6 @@ impl SctpSender {
             app,
             p,
         }
-    }
-
-    /// What the sender counted beyond the common transport counters.
-    pub fn report(&self) -> &SenderReport {
-        &self.report
     }
 
     fn cwnd(&self) -> u64 {
@@ -294,8 +287,14 @@ impl SctpSender {
         used + chunk.wire_bytes() <= self.p.pmtu
     }
 
+    /// Bytes of a packet before its DATA chunks: headers, and COOKIE-ECHO when due.
     fn packet_overhead(&self) -> u32 {
-        crate::net::packet::IPV4_HEADER_BYTES + wire::COMMON_HEADER_BYTES
+        let cookie = if self.cookie_due {
+            wire::COOKIE_ECHO_CHUNK_BYTES
+        } else {
+            0
+        };
+        crate::net::packet::IPV4_HEADER_BYTES + wire::COMMON_HEADER_BYTES + cookie
     }
 
     /// Sends what the window, the receiver and Max.Burst allow: marked chunks first
@@ -344,12 +343,7 @@ impl SctpSender {
     /// A packet of chunks marked for retransmission.
     fn retransmission_packet(&mut self, now: SimTime, forced: bool) -> Option<DataPacket> {
         let mut packet: Option<DataPacket> = None;
-        let mut used = self.packet_overhead()
-            + if self.cookie_due {
-                wire::COOKIE_ECHO_CHUNK_BYTES
-            } else {
-                0
-            };
+        let mut used = self.packet_overhead();
         let mut restart_t3 = false;
         for i in 0..self.outstanding.len() {
             let o = self.outstanding[i];
@@ -409,12 +403,7 @@ impl SctpSender {
             return None; // Nagle: wait to fill a packet while data is outstanding
         }
         let mut packet = DataPacket::new(self.next_tsn, 0);
-        let mut used = self.packet_overhead()
-            + if self.cookie_due {
-                wire::COOKIE_ECHO_CHUNK_BYTES
-            } else {
-                0
-            };
+        let mut used = self.packet_overhead();
         while let Some(&chunk) = self.pending.front() {
             if !packet.can_take(self.next_tsn) || !self.fits(used, &chunk) {
                 break;
@@ -427,13 +416,12 @@ impl SctpSender {
             used += chunk.wire_bytes();
             let tsn = self.next_tsn;
             self.next_tsn += 1;
-            let c = chunk;
-            packet.push(tsn, c);
-            self.flight += c.len as u64;
-            self.peer_rwnd = self.peer_rwnd.saturating_sub(c.len as u64);
+            packet.push(tsn, chunk);
+            self.flight += chunk.len as u64;
+            self.peer_rwnd = self.peer_rwnd.saturating_sub(chunk.len as u64);
             self.outstanding.push_back(Outstanding {
                 tsn,
-                chunk: c,
+                chunk,
                 acked: false,
                 in_flight: true,
                 misses: 0,
@@ -606,17 +594,7 @@ impl SctpSender {
         let first = self.rtt.backoff() == 0;
         self.rtt.on_timeout(); // E2: back off
         self.cc.on_retransmission_timeout(now, self.cwnd(), first); // E1
-        for o in self.outstanding.iter_mut() {
-            // E3: every chunk outstanding goes again.
-            if !o.acked && o.mark == Mark::None {
-                o.mark = Mark::Timeout;
-                self.marked.add(o.chunk.len);
-            }
-            if o.in_flight {
-                o.in_flight = false;
-                self.flight -= o.chunk.len as u64;
-            }
-        }
+        self.mark_all_for_retransmission(); // E3
         self.fast_recovery = None;
         self.fast_retransmit_due = false;
         self.timed = None;
@@ -635,30 +613,41 @@ impl SctpSender {
         match self.state {
             State::CookieWait => self.send_init(now, out),
             State::CookieEchoed => {
-                for o in self.outstanding.iter_mut() {
-                    if o.mark == Mark::None && !o.acked {
-                        o.mark = Mark::Timeout;
-                        self.marked.add(o.chunk.len);
-                    }
-                    if o.in_flight {
-                        o.in_flight = false;
-                        self.flight -= o.chunk.len as u64;
-                    }
-                }
-                self.cookie_due = true;
-                self.t3_at = None;
-                self.transmit(now, out);
-                if self.cookie_due {
-                    // Nothing to bundle: the COOKIE-ECHO goes alone.
-                    self.cookie_due = false;
-                    self.emit(
-                        now,
-                        DataPacket::new(self.next_tsn, control::COOKIE_ECHO),
-                        out,
-                    );
-                }
+                // The data that rode with the lost COOKIE-ECHO rides again.
+                self.mark_all_for_retransmission();
+                self.send_cookie_echo(now, out);
             }
             _ => {}
+        }
+    }
+
+    /// Section 7.2.3 / 6.3.3 E3, and a lost COOKIE-ECHO: every chunk not acknowledged
+    /// is marked for retransmission and leaves the flight.
+    fn mark_all_for_retransmission(&mut self) {
+        for o in self.outstanding.iter_mut() {
+            if !o.acked && o.mark == Mark::None {
+                o.mark = Mark::Timeout;
+                self.marked.add(o.chunk.len);
+            }
+            if o.in_flight {
+                o.in_flight = false;
+                self.flight -= o.chunk.len as u64;
+            }
+        }
+    }
+
+    /// Section 5.1 C: COOKIE-ECHO with as much DATA as the first packet takes, or
+    /// alone when none fits.
+    fn send_cookie_echo(&mut self, now: SimTime, out: &mut Outbox) {
+        self.cookie_due = true;
+        self.t3_at = None;
+        self.transmit(now, out);
+        if std::mem::take(&mut self.cookie_due) {
+            self.emit(
+                now,
+                DataPacket::new(self.next_tsn, control::COOKIE_ECHO),
+                out,
+            );
         }
     }
 
@@ -685,17 +674,8 @@ impl Endpoint for SctpSender {
         };
         if sack.control() & control::INIT_ACK != 0 && self.state == State::CookieWait {
             self.state = State::CookieEchoed;
-            self.cookie_due = true;
-            self.t3_at = None;
             self.rtt.reset_backoff(); // the handshake's backoff ends with it
-            self.transmit(now, out);
-            if std::mem::take(&mut self.cookie_due) {
-                self.emit(
-                    now,
-                    DataPacket::new(self.next_tsn, control::COOKIE_ECHO),
-                    out,
-                );
-            }
+            self.send_cookie_echo(now, out);
             return;
         }
         if sack.control() & control::COOKIE_ACK != 0 && self.state == State::CookieEchoed {
@@ -764,6 +744,7 @@ impl Endpoint for SctpSender {
 mod tests {
     use super::*;
     use crate::config::{AppConfig, RtoConfig, RtoFloor};
+    use crate::rng::Rng;
     use crate::transport::tcp::cc::{BuildContext, CcConfig};
 
     const PMTU: u32 = 1500;
@@ -815,7 +796,6 @@ mod tests {
             cc,
             rto,
             app,
-            Rng::for_component(2, "test"),
         )
     }
 
