@@ -47,7 +47,7 @@ lint: install
 	$(BIN)/mypy
 
 test-rust:
-	cargo test --locked --release -p tcplab-engine
+	cargo test --locked --release -p tcplab-engine -p tcplab-emu
 
 test-python: install
 	$(BIN)/python -m pytest

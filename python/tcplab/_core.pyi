@@ -45,3 +45,16 @@ def congestion_controls() -> str:
 
 def scenario_schema() -> str:
     """The JSON Schema (draft 2020-12) of scenario files, as JSON text."""
+
+def emu_plan(config_json: str) -> tuple[list[tuple[int, str, str, int]], list[list[list[int]]]]:
+    """The hosts an emulated run needs — (node index, name, IPv4 address, device MTU) —
+    and each flow's [forward, reverse] route as channel indices; EngineConfigError for
+    a scenario the emulator cannot run."""
+
+def emu_forward(config_json: str, ports: list[tuple[int, int]], stop_fd: int, start_ns: int) -> str:
+    """Forwards between the hosts' TUN devices ``[(node, fd)]`` until ``stop_fd`` is
+    readable, time zero at ``start_ns`` (CLOCK_MONOTONIC); stats, flows, links and
+    link series as JSON."""
+
+def emu_flow_port(flow: int) -> int:
+    """The port flow ``flow``'s receiver listens on in an emulated run."""

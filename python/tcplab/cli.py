@@ -1,5 +1,6 @@
 """The ``tcplab`` command: ``run`` and ``validate`` (``sweep``, ``query`` and ``reproduce``
-live in :mod:`tcplab.cli_sweeps`, ``compare`` in :mod:`tcplab.cli_compare`).
+live in :mod:`tcplab.cli_sweeps`, ``compare`` in :mod:`tcplab.cli_compare`, ``emu`` and
+``crosscheck`` in :mod:`tcplab.cli_emu`).
 
 Exit status: 0 on success, 2 for invalid input (scenario, overrides, output
 directory), 1 for an internal error (a bug: please report it).
@@ -148,6 +149,11 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def _count(value: int | None) -> str:
+    """A count, or "-" where the run has none (e.g. an emulated run's timeouts)."""
+    return "-" if value is None else f"{value:,}"
+
+
 #: Beyond this many flows (or busy link directions) the summary shows a distribution
 #: and the extremes instead of one row each; flows.csv / links.csv have every row.
 COMPACT_ROWS = 40
@@ -166,7 +172,7 @@ def _flow_table(title: str, flows: list[dict], width: int) -> list[BoxTable]:
         d = f["delay_ms"]
         rows.append([escape(f["id"]), escape(f"{f['src']}→{f['dst']}"), f["transport"], _mbps(f["goodput_bps"]),
                      _mbps(f["throughput_max_bps"]), f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}",
-                     f"{100 * f['loss_rate']:.2f}", _ms(d["mean"]), _ms(d["p99"]), f"{f['jitter_ms']:.3f}"])
+                     f"{100 * f['loss_rate']:.2f}", _ms(d["mean"]), _ms(d["p99"]), _ms(f['jitter_ms'])])
     return fitted_tables(title, columns, rows, width)
 
 
@@ -218,8 +224,8 @@ def print_summary(result: RunResult, console: Console) -> None:
     tcp = [f for f in flows if f.get("retransmits") is not None]
     if tcp and not compact:
         columns = [Column("flow", numeric=False), *(Column(h) for h in ["retransmits", "fast retx", "timeouts", "mean SRTT ms", "completion s"])]
-        rows = [[escape(f["id"]), f"{f['retransmits']:,}", f"{f['fast_retransmits']:,}", f"{f['rto_count']:,}", _ms(f["srtt_ms"]),
-                 "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"] for f in tcp]
+        rows = [[escape(f["id"]), _count(f["retransmits"]), _count(f["fast_retransmits"]), _count(f["rto_count"]),
+                 _ms(f["srtt_ms"]), "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"] for f in tcp]
         console.print(*fitted_tables("Reliable transport", columns, rows, width))
     busy = [link for link in s["links"] if link["tx_packets"] > 0 or sum(link["drops"].values()) > 0]
     shown = busy if len(busy) <= COMPACT_ROWS else sorted(busy, key=lambda link: link["utilization"], reverse=True)[:COMPACT_EXTREMES * 2]
@@ -489,7 +495,7 @@ def main() -> None:
     # imported (during the run, on a second thread), would only take cores from the
     # engine.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from . import cli_compare, cli_examples, cli_schema, cli_sweeps  # noqa: F401  (register compare, examples, schema; sweep, query, reproduce)
+    from . import cli_compare, cli_emu, cli_examples, cli_schema, cli_sweeps  # noqa: F401  (register compare, emu, crosscheck, examples, schema; sweep, query, reproduce)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _interrupt)

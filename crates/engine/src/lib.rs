@@ -33,6 +33,7 @@
 
 pub mod app;
 pub mod config;
+pub mod emulate;
 pub mod estimate;
 pub mod format;
 pub mod metrics;

@@ -2,9 +2,11 @@
 //! binned time series. Plain serde structs: the Python side turns them into
 //! summary.json, DataFrames, Parquet and plots without computing any metric itself.
 
+use crate::config::NodeConfig;
 use crate::metrics::bins::Binning;
 use crate::metrics::jain_index;
 use crate::metrics::BinCounts;
+use crate::net::channel::{Channel, ChannelSpec};
 use crate::sim::Simulation;
 use crate::time::SimTime;
 use serde::Serialize;
@@ -459,41 +461,13 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
             cc_state,
         });
     }
-    let names = channel_names(sim);
+    let names = channel_names(&sim.config.nodes, sim.channels.iter().map(|c| c.spec));
     let mut links = Vec::with_capacity(sim.channels.len());
     let mut link_series = Vec::with_capacity(sim.channels.len());
     for (c, ch) in sim.channels.iter_mut().enumerate() {
-        let occ = ch.meter.finish();
-        let k = &ch.counters;
-        let spec = ch.spec;
-        links.push(LinkResult {
-            id: names[c].clone(),
-            src: config.nodes[spec.from as usize].name.clone(),
-            dst: config.nodes[spec.to as usize].name.clone(),
-            link: c / 2,
-            direction: if c % 2 == 0 { "forward" } else { "reverse" }.into(),
-            bandwidth_bps: spec.rate_bps,
-            delay_ms: ms(spec.delay.as_ns() as f64),
-            mtu_bytes: spec.mtu_bytes,
-            tx_packets: k.tx_packets,
-            tx_bytes: k.tx_bytes,
-            utilization: k.busy_ns as f64 / duration.as_ns() as f64,
-            drops: k.drops.into(),
-            queue_max_bytes: occ.max_bytes,
-            queue_mean_bytes: occ.mean_bytes,
-            queue_max_packets: occ.max_packets,
-            queue_mean_packets: occ.mean_packets,
-            fragmented_packets: k.fragmented_packets,
-        });
-        link_series.push(LinkSeries {
-            id: names[c].clone(),
-            tx_bytes: std::mem::take(&mut ch.counters.bin_tx_bytes),
-            drops: std::mem::take(&mut ch.counters.bin_drops),
-            queue_mean_packets: occ.bin_mean_packets,
-            queue_mean_bytes: occ.bin_mean_bytes,
-            queue_max_packets: occ.bin_max_packets,
-            queue_max_bytes: occ.bin_max_bytes,
-        });
+        let (link, series) = link_result(c, ch, &names[c], &config.nodes, duration);
+        links.push(link);
+        link_series.push(series);
     }
     let goodputs: Vec<f64> = sim
         .plan
@@ -540,16 +514,60 @@ fn forward_fill(mut values: Vec<f32>) -> Vec<f32> {
     values
 }
 
+/// Channel `c`'s summary and series at the end of a run of `duration`, taking its
+/// per-bin series out of it (`name` from [`channel_names`]).
+pub(crate) fn link_result(
+    c: usize,
+    ch: &mut Channel,
+    name: &str,
+    nodes: &[NodeConfig],
+    duration: SimTime,
+) -> (LinkResult, LinkSeries) {
+    let occ = ch.meter.finish();
+    let k = &ch.counters;
+    let spec = ch.spec;
+    let link = LinkResult {
+        id: name.to_string(),
+        src: nodes[spec.from as usize].name.clone(),
+        dst: nodes[spec.to as usize].name.clone(),
+        link: c / 2,
+        direction: if c % 2 == 0 { "forward" } else { "reverse" }.into(),
+        bandwidth_bps: spec.rate_bps,
+        delay_ms: ms(spec.delay.as_ns() as f64),
+        mtu_bytes: spec.mtu_bytes,
+        tx_packets: k.tx_packets,
+        tx_bytes: k.tx_bytes,
+        utilization: k.busy_ns as f64 / duration.as_ns() as f64,
+        drops: k.drops.into(),
+        queue_max_bytes: occ.max_bytes,
+        queue_mean_bytes: occ.mean_bytes,
+        queue_max_packets: occ.max_packets,
+        queue_mean_packets: occ.mean_packets,
+        fragmented_packets: k.fragmented_packets,
+    };
+    let series = LinkSeries {
+        id: name.to_string(),
+        tx_bytes: std::mem::take(&mut ch.counters.bin_tx_bytes),
+        drops: std::mem::take(&mut ch.counters.bin_drops),
+        queue_mean_packets: occ.bin_mean_packets,
+        queue_mean_bytes: occ.bin_mean_bytes,
+        queue_max_packets: occ.bin_max_packets,
+        queue_max_bytes: occ.bin_max_bytes,
+    };
+    (link, series)
+}
+
 /// "a->b" for each channel, with "#k" (the link index) where parallel links collide.
-pub(crate) fn channel_names(sim: &Simulation) -> Vec<String> {
-    let nodes = &sim.config.nodes;
-    let plain: Vec<String> = sim
-        .channels
-        .iter()
-        .map(|ch| {
+pub(crate) fn channel_names(
+    nodes: &[NodeConfig],
+    channels: impl IntoIterator<Item = ChannelSpec>,
+) -> Vec<String> {
+    let plain: Vec<String> = channels
+        .into_iter()
+        .map(|spec| {
             format!(
                 "{}->{}",
-                nodes[ch.spec.from as usize].name, nodes[ch.spec.to as usize].name
+                nodes[spec.from as usize].name, nodes[spec.to as usize].name
             )
         })
         .collect();

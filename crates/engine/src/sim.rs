@@ -94,6 +94,36 @@ fn sender_and_receiver(
         .endpoints(&f.app, start, stop, plan.mss[flow], rng)
 }
 
+/// Both directions of every link of `config`, in channel order (link i's forward
+/// direction is channel 2i, its reverse 2i + 1), each with its queue and loss model:
+/// the network the event loop runs and the emulator ([`crate::emulate`]) drives in
+/// real time.
+pub(crate) fn build_channels(config: &ScenarioConfig, plan: &Plan, bins: Binning) -> Vec<Channel> {
+    let seed = config.simulation.seed;
+    let mut channels = Vec::with_capacity(2 * config.links.len());
+    for (i, link) in config.links.iter().enumerate() {
+        let (a, b) = plan.link_ends[i];
+        for (from, to, ch) in [(a, b, &link.forward), (b, a, &link.reverse)] {
+            // A segment's delivery side is instantaneous (see `net::medium`).
+            let delivery = link.segment.is_some() && from == b;
+            let spec = ChannelSpec {
+                from,
+                to,
+                rate_bps: if delivery { 0 } else { link.bandwidth_bps },
+                delay: SimTime(if delivery { 0 } else { link.delay_ns }),
+                mtu_bytes: link.mtu_bytes,
+                framing_bytes: link.framing_bytes,
+            };
+            let name = format!(
+                "{}->{}#{}",
+                config.nodes[from as usize].name, config.nodes[to as usize].name, i
+            );
+            channels.push(Channel::new(spec, ch, seed, &name, bins));
+        }
+    }
+    channels
+}
+
 impl Simulation {
     /// Validates `config` and builds the network, ready to run from time zero.
     pub fn new(config: ScenarioConfig) -> Result<Simulation, ConfigError> {
@@ -101,27 +131,7 @@ impl Simulation {
         let sim = &config.simulation;
         let duration = SimTime(sim.duration_ns);
         let bins = Binning::new(SimTime(sim.bin_ns), duration);
-        let mut channels = Vec::with_capacity(2 * config.links.len());
-        for (i, link) in config.links.iter().enumerate() {
-            let (a, b) = plan.link_ends[i];
-            for (from, to, ch) in [(a, b, &link.forward), (b, a, &link.reverse)] {
-                // A segment's delivery side is instantaneous (see `net::medium`).
-                let delivery = link.segment.is_some() && from == b;
-                let spec = ChannelSpec {
-                    from,
-                    to,
-                    rate_bps: if delivery { 0 } else { link.bandwidth_bps },
-                    delay: SimTime(if delivery { 0 } else { link.delay_ns }),
-                    mtu_bytes: link.mtu_bytes,
-                    framing_bytes: link.framing_bytes,
-                };
-                let name = format!(
-                    "{}->{}#{}",
-                    config.nodes[from as usize].name, config.nodes[to as usize].name, i
-                );
-                channels.push(Channel::new(spec, ch, sim.seed, &name, bins));
-            }
-        }
+        let mut channels = build_channels(&config, &plan, bins);
         let mut endpoints = Vec::with_capacity(2 * config.flows.len());
         for f in 0..config.flows.len() {
             let (s, r) = sender_and_receiver(&config, &plan, f, duration);
@@ -256,7 +266,7 @@ impl Simulation {
     /// Each channel's id as results name it ("a->b", "#k" for parallel links), in
     /// channel order (link `c / 2`; even: forward, odd: reverse).
     pub fn channel_names(&self) -> Vec<String> {
-        results::channel_names(self)
+        results::channel_names(&self.config.nodes, self.channels.iter().map(|c| c.spec))
     }
 
     /// The channel each flow's packets enter the network on (its sender's first hop).

@@ -267,6 +267,108 @@ fn scenario_schema() -> String {
     tcplab_engine::format::json_schema().to_string()
 }
 
+/// An emulated host: node index, name, IPv4 address, device MTU.
+type EmuHost = (u32, String, String, u32);
+/// A flow's forward and reverse routes, as channel indices.
+type FlowRoutes = [Vec<u32>; 2];
+
+/// The hosts an emulated run of a JSON scenario needs (the ends of its flows), as
+/// `[(node index, name, IPv4 address, device MTU)]`, and each flow's forward and
+/// reverse routes as channel indices; raises `EngineConfigError` for a scenario the
+/// emulator cannot run (see `tcplab_engine::emulate`).
+#[pyfunction]
+fn emu_plan(config_json: &str) -> PyResult<(Vec<EmuHost>, Vec<FlowRoutes>)> {
+    let net = emulated_network(config_json)?;
+    let hosts = net
+        .hosts()
+        .iter()
+        .map(|&(node, mtu)| {
+            let [a, b, c, d] = tcplab_engine::emulate::host_address(node);
+            let name = net.config().nodes[node as usize].name.clone();
+            (node, name, format!("{a}.{b}.{c}.{d}"), mtu)
+        })
+        .collect();
+    Ok((hosts, net.flow_routes().to_vec()))
+}
+
+fn emulated_network(config_json: &str) -> PyResult<tcplab_engine::emulate::EmulatedNetwork> {
+    let config = tcplab_engine::ScenarioConfig::from_json(config_json).map_err(config_error)?;
+    tcplab_engine::emulate::EmulatedNetwork::new(config).map_err(config_error)
+}
+
+/// Runs the emulator's forwarder (`tcplab_emu::forward`) for a JSON scenario between
+/// the hosts' TUN devices `ports` (`[(node index, fd)]`) until `stop_fd` is readable,
+/// with time zero at `start_ns` on the monotonic clock, without the GIL. Returns JSON:
+/// the forwarder's `stats`, each flow's packets as the network saw them (`flows`: per
+/// bin sent and dropped data packets and received IP bytes; reverse totals), and every
+/// link direction's `links` summary and `link_series` as the simulator reports them.
+#[pyfunction]
+fn emu_forward(
+    py: Python<'_>,
+    config_json: &str,
+    ports: Vec<(u32, i32)>,
+    stop_fd: i32,
+    start_ns: u64,
+) -> PyResult<String> {
+    let mut net = emulated_network(config_json)?;
+    let ports: Vec<tcplab_emu::Port> = ports
+        .into_iter()
+        .map(|(node, fd)| tcplab_emu::Port { node, fd })
+        .collect();
+    let max_packet = net
+        .hosts()
+        .iter()
+        .map(|&(_, mtu)| mtu as usize)
+        .max()
+        .unwrap_or(1500);
+    let duration = SimTime(net.config().simulation.duration_ns);
+    py.detach(|| {
+        let stats = tcplab_emu::forward(&mut net, &ports, stop_fd, start_ns, max_packet)
+            .map_err(|e| PyRuntimeError::new_err(format!("forwarder: {e}")))?;
+        let (links, series) = net.link_results(duration);
+        let flows: Vec<_> = net
+            .flow_counters()
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "sent_packets": f.bin_sent_packets,
+                    "dropped_packets": f.bin_dropped_packets,
+                    "received_bytes": f.bin_received_bytes,
+                    "packets_delivered": f.packets_delivered,
+                    "drops": {"queue": f.drops[0], "red": f.drops[1], "random": f.drops[2]},
+                    "reverse": {"packets_sent": f.reverse[0], "packets_delivered": f.reverse[1],
+                                "packets_dropped": f.reverse[2]},
+                })
+            })
+            .collect();
+        Ok(serde_json::json!({
+            "stats": {
+                "read_packets": stats.read_packets,
+                "dropped_at_entry": stats.dropped_at_entry,
+                "unroutable": stats.unroutable,
+                "written_packets": stats.written_packets,
+                "write_failures": stats.write_failures,
+                "lateness_mean_ms": stats.lateness_mean_ns / 1e6,
+                "lateness_max_ms": stats.lateness_max_ns as f64 / 1e6,
+                "lateness_bounds_ms": tcplab_emu::LATENESS_BOUNDS_NS.map(|b| b as f64 / 1e6),
+                "lateness_histogram": stats.lateness_histogram,
+                "wakeups": stats.wakeups,
+            },
+            "flows": flows,
+            "links": links,
+            "link_series": series,
+        })
+        .to_string())
+    })
+}
+
+/// The port flow `flow`'s receiver listens on in an emulated run (the forwarder tells
+/// a flow's packets by it).
+#[pyfunction]
+fn emu_flow_port(flow: usize) -> u16 {
+    tcplab_engine::emulate::flow_port(flow)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
@@ -274,6 +376,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(emu_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(emu_forward, m)?)?;
+    m.add_function(wrap_pyfunction!(emu_flow_port, m)?)?;
     m.add("EngineConfigError", m.py().get_type::<EngineConfigError>())?;
     m.add(
         "EngineInternalError",

@@ -110,7 +110,7 @@ def _streams_section(summary: dict) -> str:
     if not sctp:
         return ""
     bundles = table(["flow", "packets", "wire kB (all headers)", *[f"{k} chunks" for k in range(7)]],
-                    [[f["id"], f"{f['packets_sent']:,}", _num(f["wire_bytes_sent"] / 1e3, 1),
+                    [[f["id"], f"{f['packets_sent']:,}", _num(None if f["wire_bytes_sent"] is None else f["wire_bytes_sent"] / 1e3, 1),
                       *[f"{c:,}" for c in f["transport_details"]["chunks_per_packet"]]] for f in sctp])
     headings = ["flow", "stream", "delivered kB", "messages", "delay min ms", "mean", "p50", "p95", "p99", "max",
                 "blocked messages", "blocked s"]
@@ -141,6 +141,26 @@ def _links_section(summary: dict) -> str:
              f"{link['drops']['red']:,}", f"{link['drops']['random']:,}", f"{link['queue_max_packets']:,}",
              _num(link["queue_mean_packets"], 2), _num(link["queue_max_bytes"] / 1e3, 1)] for link in busy]
     return "<h2 id='links'>Link directions with traffic</h2>" + note + table(headings, rows)
+
+
+def _emulation_section(summary: dict) -> str:
+    """An emulated run's self-calibration: the forwarder's timing and each flow's
+    measured base delay against the configured one (empty for simulated runs)."""
+    emu = summary.get("emulation")
+    if not emu:
+        return ""
+    fw = emu["forwarder"]
+    bounds, counts = fw["lateness_bounds_ms"], fw["lateness_histogram"]
+    written = max(1, sum(counts))
+    within = ", ".join(f"{100 * sum(counts[:i + 1]) / written:.1f}% within {b:g} ms" for i, b in enumerate(bounds[:4]))
+    timing = (f"<p>The forwarder wrote {fw['written_packets']:,} packets at their model times + "
+              f"{fw['lateness_mean_ms']:.3f} ms on average ({within}; the latest {fw['lateness_max_ms']:.2f} ms late); "
+              f"{fw['unroutable']:,} unroutable, {fw['write_failures']:,} writes refused.</p>")
+    rows = [[c["flow"], c["what"], _num(c["configured_ms"]), _num(c["measured_ms"]), _num(c["deviation_ms"])]
+            for c in emu["calibration"][:TABLE_ROWS]]
+    errors = "".join(f"<p><b>error:</b> {html.escape(m)}</p>" for m in emu.get("errors", []))
+    return ("<h2 id='emulation'>Emulation: self-calibration</h2>" + errors + timing +
+            table(["flow", "measured", "configured ms", "measured ms", "deviation ms"], rows, 2))
 
 
 def _provenance_section(summary: dict) -> str:
@@ -185,13 +205,17 @@ def report_html(summary: dict, series: Series, throughput: str = "received") -> 
     """The report of the run ``summary`` / ``series`` as one HTML document.
     ``throughput`` picks which of received throughput and goodput comes first."""
     e = html.escape
-    run = (f"{summary['duration_s']:g} s simulated, seed {summary['seed']}, {len(summary['flows']):,} flows, "
-           f"{summary['events']:,} events in {summary['wall_time_s']:.2f} s")
+    if summary.get("backend") == "emu":
+        run = (f"{summary['duration_s']:g} s emulated over the Linux stack, {len(summary['flows']):,} flows, "
+               f"{summary['events']:,} packets forwarded")
+    else:
+        run = (f"{summary['duration_s']:g} s simulated, seed {summary['seed']}, {len(summary['flows']):,} flows, "
+               f"{summary['events']:,} events in {summary['wall_time_s']:.2f} s")
     body = "".join([
         f"<h1>{e(summary['scenario'])}</h1><p class='run'>{e(run)}</p>",
         "<nav><a href='#flows'>Flows</a><a href='#links'>Links</a><a href='#charts'>Charts</a>"
         "<a href='#scenario'>Scenario</a><a href='#provenance'>Provenance</a></nav>",
-        _flows_section(summary), _streams_section(summary), _links_section(summary),
+        _flows_section(summary), _streams_section(summary), _links_section(summary), _emulation_section(summary),
         "<h2 id='charts-title'>Charts</h2>", CHARTS_HELP, CHARTS_PLACE,
         _provenance_section(summary),
     ])

@@ -16,28 +16,33 @@ use super::channel::{Channel, ChannelCounters, Offered};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
-/// A link direction whose packets are real bytes and whose clock is the caller's.
+/// A link direction whose packets are real (`P`: the caller's packet type, for
+/// instance its bytes and where they go next) and whose clock is the caller's.
 #[derive(Debug)]
-pub struct RealtimeLink {
+pub struct RealtimeLink<P> {
     channel: Channel,
     /// Admitted packets and when they reach the far end, in that order.
-    in_flight: VecDeque<(SimTime, Vec<u8>)>,
+    in_flight: VecDeque<(SimTime, P)>,
+    /// The latest arrival so far: a channel's clock never goes back.
+    last_arrival: SimTime,
 }
 
-impl RealtimeLink {
+impl<P> RealtimeLink<P> {
     /// The link direction `channel` models.
     pub fn new(channel: Channel) -> Self {
         RealtimeLink {
             channel,
             in_flight: VecDeque::new(),
+            last_arrival: SimTime::ZERO,
         }
     }
 
-    /// An IP packet arrives at the link's entrance at `now` (times must not go back).
-    /// Returns what the channel decided; a packet it admits is kept until it is due.
-    pub fn arrive(&mut self, now: SimTime, packet: Vec<u8>) -> Offered {
-        let size = packet.len().min(u32::MAX as usize) as u32;
-        let offered = self.channel.offer(now, size);
+    /// An IP packet of `size` bytes arrives at the link's entrance at `now` (a time
+    /// before an earlier arrival counts as that arrival's time). Returns what the
+    /// channel decided; a packet it admits is kept until it is due.
+    pub fn arrive(&mut self, now: SimTime, size: u32, packet: P) -> Offered {
+        self.last_arrival = self.last_arrival.max(now);
+        let offered = self.channel.offer(self.last_arrival, size);
         if let Offered::Sent(due) = offered {
             self.in_flight.push_back((due, packet));
         }
@@ -49,10 +54,18 @@ impl RealtimeLink {
         self.in_flight.front().map(|&(t, _)| t)
     }
 
+    /// The next packet and when it reaches the far end, if it is due by `now`.
+    pub fn pop_due(&mut self, now: SimTime) -> Option<(SimTime, P)> {
+        if self.next_due()? <= now {
+            self.in_flight.pop_front()
+        } else {
+            None
+        }
+    }
+
     /// Moves every packet due at or before `now` into `out`, oldest first.
-    pub fn take_due(&mut self, now: SimTime, out: &mut Vec<Vec<u8>>) {
-        while self.next_due().is_some_and(|t| t <= now) {
-            let (_, packet) = self.in_flight.pop_front().expect("checked");
+    pub fn take_due(&mut self, now: SimTime, out: &mut Vec<P>) {
+        while let Some((_, packet)) = self.pop_due(now) {
             out.push(packet);
         }
     }
@@ -60,6 +73,11 @@ impl RealtimeLink {
     /// The channel's traffic counters (packets and bytes sent, drops by cause).
     pub fn counters(&self) -> &ChannelCounters {
         &self.channel.counters
+    }
+
+    /// The channel, for its counters and series at the end of a run.
+    pub fn channel_mut(&mut self) -> &mut Channel {
+        &mut self.channel
     }
 }
 
@@ -73,7 +91,7 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     /// 10 Mb/s, 10 ms, a DropTail queue of `limit` packets, and `loss`.
-    fn link(limit: u64, loss: LossConfig) -> RealtimeLink {
+    fn link(limit: u64, loss: LossConfig) -> RealtimeLink<Vec<u8>> {
         let spec = ChannelSpec {
             from: 0,
             to: 1,
@@ -113,7 +131,7 @@ mod tests {
         for i in 0..100u32 {
             let now = SimTime(i as u64 * 1_600_000); // 5 Mb/s
             assert_eq!(
-                l.arrive(now, packet(i)),
+                l.arrive(now, 1000, packet(i)),
                 Offered::Sent(now + SimTime(10_800_000))
             );
         }
@@ -134,7 +152,7 @@ mod tests {
         let mut l = link(50, LossConfig::None);
         let mut dues = Vec::new();
         for i in 0..1000u32 {
-            if let Offered::Sent(t) = l.arrive(SimTime(i as u64 * 400_000), packet(i)) {
+            if let Offered::Sent(t) = l.arrive(SimTime(i as u64 * 400_000), 1000, packet(i)) {
                 dues.push(t);
             }
         }
@@ -157,7 +175,7 @@ mod tests {
         let mut l = link(1000, LossConfig::Bernoulli { rate: 0.1 });
         let mut kept = 0u32;
         for i in 0..5000u32 {
-            if let Offered::Sent(_) = l.arrive(SimTime(i as u64 * 1_600_000), packet(i)) {
+            if let Offered::Sent(_) = l.arrive(SimTime(i as u64 * 1_600_000), 1000, packet(i)) {
                 kept += 1;
             }
         }

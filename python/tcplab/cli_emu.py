@@ -1,0 +1,179 @@
+"""``tcplab emu`` (a scenario over the real Linux stack, :mod:`tcplab.emu`) and
+``tcplab crosscheck`` (the same scenario in both backends, side by side)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .cli import (
+    ScenarioArg,
+    SetOpt,
+    _exit_without_teardown,
+    _fail,
+    app,
+    err_console,
+    escape,
+    out_console,
+    print_summary,
+    real_console,
+)
+from .output import OutputError, check_output
+from .scenario import ScenarioError, load
+
+OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Results directory (default: results/<scenario name>-emu).")]
+
+
+class _Progress:
+    """A bar over the run's wall-clock duration (an emulated run takes as long as it
+    emulates)."""
+
+    def __init__(self, what: str) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.bar = Progress(TextColumn(what), BarColumn(), TextColumn("{task.percentage:>3.0f}%"), TimeRemainingColumn(),
+                            console=real_console(err_console), transient=True)
+        self.task = self.bar.add_task(what, total=1.0)
+        self.bar.start()
+
+    def __call__(self, fraction: float) -> None:
+        self.bar.update(self.task, completed=fraction)
+
+    def close(self) -> None:
+        self.bar.stop()
+
+
+def cleanup_leftovers() -> int:
+    """Kills emulated hosts whose tcplab emu is gone (their namespaces and devices go
+    with them); the number killed."""
+    killed = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"tcplab.emu.host" not in argv:
+            continue
+        parent = int(argv[argv.index(b"tcplab.emu.host") + 1])
+        try:
+            os.kill(parent, 0)
+            alive = b"tcplab" in Path(f"/proc/{parent}/cmdline").read_bytes()
+        except (OSError, ProcessLookupError):
+            alive = False
+        if not alive:
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+    return killed
+
+
+def _emulate(loaded, what: str, force: bool = False):
+    from .emu import emulate
+
+    progress = _Progress(what)
+    try:
+        return emulate(loaded, progress, force=force)
+    finally:
+        progress.close()
+
+
+@app.command("emu")
+def emu_command(
+    scenario: Annotated[Path | None, typer.Argument(help="Scenario file (.toml or .yaml).", show_default=False)] = None,
+    out: OutOpt = None,
+    set_: SetOpt = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print summary.json to stdout instead of tables.")] = False,
+    cleanup: Annotated[bool, typer.Option("--cleanup", help="Remove what an interrupted emulated run left behind, and exit.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Run even if the scenario offers more packets/s than this machine's "
+                                        "emulator sustains (the results say so).")] = False,
+    measure_capacity: Annotated[bool, typer.Option("--measure-capacity", help="Measure (again) and store how many packets/s "
+                                                   "the emulator sustains here, at MTU 1,500 and 9,000, and exit.")] = False,
+) -> None:
+    """Run a scenario over the real Linux TCP/IP stack (needs root): each host a network namespace, every link
+    emulated in real time by the simulator's own link models. Same results as `tcplab run`."""
+    from .emu import EmuError, require_root
+
+    try:
+        require_root()
+        if cleanup:
+            out_console.print(f"removed {cleanup_leftovers()} leftover emulated host(s)")
+            return
+        if measure_capacity:
+            from .emu import capacity
+
+            measured = capacity.measure()
+            for mtu, pps in measured["packets_per_s"].items():
+                out_console.print(f"MTU {mtu}: {pps:,.0f} packets/s ({pps * int(mtu) * 8 / 1e9:.2f} Gb/s)")
+            return
+        if scenario is None:
+            raise ScenarioError("SCENARIO", "give a scenario file (or --cleanup)")
+        loaded = load(scenario, set_ or [], seed)
+        target = out if out is not None else Path("results") / f"{loaded.name}-emu"
+        check_output(target)
+        result = _emulate(loaded, "emulating", force)
+        if not json_:
+            print_summary(result, out_console)
+        written = result.save(target)
+    except (ScenarioError, OutputError, EmuError) as e:
+        _fail(str(e), 2)
+    if json_:
+        print(result.summary_json(), end="")
+    else:
+        out_console.print(f"Results written to [bold]{escape(str(written))}[/]")
+    _exit_without_teardown()
+
+
+@app.command("crosscheck")
+def crosscheck_command(
+    scenario: ScenarioArg,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for both runs, the table and the plot "
+                                             "(default: results/<scenario name>-crosscheck).")] = None,
+    set_: SetOpt = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Emulate even beyond this machine's measured capacity.")] = False,
+) -> None:
+    """Run a scenario in the simulator and over the Linux stack (needs root) and print them side by side."""
+    from .emu import EmuError, require_root
+    from .emu import crosscheck as cc
+    from .output import write_directory
+    from .results import RunResult
+    from .runner import simulate
+
+    try:
+        require_root()
+        loaded = load(scenario, set_ or [], seed)
+        target = out if out is not None else Path("results") / f"{loaded.name}-crosscheck"
+        check_output(target)
+        engine, wall = simulate(loaded)
+        sim = RunResult.from_engine(engine, loaded, wall)
+        emu = _emulate(loaded, "emulating", force)
+        table = cc.rows(sim, emu)
+
+        def fill(d: Path) -> None:
+            sim.save(d / "sim")
+            emu.save(d / "emu")
+            (d / "crosscheck.md").write_text(cc.markdown(table))
+            cc.plot_cwnd(sim, emu, d / "cwnd.png")
+
+        written = write_directory(target, fill)
+    except (ScenarioError, OutputError, EmuError) as e:
+        _fail(str(e), 2)
+    from .tables import Column, fitted_tables
+
+    columns = [Column("flow / link", numeric=False), Column("metric", numeric=False), Column("sim"), Column("emu"),
+               Column("emu vs sim")]
+    cells = [[escape(r.entity), r.metric, cc._cell(r.sim), cc._cell(r.emu),
+              "-" if r.difference is None else f"{r.difference:+.1f}%"] for r in table]
+    for t in fitted_tables(f"{loaded.name}: simulator vs Linux", columns, cells, out_console.width):
+        out_console.print(t)
+    out_console.print(f"Both runs, crosscheck.md and cwnd.png written to [bold]{escape(str(written))}[/]")
+    _exit_without_teardown()

@@ -1,0 +1,201 @@
+"""An emulated run's measurements as the simulator's results: the same summary.json
+fields and series tables (docs/results.md), so that ``report``, ``compare``, sweeps
+and studies read emulated runs unchanged.
+
+Where each figure comes from:
+
+* the network (the forwarder, which attributes packets to flows by port): packets
+  sent, dropped (by cause) and delivered, IP bytes received, reverse counters, and
+  every link direction's summary and series — measured exactly where the simulator
+  measures them;
+* the receiving application: delivered bytes per bin, completion time (its last
+  byte), one-way delays of datagrams (stamped by the sender, same clock);
+* the sending kernel (``TCP_INFO`` at the end of every bin): cwnd, ssthresh, smoothed
+  RTT, retransmissions.
+
+Figures with no measurement here are ``null``: per-cause TCP retransmission counts
+(fast vs timeout), TCP one-way delay, and wire bytes per flow.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import __version__
+from ..provenance import provenance
+from ..results import RunResult
+from ..scenario.loader import Scenario
+from ..series import Series
+from .traffic import _INFINITE_SSTHRESH, delay_summary
+
+#: One-way delay histogram resolution, ms.
+_DELAY_BUCKET_MS = 0.1
+
+
+def _jain(values: list[float]) -> float | None:
+    if not values or not any(values):
+        return None
+    return sum(values) ** 2 / (len(values) * sum(v * v for v in values))
+
+
+def _tail(delivered: list[int], bin_s: float, bins: int, duration_s: float, start_s: float, end_s: float) -> float | None:
+    """Goodput over the whole bins in the last quarter of the active period (as the
+    engine's ``tail_goodput_bps``)."""
+    since = start_s + (end_s - start_s) * 3 / 4
+    chosen = [i for i in range(bins) if i * bin_s >= since - 1e-12 and min((i + 1) * bin_s, duration_s) <= end_s + 1e-12]
+    seconds = sum(min((i + 1) * bin_s, duration_s) - i * bin_s for i in chosen)
+    return sum(delivered[i] for i in chosen) * 8 / seconds if seconds > 0 else None
+
+
+def _kernel_series(samples: list[dict | None], bins: int) -> dict[str, np.ndarray]:
+    """cwnd, ssthresh (bytes) and SRTT (ms) at the end of each bin, NaN before the
+    connection exists (and ssthresh while it is still infinite)."""
+    cwnd, ssthresh, srtt = (np.full(bins, np.nan, dtype=np.float32) for _ in range(3))
+    for i, s in enumerate(samples[:bins]):
+        if s is None:
+            continue
+        cwnd[i] = s["snd_cwnd"] * s["snd_mss"]
+        if s["snd_ssthresh"] < _INFINITE_SSTHRESH:
+            ssthresh[i] = s["snd_ssthresh"] * s["snd_mss"]
+        srtt[i] = s["rtt"] / 1000
+    return {"cwnd_bytes": cwnd, "ssthresh_bytes": ssthresh, "srtt_ms": srtt}
+
+
+def _base_delay_ms(links: list[dict], route: list[int], packet_bytes: int) -> float:
+    """Propagation plus one packet's serialization along ``route``, ms."""
+    return sum(links[c]["delay_ms"] + (packet_bytes * 8 / links[c]["bandwidth_bps"] * 1e3
+                                       if links[c]["bandwidth_bps"] else 0.0) for c in route)
+
+
+def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, plans: list, routes: list,
+             wall_time_s: float) -> RunResult:
+    """The :class:`RunResult` of an emulated run (see the module's documentation)."""
+    engine = scenario.engine
+    sim = engine["simulation"]
+    duration_s, bin_s = sim["duration_ns"] / 1e9, sim["bin_ns"] / 1e9
+    bins = max(1, math.ceil(sim["duration_ns"] / sim["bin_ns"]))
+    bin_start = np.arange(bins) * bin_s
+    widths = np.minimum(bin_start + bin_s, duration_s) - bin_start
+    ends: dict[tuple[int, str], dict] = {}
+    errors = []
+    for h in hosts:
+        for e in reports[h.name]["endpoints"]:
+            role = "receiver" if e["role"].endswith("Receiver") else "sender"
+            ends[(e["flow"], role)] = e
+            if e.get("error"):
+                errors.append(f"flow {engine['flows'][e['flow']]['name']} ({role} on {h.name}): {e['error']}")
+    links = forwarded["links"]
+    flows, flow_columns, delay_rows, calibration = [], [], [], []
+    for index, (f, plan) in enumerate(zip(engine["flows"], plans, strict=True)):
+        net = forwarded["flows"][index]
+        sender, receiver = ends.get((index, "sender"), {}), ends.get((index, "receiver"), {})
+        start_s = f["start_ns"] / 1e9
+        end_s = min(f["stop_ns"] or sim["duration_ns"], sim["duration_ns"]) / 1e9
+        delivered = receiver.get("delivered_bytes") or [0] * bins
+        size = f["app"].get("size_bytes")
+        fct = None
+        if size is not None and receiver.get("delivered_total") == size and receiver.get("last_byte_ns") is not None:
+            fct = receiver["last_byte_ns"] / 1e9 - start_s
+            end_s = start_s + fct
+        active = max(end_s - start_s, 1e-9)
+        received = net["received_bytes"]
+        sent_packets, dropped = sum(net["sent_packets"]), sum(net["dropped_packets"])
+        info = sender.get("info") or {}
+        samples = sender.get("samples") or []
+        kernel = _kernel_series(samples, bins) if plan else {}
+        rtts = [s["rtt"] / 1000 for s in samples if s]
+        delays = delay_summary(receiver.get("delays_us") or [])
+        flows.append({
+            "id": f["name"], "src": f["from"], "dst": f["to"], "transport": f["transport"]["type"],
+            "sent_bytes": sender.get("app_bytes_sent", 0),
+            "delivered_bytes": receiver.get("delivered_total", 0),
+            "goodput_bps": receiver.get("delivered_total", 0) * 8 / active,
+            "goodput_max_bps": float(max(np.asarray(delivered) * 8 / widths)),
+            "received_bytes": sum(received),
+            "throughput_bps": sum(received) * 8 / active,
+            "throughput_max_bps": float(max(np.asarray(received) * 8 / widths)),
+            "goodput_tail_bps": _tail(delivered, bin_s, bins, duration_s, start_s, end_s),
+            "packets_sent": sent_packets,
+            "packets_delivered": net["packets_delivered"],
+            "packets_dropped": dropped,
+            "drops": net["drops"],
+            "packets_in_flight": max(0, sent_packets - net["packets_delivered"] - dropped),
+            "loss_rate": dropped / sent_packets if sent_packets else 0.0,
+            "delay_ms": {k: delays[k] for k in ("min", "mean", "p50", "p95", "p99", "max")},
+            "jitter_ms": delays["jitter"],
+            "fragments": 0,
+            "start_s": start_s, "end_s": end_s,
+            "reverse": net["reverse"],
+            "retransmits": info.get("total_retrans") if plan else None,
+            "fast_retransmits": None, "rto_count": None,
+            "srtt_ms": sum(rtts) / len(rtts) if rtts else None,
+            "fct_s": fct,
+            "wire_bytes_sent": None,
+            "transport_details": {"kernel": {"congestion_control": plan["kernel_cc"], "tcp_info": info,
+                                             "sysctls": plan["sysctls"]}} if plan else None,
+            "delivered_bytes_by_stream": None,
+        })
+        flow_columns.append({"delivered_bytes": np.asarray(delivered, dtype=np.int64),
+                             "received_bytes": np.asarray(received, dtype=np.int64),
+                             "sent_packets": np.asarray(net["sent_packets"], dtype=np.int64),
+                             "dropped_packets": np.asarray(net["dropped_packets"], dtype=np.int64),
+                             **(kernel or {k: np.full(bins, np.nan, dtype=np.float32)
+                                           for k in ("cwnd_bytes", "ssthresh_bytes", "srtt_ms")})})
+        if receiver.get("delays_us"):
+            buckets = np.ceil(np.asarray(receiver["delays_us"]) / 1000 / _DELAY_BUCKET_MS) * _DELAY_BUCKET_MS
+            upper, counts = np.unique(np.round(buckets, 6), return_counts=True)
+            delay_rows += [(index, u, c) for u, c in zip(upper, counts, strict=True)]
+        calibration.append(_calibrate(f, flows[-1], links, routes[index], info, delays))
+    series = Series(
+        bin_start_s=bin_start, duration_s=duration_s,
+        flow_ids=[f["id"] for f in flows], link_ids=[link["id"] for link in links],
+        link_bandwidth_bps=np.asarray([link["bandwidth_bps"] for link in links], dtype=float),
+        flow={k: np.concatenate([c[k] for c in flow_columns]) for k in flow_columns[0]},
+        link={k: np.concatenate([np.asarray(s[k], dtype=np.float32 if "mean" in k else np.int64)
+                                 for s in forwarded["link_series"]])
+              for k in ("tx_bytes", "drops", "queue_mean_packets", "queue_mean_bytes", "queue_max_packets",
+                        "queue_max_bytes")},
+        delay={"flow_index": np.asarray([r[0] for r in delay_rows], dtype=np.int64),
+               "delay_ms": np.asarray([r[1] for r in delay_rows], dtype=float),
+               "packets": np.asarray([r[2] for r in delay_rows], dtype=np.int64)},
+    )
+    chosen = engine.get("fairness_flows")
+    fair = flows if chosen is None else [f for f in flows if f["id"] in chosen]
+    stats = forwarded["stats"]
+    summary = {
+        "tcplab_version": __version__,
+        "scenario": scenario.name,
+        "scenario_as_run": scenario.as_run(),
+        "provenance": provenance(scenario.source, scenario.overrides),
+        "backend": "emu",
+        "seed": sim["seed"],
+        "duration_s": duration_s,
+        "bin_s": bin_s,
+        # An emulated run has no events; the packets the forwarder handled stand in.
+        "events": stats["read_packets"] + stats["written_packets"],
+        "wall_time_s": wall_time_s,
+        "flows": flows,
+        "links": links,
+        "fairness": {"jain": _jain([f["goodput_bps"] for f in fair]), "flows": [f["id"] for f in fair]},
+        "emulation": {"forwarder": stats, "calibration": calibration, "errors": errors},
+    }
+    return RunResult(summary=summary, series=series)
+
+
+def _calibrate(flow: dict, result: dict, links: list[dict], route: list[list[int]], info: dict, delays: dict) -> dict:
+    """The path's configured base delay against what the endpoints measured: the
+    kernel's minimum RTT for TCP (its smallest sample is the handshake's: a SYN out, a
+    SYN-ACK back, 60 bytes each with options), the smallest one-way delay for UDP."""
+    if flow["transport"]["type"] == "tcp":
+        configured = _base_delay_ms(links, route[0], 60) + _base_delay_ms(links, route[1], 60)
+        measured = info.get("min_rtt", 0) / 1000 or None
+        what = "min RTT (kernel) vs propagation + serialization of SYN and SYN-ACK"
+    else:
+        payload = flow["app"]["payload_bytes"]
+        configured = _base_delay_ms(links, route[0], payload + 28)
+        measured = delays["min"]
+        what = "min one-way delay vs propagation + serialization"
+    return {"flow": result["id"], "what": what, "configured_ms": configured, "measured_ms": measured,
+            "deviation_ms": None if measured is None else measured - configured}

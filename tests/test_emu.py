@@ -1,0 +1,220 @@
+"""The emulation backend (`tcplab emu`, `tcplab crosscheck`; docs/emulation.md).
+
+Refusals and the no-root error need nothing; the rest needs root and /dev/net/tun (CI
+and development machines have both) and runs in real time: the UDP accuracy check, the
+simulator against the Linux stack for reno, cubic and bbr (goodput within ±10%, the
+cwnd sawtooth's period within 15%), and cleanup after Ctrl-C and SIGKILL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import SCENARIOS, run_cli
+from tcplab.emu import EmulationRefused, crosscheck, support
+from tcplab.results import RunResult
+from tcplab.scenario import load
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists("/dev/net/tun"),
+                                reason="emulation needs root and /dev/net/tun")
+
+LOSS = ['topology.dumbbell.bottleneck.loss={type="bernoulli", rate=0.001}',
+        "topology.dumbbell.bottleneck.bandwidth=50Mbps", "topology.dumbbell.bottleneck.queue.limit=167 packets"]
+
+
+def _check(overrides: list[str]) -> None:
+    support.check(load(SCENARIOS / "linux-tcp.toml", overrides).engine)
+
+
+# --- refusals: each names the field and says why ------------------------------------
+
+
+@pytest.mark.parametrize(("override", "field", "why"), [
+    ("flow[0].transport.cc=vegas", "flow[0].transport.cc", "the kernel has no 'vegas'"),
+    ("flow[0].transport.delayed_ack=false", "flow[0].transport.delayed_ack", "Linux cannot be told this"),
+    ("flow[0].transport.rto.initial=3s", "flow[0].transport.rto.initial", "only the minimum RTO"),
+    ('flow[0].transport={type="sctp"}', "flow[0].transport", "no SCTP"),
+])
+def test_what_linux_cannot_do_is_refused_naming_the_field(override, field, why):
+    with pytest.raises(EmulationRefused) as e:
+        _check([override])
+    assert e.value.path == field
+    assert why in e.value.message
+
+
+def test_linux_settings_and_the_defaults_are_accepted():
+    _check([])
+    _check(["flow[0].transport.profile=tcplab", "flow[0].transport.cc=cubic"])
+    _check(['flow[0].transport.cc={algorithm="cubic", hystart=true}', "flow[0].transport.sack=false",
+            "flow[0].transport.initial_window=4", "flow[0].transport.rto.min=1s"])
+    plan = support.kernel_tcp(load(SCENARIOS / "linux-tcp.toml", ["flow[0].transport.initial_window=4",
+                                                                    "flow[0].transport.sack=false"]).engine["flows"][0])
+    assert plan["route"] == ["initcwnd", "4"]
+    assert plan["sysctls"]["sender"]["net.ipv4.tcp_sack"] == 0
+
+
+def test_without_root_emu_exits_2_saying_so(monkeypatch):
+    from typer.testing import CliRunner
+
+    from tcplab.cli import app
+    from tcplab.cli_emu import emu_command  # noqa: F401  (registers the command)
+
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    result = CliRunner().invoke(app, ["emu", str(SCENARIOS / "default.toml")])
+    assert result.exit_code == 2
+    assert "needs root" in result.output
+
+
+@needs_root
+def test_a_shared_medium_is_refused_with_exit_2():
+    result = run_cli("emu", str(SCENARIOS / "lan-halfduplex.toml"))
+    assert result.returncode == 2, result.stderr
+    assert "shared medium" in result.stderr
+
+
+# --- the emulator's own accuracy --------------------------------------------------------
+
+
+UDP = """
+[simulation]
+duration = "6s"
+bin = "100ms"
+
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+
+[[link]]
+from = "a"
+to = "b"
+bandwidth = "20Mbps"
+delay = "20ms"
+queue = { type = "droptail", limit = "1000 packets" }
+
+[[flow]]
+from = "a"
+to = "b"
+transport = "udp"
+app = { type = "cbr", rate = "RATE", packet_size = "1000B" }
+"""
+
+
+@needs_root
+def test_udp_sees_the_configured_delay_and_rate(write_scenario, tmp_path):
+    # Light load (5 Mb/s): every datagram takes 20 ms + 1,028 B at 20 Mb/s (0.411 ms).
+    light = tmp_path / "light"
+    assert run_cli("emu", str(write_scenario(UDP.replace("RATE", "5Mbps"), "light.toml")), "--out", str(light)).returncode == 0
+    flow = json.loads((light / "summary.json").read_text())["flows"][0]
+    expected_ms = 20 + 1028 * 8 / 20e6 * 1e3
+    assert abs(flow["delay_ms"]["mean"] - expected_ms) < 0.5, flow["delay_ms"]
+    # Overload (30 Mb/s into 20): the receiver gets the link's rate, 20 Mb/s of IP
+    # packets = 19.455 Mb/s of payload, measured by its own clock over 1-5 s.
+    heavy = tmp_path / "heavy"
+    assert run_cli("emu", str(write_scenario(UDP.replace("RATE", "30Mbps"), "heavy.toml")), "--out", str(heavy)).returncode == 0
+    series = RunResult.from_directory(heavy).flow_series
+    middle = series[(series["time_s"] >= 1) & (series["time_s"] < 5)]
+    goodput = middle["delivered_bytes"].sum() * 8 / 4.0
+    assert abs(goodput / (20e6 * 1000 / 1028) - 1) < 0.02, goodput
+
+
+# --- the simulator against the kernel -------------------------------------------------
+
+
+@needs_root
+@pytest.mark.parametrize("case", ["buffer", "loss"])
+@pytest.mark.parametrize("cc", ["reno", "cubic", "bbr"])
+def test_simulator_and_linux_agree(cc, case, tmp_path):
+    """One flow, 40 ms RTT: 10 Mb/s with a one-BDP queue, or 50 Mb/s with 1e-3 random
+    loss. Goodput within ±10%; where both have a loss sawtooth (reno and cubic), its
+    period within 15%. For cubic the simulator runs HyStart (the kernel's default)."""
+    sets = [f"flow[0].transport.cc={cc}"] + (LOSS if case == "loss" else [])
+    if cc == "cubic":
+        sets[0] = 'flow[0].transport.cc={algorithm="cubic", hystart=true}'
+    args = [a for s in sets for a in ("--set", s)]
+    result = run_cli("crosscheck", str(SCENARIOS / "linux-tcp.toml"), "--out", str(tmp_path / "x"), *args)
+    assert result.returncode == 0, result.stderr
+    print(result.stdout)
+    sim, emu = (RunResult.from_directory(tmp_path / "x" / b) for b in ("sim", "emu"))
+    rows = {r.metric: r for r in crosscheck.rows(sim, emu)}
+    assert abs(rows["goodput Mb/s"].difference) <= 10, rows["goodput Mb/s"]
+    period = rows["cwnd sawtooth period s"]
+    if cc != "bbr" and case == "buffer":
+        assert period.sim is not None and period.emu is not None, period
+        assert abs(period.difference) <= 15, period
+    assert (tmp_path / "x" / "cwnd.png").stat().st_size > 10_000
+
+
+# --- nothing is left behind -----------------------------------------------------------
+
+
+def _hosts_of(parent: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"tcplab.emu.host" in argv and argv[argv.index(b"tcplab.emu.host") + 1] == str(parent).encode():
+                found.append(int(entry))
+    return found
+
+
+def _namespaces() -> set[str]:
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                found.add(os.readlink(f"/proc/{entry}/ns/net"))
+            except OSError:
+                pass
+    return found
+
+
+@needs_root
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
+def test_an_interrupted_run_leaves_nothing_behind(how, write_scenario, tmp_path):
+    before = _namespaces()
+    scenario = write_scenario(UDP.replace("RATE", "1Mbps").replace('duration = "6s"', 'duration = "60s"'))
+    proc = subprocess.Popen([sys.executable, "-m", "tcplab", "emu", str(scenario), "--out", str(tmp_path / "r")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    # Running: two hosts, each in a namespace of its own.
+    while len(_hosts_of(proc.pid)) < 2 or len(_namespaces() - before) < 2:
+        assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.1)
+    time.sleep(1.0)
+    proc.send_signal(how)
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while _hosts_of(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _hosts_of(proc.pid) == []
+    assert _namespaces() - before == set()
+    assert not (tmp_path / "r").exists()
+    if how == signal.SIGINT:
+        assert proc.returncode == 130
+
+
+@needs_root
+def test_a_load_beyond_the_measured_capacity_is_refused_unless_forced(tmp_path):
+    fast = ["--set", "topology.dumbbell.bottleneck.bandwidth=10Gbps", "--set", "topology.dumbbell.access.bandwidth=10Gbps"]
+    result = run_cli("emu", str(SCENARIOS / "linux-tcp.toml"), "--out", str(tmp_path / "r"), *fast)
+    assert result.returncode == 2, result.stderr
+    assert "flow[0]" in result.stderr and "packets/s" in result.stderr and "--force" in result.stderr
+    assert not (tmp_path / "r").exists()
+    forced = run_cli("emu", str(SCENARIOS / "linux-tcp.toml"), "--out", str(tmp_path / "r"), *fast,
+                     "--set", "simulation.duration=1s", "--force")
+    assert forced.returncode == 0, forced.stderr
+    capacity = json.loads((tmp_path / "r" / "summary.json").read_text())["emulation"]["capacity"]
+    assert capacity["beyond_capacity"] is True
+    assert capacity["offered_packets_per_s"] > capacity["capacity_packets_per_s"]
