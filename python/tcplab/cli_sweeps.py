@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import click
 import typer
 
 from .cli import _fail, app, err_console, escape, out_console, real_console
@@ -15,6 +16,9 @@ from .scenario import ScenarioError
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", click_type=click.Choice(["sim", "emu"]),
+    help="sim: the simulator; emu: each run over the real Linux stack (needs root; real time, one run at a time).")]
 JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Local worker processes (default: all cores).")]
 DaskOpt = Annotated[str | None, typer.Option(
     "--dask", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786) instead of local workers.")]
@@ -67,14 +71,14 @@ def print_point_summary(summary, spec) -> None:
     out_console.print(table)
 
 
-def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: str = "sweep"):
-    """Runs ``spec`` into ``out`` with a progress bar; prints the per-point summary and
-    where plots went. Returns the outcome and the summary."""
+def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: str = "sweep", backend: str = "sim"):
+    """Runs ``spec`` into ``out`` on ``backend`` with a progress bar; prints the
+    per-point summary and where plots went. Returns the outcome and the summary."""
     from .sweeps import SweepInputError, finish, run_sweep
 
     progress = SweepProgress(label)
     try:
-        outcome = run_sweep(spec, out, jobs=jobs, dask_address=dask, progress=progress)
+        outcome = run_sweep(spec, out, jobs=jobs, dask_address=dask, progress=progress, backend=backend)
     except SweepInputError as e:
         _fail(str(e), 2)
     finally:
@@ -89,6 +93,7 @@ def sweep(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Sweep directory (default: results/<name>-sweep). Rerunning resumes it.")] = None,
     jobs: JobsOpt = None,
     dask: DaskOpt = None,
+    backend: BackendOpt = "sim",
 ) -> None:
     """Run every point × replication of a sweep in parallel; resumable (runs already in
     the directory are not run again). Exit status 1 if some runs failed."""
@@ -99,7 +104,7 @@ def sweep(
     except ScenarioError as e:
         _fail(str(e), 2)
     target = out if out is not None else Path("results") / f"{file.stem}-sweep"
-    outcome, summary, plots = run_and_report(spec, target, jobs, dask)
+    outcome, summary, plots = run_and_report(spec, target, jobs, dask, backend=backend)
     if not summary.empty:
         print_point_summary(summary, spec)
     out_console.print(f"{outcome.total} runs: {outcome.skipped} already stored, {outcome.ran} run now "
@@ -157,6 +162,7 @@ def reproduce(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Output directory (default: results/reproduce-<study>[-quick]).")] = None,
     export: Annotated[Path | None, typer.Option(
         "--export", help="Write the study's files (scenarios, sweeps, published data) to DIR instead of running.")] = None,
+    backend: BackendOpt = "sim",
 ) -> None:
     """Reproduce a published study: run its sweeps and write a report (Markdown and HTML)
     with the published numbers side by side and its conclusions checked."""
@@ -174,10 +180,11 @@ def reproduce(
             return
     except (StudyError, ScenarioError) as e:
         _fail(str(e), 2)
-    target = out if out is not None else Path("results") / f"reproduce-{study}{'-quick' if quick else ''}"
+    suffix = ("-emu" if backend == "emu" else "") + ("-quick" if quick else "")
+    target = out if out is not None else Path("results") / f"reproduce-{study}{suffix}"
     started = time.perf_counter()
     try:
-        report = reproduce_study(loaded, target, quick=quick, jobs=jobs, dask=dask, runner=run_and_report)
+        report = reproduce_study(loaded, target, quick=quick, jobs=jobs, dask=dask, runner=run_and_report, backend=backend)
     except (StudyError, ScenarioError) as e:
         _fail(str(e), 2)
     out_console.print(report.markdown_checklist(), markup=False, highlight=False)

@@ -94,7 +94,7 @@ pub fn forward(
     for p in ports {
         set_nonblocking(p.fd)?;
     }
-    let fd_of: HashMap<u32, RawFd> = ports.iter().map(|p| (p.node, p.fd)).collect();
+    let port_of: HashMap<u32, Port> = ports.iter().map(|p| (p.node, *p)).collect();
     let mut polled: Vec<libc::pollfd> = ports
         .iter()
         .map(|p| p.fd)
@@ -115,9 +115,9 @@ pub fn forward(
         let now = elapsed();
         net.advance(now, &mut due);
         for d in due.drain(..) {
-            let fd = fd_of[&d.to];
+            let port = port_of[&d.to];
             // SAFETY: writing an initialised buffer to an open descriptor.
-            let n = unsafe { libc::write(fd, d.packet.as_ptr().cast(), d.packet.len()) };
+            let n = unsafe { libc::write(port.fd, d.packet.as_ptr().cast(), d.packet.len()) };
             if n < 0 {
                 stats.write_failures += 1;
             } else {
@@ -134,6 +134,11 @@ pub fn forward(
             let mut buffer = d.packet;
             buffer.clear();
             free.push(buffer);
+            // The write ran the host's stack: an ACK it sent in reply is taken now,
+            // stamped with its own time, not left to pile up with the next ones
+            // until this batch of writes is done (which sends ACKs, and then data,
+            // in bursts the simulator would not have).
+            read_device(port, net, &mut free, &mut stats, max_packet, elapsed);
         }
         if now >= end {
             break;
@@ -147,29 +152,9 @@ pub fn forward(
         if polled.last().is_some_and(|p| p.revents != 0) {
             break;
         }
-        let now = elapsed();
         for (p, port) in polled.iter().zip(ports) {
-            if p.revents & libc::POLLIN == 0 {
-                continue;
-            }
-            for _ in 0..READ_BATCH {
-                let mut buffer = free.pop().unwrap_or_else(|| Vec::with_capacity(max_packet));
-                buffer.reserve(max_packet);
-                // SAFETY: reading into the buffer's spare capacity, then keeping only
-                // the bytes the kernel wrote.
-                let n =
-                    unsafe { libc::read(port.fd, buffer.as_mut_ptr().cast(), buffer.capacity()) };
-                if n <= 0 {
-                    free.push(buffer);
-                    break;
-                }
-                unsafe { buffer.set_len(n as usize) };
-                stats.read_packets += 1;
-                match net.send(now, port.node, buffer) {
-                    Sent::Admitted => {}
-                    Sent::Dropped => stats.dropped_at_entry += 1,
-                    Sent::Unroutable => stats.unroutable += 1,
-                }
+            if p.revents & libc::POLLIN != 0 {
+                read_device(*port, net, &mut free, &mut stats, max_packet, elapsed);
             }
         }
     }
@@ -177,6 +162,36 @@ pub fn forward(
         stats.lateness_mean_ns = lateness_sum / stats.written_packets as f64;
     }
     Ok(stats)
+}
+
+/// Reads what `port`'s host has sent (at most [`READ_BATCH`] packets) into the
+/// network, each stamped with the time it was read.
+fn read_device(
+    port: Port,
+    net: &mut EmulatedNetwork,
+    free: &mut Vec<Vec<u8>>,
+    stats: &mut ForwarderStats,
+    max_packet: usize,
+    elapsed: impl Fn() -> SimTime,
+) {
+    for _ in 0..READ_BATCH {
+        let mut buffer = free.pop().unwrap_or_else(|| Vec::with_capacity(max_packet));
+        buffer.reserve(max_packet);
+        // SAFETY: reading into the buffer's spare capacity, then keeping only the
+        // bytes the kernel wrote.
+        let n = unsafe { libc::read(port.fd, buffer.as_mut_ptr().cast(), buffer.capacity()) };
+        if n <= 0 {
+            free.push(buffer);
+            return;
+        }
+        unsafe { buffer.set_len(n as usize) };
+        stats.read_packets += 1;
+        match net.send(elapsed(), port.node, buffer) {
+            Sent::Admitted => {}
+            Sent::Dropped => stats.dropped_at_entry += 1,
+            Sent::Unroutable => stats.unroutable += 1,
+        }
+    }
 }
 
 /// Sleeps until a descriptor of `polled` is ready or `timeout` ns have passed

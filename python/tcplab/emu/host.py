@@ -80,6 +80,9 @@ def create_device(config: dict) -> int:
         _set_address(s, DEVICE, SIOCSIFADDR, config["address"])
         _set_address(s, DEVICE, SIOCSIFNETMASK, config["netmask"])
         bring_up(s, DEVICE)
+    # GSO off: TCP then builds one-segment packets instead of up to 64 KB sent back to
+    # back (a TUN device has no TSO, but the kernel's software GSO would still burst).
+    subprocess.run(["ip", "link", "set", "dev", DEVICE, "gso_max_segs", "1"], check=True, capture_output=True, text=True)
     if config.get("route"):
         # Route attributes (initial window, minimum RTO) only iproute2 sets.
         subprocess.run(["ip", "route", "replace", config["network"], "dev", DEVICE, *config["route"]],

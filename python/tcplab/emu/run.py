@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -41,9 +42,15 @@ class EmuError(RuntimeError):
 
 
 def require_root() -> None:
+    """EmuError unless this process can emulate: root, a TUN driver and iproute2."""
     if os.geteuid() != 0:
         raise EmuError("tcplab emu needs root (it creates network namespaces and TUN devices); "
                        "the simulator, tcplab run, does not")
+    if not os.path.exists("/dev/net/tun"):
+        raise EmuError("tcplab emu needs the TUN driver (/dev/net/tun is missing)")
+    if not shutil.which("ip"):
+        raise EmuError("tcplab emu needs iproute2's `ip` (Debian: apt-get install iproute2, the version pinned in "
+                       "requirements/debian.txt)")
 
 
 @dataclass
@@ -229,6 +236,9 @@ def emulate(scenario: Scenario, progress: Callable[[float], None] | None = None,
         os.close(stop_write)
     result = assemble(scenario, hosts, reports, json.loads(forwarded["json"]), plans, routes,
                       wall_time_s=time.monotonic() - started)
+    if result.summary["emulation"]["errors"]:
+        # A generator that failed leaves its flow unmeasured: no results rather than wrong ones.
+        raise EmuError("; ".join(result.summary["emulation"]["errors"]))
     result.summary["emulation"]["capacity"] = load_check
     return result
 

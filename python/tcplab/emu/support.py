@@ -13,7 +13,6 @@ generic stack and Linux, and the point of emulation is to run Linux's own
 from __future__ import annotations
 
 import functools
-import shutil
 from pathlib import Path
 
 from ..runner import _SCENARIO_KEYS
@@ -105,9 +104,6 @@ def kernel_tcp(flow: dict) -> dict:
         route += ["initcwnd", str(t["initial_window_segments"])]
     if rto["min_ns"] != 200_000_000:  # Linux's TCP_RTO_MIN
         route += ["rto_min", f"{rto['min_ns'] // 1_000_000}ms"]
-    if route and not shutil.which("ip"):
-        raise _refuse(origin, "initial_window" if "initcwnd" in route else "rto.min",
-                      "setting it needs iproute2's `ip` (Debian package iproute2)")
     buffer = t["receive_buffer"]
     mss = t.get("mss_bytes") or 1460
     receive_bytes = buffer["value"] * (mss if buffer["unit"] == "packets" else 1)

@@ -31,6 +31,8 @@ _INFINITE_SSTHRESH = 0x7FFFFFFF
 
 #: How long a blocked socket call waits before looking at the clock again.
 _POLL_S = 0.05
+#: How long a TCP sender waits for its connection to be set up.
+_CONNECT_S = 30.0
 #: How long a TCP receiver waits past the run's end for its sender to close.
 _LINGER_NS = 2_000_000_000
 #: Datagram header of tcplab's UDP sources: sequence number, send time (ns).
@@ -152,9 +154,11 @@ class TcpSender(Endpoint):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, tcp["kernel_cc"].encode())
         if tcp.get("mss_bytes"):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, tcp["mss_bytes"])
-        sock.settimeout(_POLL_S)
+        # The handshake takes a round trip or more (a lost SYN: the kernel's 1 s timer).
+        sock.settimeout(_CONNECT_S)
         connected_at = self.clock.now()
         sock.connect((self.peer, self.flow["port"]))
+        sock.settimeout(_POLL_S)
         self.sock = sock
         app = self.flow["app"]
         size = app.get("size_bytes")

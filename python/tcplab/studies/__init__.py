@@ -33,9 +33,12 @@ class Study:
     directory: Path
     data: dict
 
-    def sweeps(self, quick: bool) -> list[dict]:
-        """The sweep declarations to run (``--quick`` leaves out ``full_only`` ones)."""
-        return [s for s in self.data.get("sweep", []) if not (quick and s.get("full_only"))]
+    def sweeps(self, quick: bool, backend: str = "sim") -> list[dict]:
+        """The sweep declarations to run (``--quick`` leaves out ``full_only`` ones). With
+        ``backend = "emu"`` only those declared ``emu = true`` (run in both backends,
+        side by side), which the simulator-only reproduction leaves out."""
+        wanted = [s for s in self.data.get("sweep", []) if bool(s.get("emu")) == (backend == "emu")]
+        return [s for s in wanted if not (quick and s.get("full_only"))]
 
 
 def available() -> list[Study]:
@@ -88,24 +91,33 @@ def sweep_spec(study: Study, declaration: dict, quick: bool):
     return sweep_from_table(table, scenario, source)
 
 
-def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, dask: str | None, runner):
+def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, dask: str | None, runner,
+                    backend: str = "sim"):
     """Runs the study's sweeps into ``out/sweeps/<name>``, checks its conclusions and
     writes ``out/report.md`` and ``out/report.html``. ``runner(spec, dir, jobs, dask,
-    label)`` runs one sweep (the CLI passes one with a progress bar)."""
+    label, backend)`` runs one sweep (the CLI passes one with a progress bar). With
+    ``backend = "emu"`` the study's ``emu`` sweeps run in the simulator and over the
+    Linux stack (``sweeps/<name>-emu``), and the report sets them side by side with the
+    paper (:func:`tcplab.studies.report.build_backend_report`)."""
     from ..sweeps import point_summary, runs_frame
     from ..sweeps.spec import point_id
-    from .report import build_report
+    from .report import build_backend_report, build_report
 
     out.mkdir(parents=True, exist_ok=True)
     summaries, specs, walls = {}, {}, {}
-    for declaration in study.sweeps(quick):
-        name = declaration["name"]
+    runs_on = [("sim", ""), ("emu", "-emu")] if backend == "emu" else [("sim", "")]
+    declarations = [(d, b, d["name"] + suffix) for d in study.sweeps(quick, backend) for b, suffix in runs_on]
+    if not declarations:
+        raise StudyError(f"study '{study.name}' has no sweeps for --backend {backend}")
+    for declaration, on, name in declarations:
         spec = sweep_spec(study, declaration, quick)
-        outcome, _summary, _plots = runner(spec, out / "sweeps" / name, jobs, dask, name)
+        outcome, _summary, _plots = runner(spec, out / "sweeps" / name, jobs, dask, name, on)
         runs = runs_frame(outcome.root)
         order = [point_id(p) for p in spec.points()]
         metrics = sorted({*spec.metrics, "goodput_bps"})
         summaries[name] = point_summary(runs, [p.name for p in spec.parameters], metrics, order=order)
         specs[name] = spec
         walls[name] = outcome
+    if backend == "emu":
+        return build_backend_report(study, out, summaries, specs, walls, quick=quick)
     return build_report(study, out, summaries, specs, walls, quick=quick)

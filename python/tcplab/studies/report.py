@@ -106,6 +106,62 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
     return Report(md_path, html_path, conclusions, comparisons)
 
 
+def build_backend_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict, *, quick: bool) -> Report:
+    """``reproduce --backend emu``: each of the study's ``emu`` sweeps in the simulator
+    and over the Linux stack, point by point, with the paper's number where the sweep
+    names the published sweep it repeats (``paper = "<sweep>"``)."""
+    data = study.data
+    rows: list[list[str]] = []
+    for declaration in study.sweeps(quick, "emu"):
+        name = declaration["name"]
+        sim, emu = summaries.get(name), summaries.get(name + "-emu")
+        if sim is None or emu is None or sim.empty:
+            continue
+        parameters = [p.name for p in specs[name].parameters]
+        published = [item for item in data.get("published", []) if item.get("sweep") == declaration.get("paper")]
+        scale = declaration.get("scale", 1e-6)
+        for (_, a), (_, b) in zip(sim.iterrows(), emu.iterrows(), strict=False):
+            point = {p: a[p] for p in parameters}
+            paper = next((item["value"] for item in published
+                          if all(point.get(k) == v for k, v in item.get("where", {}).items())), None)
+            mean_a, mean_b = a.get("goodput_bps"), b.get("goodput_bps")
+            ratio = (mean_b / mean_a) if mean_a and mean_b and not math.isnan(mean_a) and not math.isnan(mean_b) else None
+            rows.append([name, ", ".join(f"{k} = {v}" for k, v in point.items()), _num(paper),
+                         _num(None if mean_a is None else mean_a * scale, a.get("goodput_bps_ci")),
+                         _num(None if mean_b is None else mean_b * scale, b.get("goodput_bps_ci")),
+                         "–" if ratio is None else f"{ratio:.2f}",
+                         _num(a.get("retransmits")), _num(b.get("retransmits"))])
+    headings = ["sweep", "point", "paper Mb/s", "simulator Mb/s", "Linux (emulated) Mb/s", "Linux / simulator",
+                "retransmits sim", "retransmits Linux"]
+    notes = [d.get("emu_note", "") for d in study.sweeps(quick, "emu")]
+    md = [f"# {study.title}: simulator vs the Linux stack", "", f"Paper: {data.get('paper', '')}", "",
+          *[n.replace("\n", " ") for n in notes if n], "",
+          "| " + " | ".join(headings) + " |", "|" + "---|" * len(headings)]
+    md += ["| " + " | ".join(r) + " |" for r in rows]
+    differences = [t for d in study.sweeps(quick, "emu") for t in d.get("emu_differences", [])]
+    if differences:
+        md += ["", "## Where Linux differs from the simulator, and why", ""] + [f"- {t}" for t in differences]
+    md += ["", "## Runs", "", "| sweep | runs | failed | wall time |", "|---|---|---|---|"]
+    md += [f"| {n} | {o.total} | {o.failed} | {o.wall_s:.1f} s |" for n, o in outcomes.items()]
+    md += ["", "Each backend's runs are in `sweeps/<name>/` and `sweeps/<name>-emu/`; the emulated runs' "
+           "self-calibration is in their summaries (docs/emulation.md).", ""]
+    md_path = out / "report.md"
+    md_path.write_text("\n".join(md))
+    e = html.escape
+    body = [f"<h1>{e(study.title)}: simulator vs the Linux stack</h1>", f"<p>Paper: {e(data.get('paper', ''))}</p>",
+            *[f"<p class='note'>{e(n)}</p>" for n in notes if n], "<table><tr>",
+            *[f"<th>{e(h)}</th>" for h in headings], "</tr>"]
+    body += ["<tr>" + "".join(f"<td{' class=num' if i > 1 else ''}>{e(c)}</td>" for i, c in enumerate(r)) + "</tr>"
+             for r in rows]
+    body.append("</table>")
+    if differences:
+        body += ["<h2>Where Linux differs from the simulator, and why</h2><ul>", *[f"<li>{e(t)}</li>" for t in differences],
+                 "</ul>"]
+    html_path = out / "report.html"
+    html_path.write_text(page(study.title, "\n".join(body), [], style=_CSS))
+    return Report(md_path, html_path, [], [])
+
+
 def _differences(study) -> list[str]:
     return [d if isinstance(d, str) else d.get("text", "") for d in study.data.get("difference", [])]
 

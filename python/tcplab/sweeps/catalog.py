@@ -88,7 +88,9 @@ def point_summary(runs, parameters: list[str], metrics: list[str], level: float 
         row = {p: group[p].iloc[0] for p in parameters if p in group}
         row.update({"point": point, "runs": len(ok), "failed": int((group["status"] != "ok").sum())})
         for m in metrics:
-            values = [float(v) for v in ok[m]] if m in ok and len(ok) else []
+            # A metric a run does not have (None, NaN: e.g. an emulated run's timeouts)
+            # is left out of the mean, not counted as zero.
+            values = [float(v) for v in ok[m] if v is not None and v == v] if m in ok and len(ok) else []
             mean, half = mean_ci(values, level)
             row[m] = mean
             row[f"{m}_ci"] = half if half is not None else math.nan

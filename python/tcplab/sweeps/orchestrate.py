@@ -55,8 +55,9 @@ class PlannedRun:
     error: str | None
 
 
-def plan(spec: SweepSpec) -> list[PlannedRun]:
-    """Every run of the sweep, each validated (loaded and compiled) up front."""
+def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
+    """Every run of the sweep on ``backend``, each validated (loaded and compiled) up
+    front."""
     for p in spec.parameters:
         if p.name in RESERVED_COLUMNS:
             raise SweepInputError(f"sweep.parameters: a parameter may not be called '{p.name}' (a column of the "
@@ -76,9 +77,13 @@ def plan(spec: SweepSpec) -> list[PlannedRun]:
             content = {"scenario": spec.scenario, "overrides": [list(o) if isinstance(o, tuple) else o for o in overrides]}
         for rep in range(spec.replications):
             seed = derive_seed(base_seed, point, rep)
-            key = hashlib.sha256(canonical_json({"scenario": content, "seed": seed, "tcplab": __version__}).encode()).hexdigest()[:24]
+            identity_of_run = {"scenario": content, "seed": seed, "tcplab": __version__}
+            if backend != "sim":  # simulated runs keep the keys they always had
+                identity_of_run["backend"] = backend
+            key = hashlib.sha256(canonical_json(identity_of_run).encode()).hexdigest()[:24]
             task = RunTask(key=key, point_id=pid, replication=rep, seed=seed, scenario=spec.scenario,
-                           overrides=tuple(overrides), series=spec.series, time_limit_s=spec.time_limit_s)
+                           overrides=tuple(overrides), series=spec.series, time_limit_s=spec.time_limit_s,
+                           backend=backend)
             runs.append(PlannedRun(task=task, point=point, error=error))
     if runs and all(r.error for r in runs):
         raise SweepInputError(runs[0].error)
@@ -97,10 +102,12 @@ def _describe(point: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in point.items())
 
 
-def identity(spec: SweepSpec) -> dict:
-    """What sweep.json records: a sweep directory belongs to one scenario (its hash)."""
+def identity(spec: SweepSpec, backend: str = "sim") -> dict:
+    """What sweep.json records: a sweep directory belongs to one scenario (its hash)
+    and one backend."""
     scenario_hash = hashlib.sha256(canonical_json({"scenario": spec.scenario, "set": list(spec.base_overrides)}).encode()).hexdigest()
     return {
+        **({"backend": backend} if backend != "sim" else {}),
         "scenario_source": spec.scenario_source,
         "scenario_hash": scenario_hash,
         "parameters": {p.name: list(p.values) for p in spec.parameters},
@@ -117,15 +124,26 @@ def run_sweep(
     jobs: int | None = None,
     dask_address: str | None = None,
     progress: ProgressCallback | None = None,
+    backend: str = "sim",
 ) -> SweepOutcome:
     """Runs every run of ``spec`` not yet stored in ``out``. Failed runs are stored with
-    their message and do not stop the others."""
+    their message and do not stop the others. On the ``"emu"`` backend runs go one at
+    a time in this process (an emulated run takes the machine; needs root)."""
     started = time.perf_counter()
-    planned = plan(spec)
+    if backend == "emu":
+        from ..emu import EmuError, require_root
+
+        try:
+            require_root()
+        except EmuError as e:
+            raise SweepInputError(str(e)) from None
+        if dask_address:
+            raise SweepInputError("--backend emu runs on this machine: it cannot use a Dask cluster")
+    planned = plan(spec, backend)
     store = SweepStore(Path(out))
     client = _dask_client(dask_address) if dask_address else None
     try:
-        store.open(identity(spec))
+        store.open(identity(spec, backend))
     except SweepDirectoryError as e:
         raise SweepInputError(str(e)) from None
     done = store.done_keys()
@@ -159,7 +177,10 @@ def run_sweep(
                             "seed": r.task.seed, "status": "failed", "message": r.error, "wall_s": 0.0}})
     runnable = [r.task for r in todo if not r.error]
     try:
-        results = _dask_results(client, runnable) if client else _local_results(runnable, jobs)
+        if backend == "emu":
+            results: Iterator[dict] = (execute(t) for t in runnable)
+        else:
+            results = _dask_results(client, runnable) if client else _local_results(runnable, jobs)
         for result in results:
             record(result)
     finally:

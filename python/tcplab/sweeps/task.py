@@ -28,6 +28,9 @@ class RunTask:
     overrides: tuple[str | tuple[str, object], ...]
     series: bool
     time_limit_s: float | None
+    #: "sim" (the simulator) or "emu" (the scenario over the Linux stack: needs root,
+    #: runs in real time, one at a time).
+    backend: str = "sim"
 
 
 class TimeLimitExceeded(Exception):
@@ -38,6 +41,7 @@ def execute(task: RunTask) -> dict:
     """Runs ``task``; returns ``{"run": {...}, "flows": [...], "links": [...]}`` (plus
     ``flow_series``/``link_series`` columns when series are kept). Never raises for
     a failing run: the failure is the result (``run.status`` = "failed", ``message``)."""
+    from ..emu.run import EmuError
     from ..runner import simulate
     from ..scenario import ScenarioError, load
 
@@ -51,8 +55,11 @@ def execute(task: RunTask) -> dict:
             if deadline is not None and time.perf_counter() > deadline:
                 raise TimeLimitExceeded(f"stopped after the time limit of {task.time_limit_s:g} s wall time")
 
-        engine, engine_wall = simulate(scenario, check_deadline if deadline else None, series=task.series)
-    except (ScenarioError, TimeLimitExceeded) as e:
+        if task.backend == "emu":
+            engine, engine_wall = _emulate(scenario)
+        else:
+            engine, engine_wall = simulate(scenario, check_deadline if deadline else None, series=task.series)
+    except (ScenarioError, TimeLimitExceeded, EmuError) as e:
         return {"run": {**run, "status": "failed", "message": str(e), "wall_s": time.perf_counter() - started}}
     except Exception as e:  # an internal error in one run must not stop the sweep
         detail = traceback.format_exception_only(type(e), e)[-1].strip()
@@ -69,6 +76,21 @@ def execute(task: RunTask) -> dict:
     return result
 
 
+def _emulate(scenario) -> tuple[dict, float]:
+    """An emulated run in the simulator's result shape (summary fields and ``series``)."""
+    from ..emu import emulate
+
+    result = emulate(scenario)
+    return {**result.summary, "series": result.series}, result.summary["wall_time_s"]
+
+
+def _total(values: list) -> int | None:
+    """The sum of counts, or None if a run has none of them (an emulated run's
+    timeouts: the kernel does not tell them apart)."""
+    known = [v for v in values if v is not None]
+    return sum(known) if known or not values else None
+
+
 def run_metrics(engine: dict) -> dict:
     """The per-run metrics of the catalog's ``runs`` view (docs/sweeps.md)."""
     flows = engine["flows"]
@@ -81,8 +103,8 @@ def run_metrics(engine: dict) -> dict:
         "goodput_bps": float(sum(f["goodput_bps"] for f in flows)),
         "jain": engine["fairness"]["jain"],
         "drops": sum(sum(link["drops"].values()) for link in engine["links"]),
-        "retransmits": sum(f["retransmits"] for f in tcp),
-        "timeouts": sum(f["rto_count"] for f in tcp),
+        "retransmits": _total([f["retransmits"] for f in tcp]),
+        "timeouts": _total([f["rto_count"] for f in tcp]),
         "loss_rate": dropped / sent if sent else math.nan,
         "srtt_ms": sum(srtts) / len(srtts) if srtts else None,
         "delay_ms_mean": sum(delays) / len(delays) if delays else None,
