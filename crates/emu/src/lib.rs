@@ -77,6 +77,13 @@ pub fn monotonic_ns() -> u64 {
 /// cannot starve the others or delay due packets.
 const READ_BATCH: usize = 64;
 
+/// How far ahead of its wire a host's packets are taken: a host's interface takes a
+/// packet once its link has at most this much left to send (a network card's small
+/// transmit ring). Until then the packet waits in the host's own queue, where TCP
+/// small queues see it, instead of leaving the host at once in a burst a real
+/// interface would have paced.
+const EGRESS_AHEAD: SimTime = SimTime(100_000);
+
 /// Forwards packets between `ports` through `net` until the run's end (the scenario's
 /// duration: as in the simulator, nothing moves after it) or until `stop` (a pipe's
 /// read end) becomes readable or is closed. Time zero of the network is `start_ns` on
@@ -143,7 +150,15 @@ pub fn forward(
         if now >= end {
             break;
         }
-        let wake = net.next_due().map_or(end, |t| t.min(end));
+        // Hosts whose interface is still busy are not listened to until it is free.
+        let mut wake = net.next_due().map_or(end, |t| t.min(end));
+        for (p, port) in polled.iter_mut().zip(ports) {
+            let free_at = interface_free_at(net, port.node);
+            p.fd = if free_at <= elapsed() { port.fd } else { -1 };
+            if p.fd < 0 {
+                wake = wake.min(free_at);
+            }
+        }
         wait(
             &mut polled,
             Some(wake.as_ns().saturating_sub(elapsed().as_ns())),
@@ -164,8 +179,17 @@ pub fn forward(
     Ok(stats)
 }
 
-/// Reads what `port`'s host has sent (at most [`READ_BATCH`] packets) into the
-/// network, each stamped with the time it was read.
+/// When host `node`'s interface can take its next packet ([`EGRESS_AHEAD`]).
+fn interface_free_at(net: &EmulatedNetwork, node: u32) -> SimTime {
+    SimTime(
+        net.egress_free_at(node)
+            .as_ns()
+            .saturating_sub(EGRESS_AHEAD.as_ns()),
+    )
+}
+
+/// Reads what `port`'s host has sent into the network, each packet stamped with the
+/// time it was read, while its interface can take more (at most [`READ_BATCH`]).
 fn read_device(
     port: Port,
     net: &mut EmulatedNetwork,
@@ -175,6 +199,9 @@ fn read_device(
     elapsed: impl Fn() -> SimTime,
 ) {
     for _ in 0..READ_BATCH {
+        if interface_free_at(net, port.node) > elapsed() {
+            return;
+        }
         let mut buffer = free.pop().unwrap_or_else(|| Vec::with_capacity(max_packet));
         buffer.reserve(max_packet);
         // SAFETY: reading into the buffer's spare capacity, then keeping only the

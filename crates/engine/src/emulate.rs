@@ -130,6 +130,8 @@ pub struct EmulatedNetwork {
     flow_routes: Vec<[Vec<u32>; 2]>,
     /// Hosts that are a flow's end, with the MTU of their first link.
     hosts: Vec<(u32, u32)>,
+    /// Per host node: the channel its packets leave on (its network interface).
+    egress: HashMap<u32, u32>,
     counters: EmulationCounters,
     flows: Vec<FlowCounters>,
     bins: Binning,
@@ -161,6 +163,7 @@ impl EmulatedNetwork {
         );
         let channels = build_channels(&config, &plan, bins);
         let (mut routes, mut route_of, mut hosts) = (Vec::new(), HashMap::new(), Vec::new());
+        let mut egress = HashMap::new();
         for (f, &(src, dst)) in plan.flow_ends.iter().enumerate() {
             for (from, to, path) in [
                 (src, dst, &plan.routes[f][0]),
@@ -189,6 +192,7 @@ impl EmulatedNetwork {
                 if !hosts.iter().any(|&(n, _)| n == from) {
                     hosts.push((from, mtu));
                 }
+                egress.entry(from).or_insert(path[0]);
             }
         }
         hosts.sort_unstable();
@@ -199,6 +203,7 @@ impl EmulatedNetwork {
             route_of,
             flow_routes: plan.routes.clone(),
             hosts,
+            egress,
             counters: EmulationCounters::default(),
             flows: (0..plan.flow_ends.len())
                 .map(|_| FlowCounters {
@@ -304,6 +309,16 @@ impl EmulatedNetwork {
     /// Every flow's counters, in the scenario's flow order.
     pub fn flow_counters(&self) -> &[FlowCounters] {
         &self.flows
+    }
+
+    /// When host `node`'s interface (the first link of its routes) will have sent
+    /// everything it was given: a forwarder takes the host's next packet then, as a
+    /// network card would, so that the host's own queue (and TCP small queues) hold
+    /// what the wire has not taken yet.
+    pub fn egress_free_at(&self, node: u32) -> SimTime {
+        self.egress
+            .get(&node)
+            .map_or(SimTime::ZERO, |&c| self.links[c as usize].busy_until())
     }
 
     /// When the next packet reaches the end of a link, if any is on its way.
@@ -528,6 +543,18 @@ mod tests {
         assert_eq!(flow.drops, [70, 0, 0]);
         assert_eq!(flow.packets_delivered, 30);
         assert_eq!(flow.bin_received_bytes.iter().sum::<u64>(), 30_000);
+    }
+
+    /// A host's interface is free again once the access link (0.08 ms per packet) has
+    /// sent what it was given: two packets at time 0 keep it busy until 0.16 ms.
+    #[test]
+    fn a_hosts_interface_is_busy_while_its_link_serializes() {
+        let mut net = network();
+        assert_eq!(net.egress_free_at(0), SimTime::ZERO);
+        net.send(SimTime(0), 0, packet(0, 2, 0));
+        net.send(SimTime(0), 0, packet(0, 2, 1));
+        assert_eq!(net.egress_free_at(0), SimTime(160_000));
+        assert_eq!(net.egress_free_at(2), SimTime::ZERO);
     }
 
     #[test]

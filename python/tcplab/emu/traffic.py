@@ -115,7 +115,7 @@ class TcpReceiver(Endpoint):
         self.listener.close()
         if conn is not None:
             conn.settimeout(_POLL_S)
-            buffer = bytearray(1 << 20)
+            buffer = bytearray(1 << 16)
             # Reads on past the run's end (counting nothing) until the sender closes:
             # closing first would fail the sender's last writes.
             while (now := self.clock.now()) < end + _LINGER_NS:

@@ -160,6 +160,11 @@ impl Channel {
         self.last_serialization.1
     }
 
+    /// When the serializer finishes everything admitted so far (the past if idle).
+    pub fn busy_until(&self) -> SimTime {
+        self.busy_until
+    }
+
     /// Counts a drop at this channel at time `at` (the caller disposes of the packet).
     fn count_drop(&mut self, at: SimTime, cause: DropCause) {
         self.counters.drops[cause.index()] += 1;

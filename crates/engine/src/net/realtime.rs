@@ -75,6 +75,11 @@ impl<P> RealtimeLink<P> {
         &self.channel.counters
     }
 
+    /// When the link's serializer finishes everything admitted so far.
+    pub fn busy_until(&self) -> SimTime {
+        self.channel.busy_until()
+    }
+
     /// The channel, for its counters and series at the end of a run.
     pub fn channel_mut(&mut self) -> &mut Channel {
         &mut self.channel
