@@ -123,6 +123,10 @@ pub fn forward(
         net.advance(now, &mut due);
         for d in due.drain(..) {
             let port = port_of[&d.to];
+            // How late this packet is handed over: the host's reply is dated as if
+            // it had come on time, so a late forwarder (a busy core) does not make
+            // the replies to a late batch look like a burst.
+            let behind = elapsed().as_ns().saturating_sub(d.due.as_ns());
             // SAFETY: writing an initialised buffer to an open descriptor.
             let n = unsafe { libc::write(port.fd, d.packet.as_ptr().cast(), d.packet.len()) };
             if n < 0 {
@@ -142,10 +146,11 @@ pub fn forward(
             buffer.clear();
             free.push(buffer);
             // The write ran the host's stack: an ACK it sent in reply is taken now,
-            // stamped with its own time, not left to pile up with the next ones
-            // until this batch of writes is done (which sends ACKs, and then data,
-            // in bursts the simulator would not have).
-            read_device(port, net, &mut free, &mut stats, max_packet, elapsed);
+            // not left to pile up with the next ones until this batch of writes is
+            // done (which sends ACKs, and then data, in bursts the simulator would
+            // not have), and dated from the packet's due time.
+            let on_time = || SimTime(elapsed().as_ns().saturating_sub(behind));
+            read_device(port, net, &mut free, &mut stats, max_packet, on_time);
         }
         if now >= end {
             break;

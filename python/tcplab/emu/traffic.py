@@ -24,8 +24,9 @@ import time
 #: read here and their byte offsets.
 _TCP_INFO_LEN = 232
 _U32 = {"snd_mss": 16, "lost": 32, "retrans": 36, "rtt": 68, "rttvar": 72, "snd_ssthresh": 76, "snd_cwnd": 80,
-        "total_retrans": 100, "segs_out": 136, "min_rtt": 148, "data_segs_out": 156, "delivered": 192}
-_U64 = {"pacing_rate": 104, "bytes_acked": 120, "delivery_rate": 160, "bytes_sent": 200, "bytes_retrans": 208}
+        "total_retrans": 100, "segs_out": 136, "min_rtt": 148, "data_segs_out": 156, "delivered": 192, "snd_wnd": 228}
+_U64 = {"pacing_rate": 104, "bytes_acked": 120, "delivery_rate": 160, "busy_time": 168, "rwnd_limited": 176,
+        "sndbuf_limited": 184, "bytes_sent": 200, "bytes_retrans": 208}
 #: ``tcpi_snd_ssthresh`` before the first loss (TCP_INFINITE_SSTHRESH).
 _INFINITE_SSTHRESH = 0x7FFFFFFF
 
