@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -67,11 +68,9 @@ def cleanup_leftovers() -> int:
         except (OSError, ProcessLookupError):
             alive = False
         if not alive:
-            try:
+            with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
                 os.kill(int(entry), signal.SIGKILL)
                 killed += 1
-            except ProcessLookupError:
-                pass
     return killed
 
 

@@ -196,6 +196,7 @@ def emulate(scenario: Scenario, progress: Callable[[float], None] | None = None,
     clock = {"bin_ns": sim["bin_ns"], "duration_ns": duration_ns}
     stop_read, stop_write = os.pipe()
     forwarded: dict = {}
+    forwarder: threading.Thread | None = None
     started = time.monotonic()
     try:
         for h in hosts:
@@ -223,17 +224,19 @@ def emulate(scenario: Scenario, progress: Callable[[float], None] | None = None,
         reports = {}
         for h in hosts:
             reports[h.name] = _report(h, deadline=time.monotonic() + _GRACE_S)
-        os.write(stop_write, b"x")
-        forwarder.join()
-        if "error" in forwarded:
-            raise forwarded["error"]
         if progress is not None:
             progress(1.0)
     finally:
+        # The forwarder stops by itself at the run's end; this ends it early on an
+        # error or an interrupt.
         os.write(stop_write, b"x")
+        if forwarder is not None:
+            forwarder.join()
         _stop(hosts)
         os.close(stop_read)
         os.close(stop_write)
+    if "error" in forwarded:
+        raise forwarded["error"]
     result = assemble(scenario, hosts, reports, json.loads(forwarded["json"]), plans, routes,
                       wall_time_s=time.monotonic() - started)
     if result.summary["emulation"]["errors"]:

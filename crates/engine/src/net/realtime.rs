@@ -12,7 +12,7 @@
 //! arrivals come in admission order: a queue of (due time, bytes) is all the state a
 //! real-time link needs.
 
-use super::channel::{Channel, ChannelCounters, Offered};
+use super::channel::{Channel, Offered};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -63,18 +63,6 @@ impl<P> RealtimeLink<P> {
         }
     }
 
-    /// Moves every packet due at or before `now` into `out`, oldest first.
-    pub fn take_due(&mut self, now: SimTime, out: &mut Vec<P>) {
-        while let Some((_, packet)) = self.pop_due(now) {
-            out.push(packet);
-        }
-    }
-
-    /// The channel's traffic counters (packets and bytes sent, drops by cause).
-    pub fn counters(&self) -> &ChannelCounters {
-        &self.channel.counters
-    }
-
     /// When the link's serializer finishes everything admitted so far.
     pub fn busy_until(&self) -> SimTime {
         self.channel.busy_until()
@@ -121,6 +109,13 @@ mod tests {
         RealtimeLink::new(Channel::new(spec, &config, 7, "test", bins))
     }
 
+    /// Moves every packet due at or before `now` into `out`, oldest first.
+    fn take_due(l: &mut RealtimeLink<Vec<u8>>, now: SimTime, out: &mut Vec<Vec<u8>>) {
+        while let Some((_, packet)) = l.pop_due(now) {
+            out.push(packet);
+        }
+    }
+
     fn packet(i: u32) -> Vec<u8> {
         let mut p = vec![0u8; 1000];
         p[..4].copy_from_slice(&i.to_be_bytes());
@@ -141,9 +136,9 @@ mod tests {
             );
         }
         assert_eq!(l.next_due(), Some(SimTime(10_800_000)));
-        l.take_due(SimTime(10_800_000 + 1_600_000 - 1), &mut out);
+        take_due(&mut l, SimTime(10_800_000 + 1_600_000 - 1), &mut out);
         assert_eq!(out, vec![packet(0)]);
-        l.take_due(SimTime(1_000 * MS), &mut out);
+        take_due(&mut l, SimTime(1_000 * MS), &mut out);
         assert_eq!(out.len(), 100);
         assert!(out.iter().enumerate().all(|(i, p)| *p == packet(i as u32)));
         assert_eq!(l.next_due(), None);
@@ -163,13 +158,13 @@ mod tests {
         }
         let tail = &dues[dues.len() - 100..];
         assert!(tail.windows(2).all(|w| w[1] - w[0] == SimTime(800_000)));
-        let dropped = l.counters().drops.iter().sum::<u64>();
+        let dropped = l.channel_mut().counters.drops.iter().sum::<u64>();
         // 1000 packets over 0.4 s: the link serializes 0.4 s / 0.8 ms = 500 of them
         // (and one more starting), the queue holds 50, the rest is dropped.
         assert!((448..=450).contains(&dropped), "{dropped}");
         assert_eq!(dues.len() as u64 + dropped, 1000);
         let mut out = Vec::new();
-        l.take_due(SimTime(1_000 * MS), &mut out);
+        take_due(&mut l, SimTime(1_000 * MS), &mut out);
         assert_eq!(out.len(), dues.len());
     }
 
@@ -187,7 +182,7 @@ mod tests {
         let lost = 5000 - kept;
         assert!((400..600).contains(&lost), "{lost}");
         let mut out = Vec::new();
-        l.take_due(SimTime(100_000 * MS), &mut out);
+        take_due(&mut l, SimTime(100_000 * MS), &mut out);
         let ids: Vec<u32> = out
             .iter()
             .map(|p| u32::from_be_bytes(p[..4].try_into().unwrap()))
