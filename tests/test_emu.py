@@ -133,6 +133,29 @@ def test_udp_sees_the_configured_delay_and_rate(write_scenario, tmp_path):
     middle = series[(series["time_s"] >= 1) & (series["time_s"] < 5)]
     goodput = middle["delivered_bytes"].sum() * 8 / 4.0
     assert abs(goodput / (20e6 * 1000 / 1028) - 1) < 0.02, goodput
+    # The run's own check of the link (summary.json's self-calibration): busy for
+    # nearly the whole 6 s, at its configured rate within 2% by the forwarder's clock.
+    rates = {r["link"]: r for r in json.loads((heavy / "summary.json").read_text())["emulation"]["link_rates"]}
+    assert rates["a->b"]["busy_s"] > 5, rates["a->b"]
+    assert abs(rates["a->b"]["deviation_pct"]) < 2, rates["a->b"]
+    assert rates["b->a"]["achieved_bps"] is None  # nothing flows back
+
+
+def test_a_udp_source_behind_its_schedule_stops_at_its_stop_time():
+    # 40 Gb/s of 1,000-byte datagrams is 5 million a second, far beyond one Python
+    # thread: over 0.3 s it sends what it can and stops on time, not once it has
+    # worked through the 1.5 million its schedule holds.
+    from tcplab.emu import traffic
+
+    clock = traffic.Clock(time.monotonic_ns(), 100_000_000, 1_000_000_000)
+    flow = {"index": 0, "start_ns": 0, "stop_ns": 300_000_000, "port": 9,
+            "app": {"type": "cbr", "rate_bps": 40_000_000_000, "payload_bytes": 1000}}
+    sender = traffic.UdpSender(flow, clock, "127.0.0.1", seed=1)
+    sender.start()
+    sender.join(timeout=5.0)
+    assert not sender.is_alive() and sender.error is None
+    assert clock.now() < 1_000_000_000
+    assert 0 < sender.result["datagrams_offered"] < 1_500_000
 
 
 # --- the simulator against the kernel -------------------------------------------------

@@ -63,19 +63,28 @@ fn packet(i: u32) -> Vec<u8> {
 
 /// 200 packets sent back to back by a reach b intact and in order; the first after
 /// the two hops' serialization and propagation (0.08 + 1 + 0.8 + 20 = 21.88 ms)
-/// within 0.5 ms, the rest at the bottleneck's rate (one per 0.8 ms) within 2%.
+/// within 0.5 ms, the rest at the bottleneck's rate (one per 0.8 ms) within 2%, by
+/// the receiver's clock and by the forwarder's own pacing check.
 #[test]
 fn packets_cross_the_emulated_path_on_time_and_at_its_rate() {
     let (a, b) = (socket_pair(), socket_pair());
     let mut stop = [0; 2];
     assert_eq!(unsafe { libc::pipe(stop.as_mut_ptr()) }, 0);
+    // Built before the clock starts and given time to park in its poll, so the first
+    // packet measures the path, not the thread's start-up.
+    let mut net = network();
     let start = monotonic_ns();
     let ports = [Port { node: 0, fd: a[0] }, Port { node: 2, fd: b[0] }];
     let forwarder = thread::spawn(move || {
-        let mut net = network();
         let stats = forward(&mut net, &ports, stop[0], start, 1500).unwrap();
-        (stats, net.link_results(tcplab_engine::SimTime(10_000 * MS)))
+        let pacing = net.link_pacing();
+        (
+            stats,
+            pacing,
+            net.link_results(tcplab_engine::SimTime(10_000 * MS)),
+        )
     });
+    thread::sleep(std::time::Duration::from_millis(20));
     let sent_at = monotonic_ns();
     for i in 0..200 {
         let p = packet(i);
@@ -93,7 +102,7 @@ fn packets_cross_the_emulated_path_on_time_and_at_its_rate() {
         assert_eq!(buf[..1000], packet(i)[..]);
     }
     assert_eq!(unsafe { libc::write(stop[1], [0u8].as_ptr().cast(), 1) }, 1);
-    let (stats, (links, _)) = forwarder.join().unwrap();
+    let (stats, pacing, (links, _)) = forwarder.join().unwrap();
     let first = (arrivals[0] - sent_at) as f64 / 1e6;
     assert!((first - 21.88).abs() < 0.5, "first packet after {first} ms");
     let rate = 199.0 * 8000.0 / ((arrivals[199] - arrivals[0]) as f64 / 1e9);
@@ -101,4 +110,9 @@ fn packets_cross_the_emulated_path_on_time_and_at_its_rate() {
     assert_eq!((stats.read_packets, stats.written_packets), (200, 200));
     assert_eq!(links[2].tx_packets, 200);
     assert_eq!(links[2].id, "r->b");
+    // The forwarder's own measure of the bottleneck's rate: its 199 back-to-back
+    // departures, as moved on by the forwarder's clock.
+    assert_eq!(pacing[2].intervals, 199);
+    let achieved = pacing[2].achieved_bps(10_000_000).unwrap();
+    assert!((achieved / 10e6 - 1.0).abs() < 0.02, "achieved {achieved}");
 }

@@ -18,7 +18,7 @@ use crate::config::{ConfigError, ScenarioConfig};
 use crate::metrics::Binning;
 use crate::net::channel::Offered;
 use crate::net::queue::DropCause;
-use crate::net::realtime::RealtimeLink;
+use crate::net::realtime::{Pacing, RealtimeLink};
 use crate::results::{channel_names, link_result, LinkResult, LinkSeries};
 use crate::sim::build_channels;
 use crate::time::SimTime;
@@ -376,6 +376,13 @@ impl EmulatedNetwork {
         }
     }
 
+    /// Every link direction's [`Pacing`] so far, by channel index: how closely it
+    /// kept its rate on the forwarder's clock (its packets are popped when the
+    /// forwarder moves them on, to the next link or to the host's device).
+    pub fn link_pacing(&self) -> Vec<Pacing> {
+        self.links.iter().map(RealtimeLink::pacing).collect()
+    }
+
     /// Packets the network could not route.
     pub fn counters(&self) -> EmulationCounters {
         self.counters
@@ -536,6 +543,9 @@ mod tests {
             .windows(2)
             .all(|w| w[1].due - w[0].due == SimTime(800_000)));
         assert_eq!(series[2].drops.iter().sum::<u64>(), bottleneck.drops.queue);
+        // All but the first survivor were queued behind another: 29 back-to-back pairs.
+        let pacing = net.link_pacing()[2];
+        assert_eq!((pacing.intervals, pacing.model_ns), (29, 29 * 800_000));
         // The flow's meter: 100 sent in the first bin, 70 dropped, 30 delivered.
         let flow = &net.flow_counters()[0];
         assert_eq!(flow.bin_sent_packets[0], 100);

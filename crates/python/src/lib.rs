@@ -357,6 +357,10 @@ fn emu_forward(
             "flows": flows,
             "links": links,
             "link_series": series,
+            "link_pacing": net.link_pacing().iter().map(|p| serde_json::json!({
+                "intervals": p.intervals, "model_s": p.model_ns as f64 / 1e9,
+                "realized_s": p.realized_ns as f64 / 1e9,
+            })).collect::<Vec<_>>(),
         })
         .to_string())
     })

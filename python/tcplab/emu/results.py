@@ -30,6 +30,10 @@ from ..scenario.loader import Scenario
 from ..series import Series
 from .traffic import _INFINITE_SSTHRESH, delay_summary
 
+#: A link's achieved rate is reported once it was busy this long (model time, s): the
+#: forwarder's lateness jitter (~0.1 ms) at the ends of a busy period would otherwise
+#: dominate (an access link busy for 1 ms reads ±10%).
+MIN_BUSY_S = 0.1
 #: One-way delay histogram resolution, ms.
 _DELAY_BUCKET_MS = 0.1
 
@@ -179,9 +183,25 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
         "flows": flows,
         "links": links,
         "fairness": {"jain": _jain([f["goodput_bps"] for f in fair]), "flows": [f["id"] for f in fair]},
-        "emulation": {"forwarder": stats, "calibration": calibration, "errors": errors},
+        "emulation": {"forwarder": stats, "calibration": calibration,
+                      "link_rates": _link_rates(links, forwarded["link_pacing"]), "errors": errors},
     }
     return RunResult(summary=summary, series=series)
+
+
+def _link_rates(links: list[dict], pacing: list[dict]) -> list[dict]:
+    """Each link direction's configured rate against the rate it achieved on the
+    forwarder's clock while it was busy (the engine's ``Pacing``: its back-to-back
+    departures' spacing in the model over their spacing as the forwarder moved them
+    on); ``achieved_bps`` is null for a link busy less than :data:`MIN_BUSY_S` in all."""
+    rates = []
+    for link, p in zip(links, pacing, strict=True):
+        measured = p["model_s"] >= MIN_BUSY_S and p["realized_s"] > 0
+        achieved = link["bandwidth_bps"] * p["model_s"] / p["realized_s"] if measured else None
+        rates.append({"link": link["id"], "configured_bps": link["bandwidth_bps"], "achieved_bps": achieved,
+                      "deviation_pct": None if achieved is None else 100 * (achieved / link["bandwidth_bps"] - 1),
+                      "busy_s": p["model_s"], "intervals": p["intervals"]})
+    return rates
 
 
 def _calibrate(flow: dict, result: dict, links: list[dict], route: list[list[int]], info: dict, delays: dict) -> dict:

@@ -250,7 +250,9 @@ class UdpSender(Endpoint):
         seq = sent = 0
         for offset in self.gaps():
             at = self.start_ns + int(offset)
-            if at >= self.stop_ns:
+            # A source that has fallen behind its schedule (its host's queue blocks it)
+            # still stops at its stop time, as the simulator's would.
+            if at >= self.stop_ns or self.clock.now() >= self.stop_ns:
                 break
             self.clock.sleep_until(at)
             _STAMP.pack_into(payload, 0, seq, time.monotonic_ns())

@@ -159,8 +159,17 @@ def _emulation_section(summary: dict) -> str:
     rows = [[c["flow"], c["what"], _num(c["configured_ms"]), _num(c["measured_ms"]), _num(c["deviation_ms"])]
             for c in emu["calibration"][:TABLE_ROWS]]
     errors = "".join(f"<p><b>error:</b> {html.escape(m)}</p>" for m in emu.get("errors", []))
+    measured = [r for r in emu.get("link_rates", []) if r["achieved_bps"] is not None]
+    rates = ""
+    if measured:
+        rate_rows = [[r["link"], _num(r["configured_bps"] / 1e6, 3), _num(r["achieved_bps"] / 1e6, 3),
+                      _num(r["deviation_pct"], 2), _num(r["busy_s"], 2), f"{r['intervals']:,}"]
+                     for r in measured[:TABLE_ROWS]]
+        rates = ("<p>Each link direction's rate while it was busy: its back-to-back packets' spacing in the model "
+                 "against the spacing at which the forwarder moved them on (links busy less than 0.1 s in all are not listed).</p>" +
+                 table(["link", "configured Mb/s", "achieved Mb/s", "deviation %", "busy s", "intervals"], rate_rows, 1))
     return ("<h2 id='emulation'>Emulation: self-calibration</h2>" + errors + timing +
-            table(["flow", "measured", "configured ms", "measured ms", "deviation ms"], rows, 2))
+            table(["flow", "measured", "configured ms", "measured ms", "deviation ms"], rows, 2) + rates)
 
 
 def _provenance_section(summary: dict) -> str:
