@@ -158,6 +158,20 @@ def test_a_udp_source_behind_its_schedule_stops_at_its_stop_time():
     assert 0 < sender.result["datagrams_offered"] < 1_500_000
 
 
+def test_emulated_results_use_the_engines_fairness_and_tail_goodput():
+    # The emulator's results take Jain's index and the tail goodput from the engine.
+    # By hand: (1 + 2)² / (2 · (1 + 4)) = 0.9; a flow active 0-8 s in 1 s bins has its
+    # last quarter in bins 6 and 7: (3 + 5) MB · 8 / 2 s = 32 Mb/s.
+    from tcplab import _core
+
+    assert abs(_core.jain_index([1.0, 2.0]) - 0.9) < 1e-12
+    assert _core.jain_index([]) is None
+    delivered = [9, 9, 9, 9, 9, 9, 3_000_000, 5_000_000]
+    assert _core.tail_goodput_bps(delivered, 10**9, 8 * 10**9, 0, 8 * 10**9) == 32e6
+    # Ending at 7.5 s, the last quarter starts at 5.625 s: only bin 6 lies wholly in it.
+    assert _core.tail_goodput_bps(delivered, 10**9, 8 * 10**9, 0, 7_500_000_000) == 24e6
+
+
 # --- the simulator against the kernel -------------------------------------------------
 
 

@@ -58,3 +58,9 @@ def emu_forward(config_json: str, ports: list[tuple[int, int]], stop_fd: int, st
 
 def emu_flow_port(flow: int) -> int:
     """The port flow ``flow``'s receiver listens on in an emulated run."""
+
+def jain_index(values: list[float]) -> float | None:
+    """Jain's fairness index of ``values`` (None for none or all zeros)."""
+
+def tail_goodput_bps(delivered: list[int], bin_ns: int, duration_ns: int, start_ns: int, end_ns: int) -> float | None:
+    """Goodput over the whole bins in the last quarter of [start_ns, end_ns]."""

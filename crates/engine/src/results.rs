@@ -290,8 +290,10 @@ fn ms(ns: f64) -> f64 {
     ns / 1e6
 }
 
-/// Goodput over the bins lying wholly within the last quarter of [start, end].
-fn tail_goodput_bps(
+/// Goodput over the bins lying wholly within the last quarter of [start, end]: a
+/// flow's rate once past its start-up (`FlowResult::goodput_tail_bps`; the emulator's
+/// results compute it from the receiving application's bins through the binding).
+pub fn tail_goodput_bps(
     delivered: &BinCounts,
     bins: Binning,
     start: SimTime,

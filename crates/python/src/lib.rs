@@ -373,6 +373,42 @@ fn emu_flow_port(flow: usize) -> u16 {
     tcplab_engine::emulate::flow_port(flow)
 }
 
+/// Jain's fairness index of `values` (`None` for none or all zeros): the engine's, for
+/// results assembled in Python (an emulated run's flows).
+#[pyfunction]
+fn jain_index(values: Vec<f64>) -> Option<f64> {
+    tcplab_engine::metrics::jain_index(&values)
+}
+
+/// A flow's goodput over the whole bins in the last quarter of [`start_ns`, `end_ns`]
+/// from its delivered bytes per bin (`bin_ns` wide, the run `duration_ns` long): the
+/// engine's `goodput_tail_bps`, for results assembled in Python.
+#[pyfunction]
+fn tail_goodput_bps(
+    delivered: Vec<u64>,
+    bin_ns: u64,
+    duration_ns: u64,
+    start_ns: u64,
+    end_ns: u64,
+) -> PyResult<Option<f64>> {
+    if bin_ns == 0 || end_ns < start_ns {
+        return Err(PyValueError::new_err(
+            "tail_goodput_bps: bin_ns must be positive and end_ns at least start_ns",
+        ));
+    }
+    let mut counts = tcplab_engine::metrics::BinCounts::zeros(delivered.len());
+    for (i, &bytes) in delivered.iter().enumerate() {
+        counts.set(i, bytes);
+    }
+    let bins = tcplab_engine::metrics::Binning::new(SimTime(bin_ns), SimTime(duration_ns));
+    Ok(tcplab_engine::results::tail_goodput_bps(
+        &counts,
+        bins,
+        SimTime(start_ns),
+        SimTime(end_ns),
+    ))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
@@ -382,6 +418,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(emu_plan, m)?)?;
     m.add_function(wrap_pyfunction!(emu_forward, m)?)?;
+    m.add_function(wrap_pyfunction!(jain_index, m)?)?;
+    m.add_function(wrap_pyfunction!(tail_goodput_bps, m)?)?;
     m.add_function(wrap_pyfunction!(emu_flow_port, m)?)?;
     m.add("EngineConfigError", m.py().get_type::<EngineConfigError>())?;
     m.add(

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from .. import __version__
+from .. import __version__, _core
 from ..provenance import provenance
 from ..results import RunResult
 from ..scenario.loader import Scenario
@@ -36,21 +36,6 @@ from .traffic import _INFINITE_SSTHRESH, delay_summary
 MIN_BUSY_S = 0.1
 #: One-way delay histogram resolution, ms.
 _DELAY_BUCKET_MS = 0.1
-
-
-def _jain(values: list[float]) -> float | None:
-    if not values or not any(values):
-        return None
-    return sum(values) ** 2 / (len(values) * sum(v * v for v in values))
-
-
-def _tail(delivered: list[int], bin_s: float, bins: int, duration_s: float, start_s: float, end_s: float) -> float | None:
-    """Goodput over the whole bins in the last quarter of the active period (as the
-    engine's ``tail_goodput_bps``)."""
-    since = start_s + (end_s - start_s) * 3 / 4
-    chosen = [i for i in range(bins) if i * bin_s >= since - 1e-12 and min((i + 1) * bin_s, duration_s) <= end_s + 1e-12]
-    seconds = sum(min((i + 1) * bin_s, duration_s) - i * bin_s for i in chosen)
-    return sum(delivered[i] for i in chosen) * 8 / seconds if seconds > 0 else None
 
 
 def _kernel_series(samples: list[dict | None], bins: int) -> dict[str, np.ndarray]:
@@ -96,13 +81,14 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
         net = forwarded["flows"][index]
         sender, receiver = ends.get((index, "sender"), {}), ends.get((index, "receiver"), {})
         start_s = f["start_ns"] / 1e9
-        end_s = min(f["stop_ns"] or sim["duration_ns"], sim["duration_ns"]) / 1e9
+        end_ns = min(f["stop_ns"] or sim["duration_ns"], sim["duration_ns"])
         delivered = receiver.get("delivered_bytes") or [0] * bins
         size = f["app"].get("size_bytes")
         fct = None
         if size is not None and receiver.get("delivered_total") == size and receiver.get("last_byte_ns") is not None:
             fct = receiver["last_byte_ns"] / 1e9 - start_s
-            end_s = start_s + fct
+            end_ns = receiver["last_byte_ns"]
+        end_s = end_ns / 1e9
         active = max(end_s - start_s, 1e-9)
         received = net["received_bytes"]
         sent_packets, dropped = sum(net["sent_packets"]), sum(net["dropped_packets"])
@@ -120,7 +106,8 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
             "received_bytes": sum(received),
             "throughput_bps": sum(received) * 8 / active,
             "throughput_max_bps": float(max(np.asarray(received) * 8 / widths)),
-            "goodput_tail_bps": _tail(delivered, bin_s, bins, duration_s, start_s, end_s),
+            "goodput_tail_bps": _core.tail_goodput_bps(list(delivered), sim["bin_ns"], sim["duration_ns"],
+                                                       f["start_ns"], end_ns),
             "packets_sent": sent_packets,
             "packets_delivered": net["packets_delivered"],
             "packets_dropped": dropped,
@@ -182,7 +169,7 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
         "wall_time_s": wall_time_s,
         "flows": flows,
         "links": links,
-        "fairness": {"jain": _jain([f["goodput_bps"] for f in fair]), "flows": [f["id"] for f in fair]},
+        "fairness": {"jain": _core.jain_index([f["goodput_bps"] for f in fair]), "flows": [f["id"] for f in fair]},
         "emulation": {"forwarder": stats, "calibration": calibration,
                       "link_rates": _link_rates(links, forwarded["link_pacing"]), "errors": errors},
     }
