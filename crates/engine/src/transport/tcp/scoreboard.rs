@@ -112,6 +112,10 @@ pub struct Scoreboard {
     sacked_segments: usize,
     lost: u64,
     retransmitted: u64,
+    /// Outstanding segments ever retransmitted. With none, and none SACKed or lost, a
+    /// cumulative ACK removes only plain segments, sent in sequence order (the common
+    /// case outside loss repair, taken without reading their marks).
+    ever_retransmitted_segments: usize,
     /// Segments marked lost and not yet retransmitted: NextSeg rule 1 has work only
     /// when this is non-zero, so ACKs outside loss repair never scan the queue.
     pending_retransmit: usize,
@@ -208,12 +212,78 @@ impl Scoreboard {
 
     /// Removes every segment wholly below `ack` (a cumulative ACK).
     pub fn ack_to(&mut self, ack: u64) -> Acked {
+        let marked = self.sacked_segments > 0
+            || self.lost > 0
+            || self.retransmitted > 0
+            || self.ever_retransmitted_segments > 0;
+        let acked = if marked {
+            self.remove_marked(ack)
+        } else {
+            self.remove_plain(ack)
+        };
+        self.retransmit_hint = self.retransmit_hint.max(ack);
+        if !self.top_sacked.is_empty() {
+            self.top_sacked.retain(|&start| start >= ack);
+        }
+        // The emptiness test keeps SACK-less connections off the map entirely.
+        if !self.sacked_runs.is_empty() {
+            while let Some(run) = self.sacked_runs.first_entry() {
+                if *run.get() > ack {
+                    break;
+                }
+                run.remove();
+            }
+        }
+        acked
+    }
+
+    /// [`Scoreboard::ack_to`] when no segment carries a mark: every removed segment is
+    /// newly delivered, the last one removed is the newest (sent last, with the
+    /// largest delivered count), and none was retransmitted (its send time gives the
+    /// RTT sample).
+    fn remove_plain(&mut self, ack: u64) -> Acked {
+        let mut acked = Acked::default();
+        let mut removed = 0;
+        for s in self.segs.iter() {
+            if s.end() > ack {
+                break;
+            }
+            acked.bytes += s.seq_len();
+            acked.rtt_sample_from = Some(s.sent_at);
+            removed += 1;
+        }
+        acked.newly_delivered = acked.bytes;
+        if removed > 0 {
+            acked.newest = Some(self.delivered(removed - 1));
+        }
+        self.pop_front(removed);
+        self.outstanding -= acked.bytes;
+        acked
+    }
+
+    /// Removes the first `n` segments.
+    fn pop_front(&mut self, n: usize) {
+        // A pop per segment: cheaper than `drain` for the one or two an ACK removes.
+        for _ in 0..n {
+            self.segs.pop_front();
+        }
+        if self.keep_rate_stamps {
+            for _ in 0..n {
+                self.rate_stamps.pop_front();
+            }
+        }
+    }
+
+    /// [`Scoreboard::ack_to`] in general: the removed segments' marks come off the
+    /// counters.
+    fn remove_marked(&mut self, ack: u64) -> Acked {
         let mut acked = Acked::default();
         let mut ambiguous = false;
         let mut last_sent = None;
         // The removed segments' marks, taken off the counters once after the walk.
         let (mut sacked, mut sacked_segments, mut lost, mut lost_pending, mut retx) =
             (0, 0, 0, 0, 0);
+        let mut ever_retransmitted = 0;
         // (index, delivered, sent_at) of the newest newly delivered segment.
         let mut newest: Option<(usize, u64, SimTime)> = None;
         let mut removed = 0;
@@ -240,20 +310,14 @@ impl Scoreboard {
                 retx += len;
             }
             ambiguous |= s.ever_retransmitted;
+            ever_retransmitted += usize::from(s.ever_retransmitted);
             last_sent = Some(s.sent_at);
             removed += 1;
         }
         acked.newest = newest.map(|(i, _, _)| self.delivered(i));
-        // A pop per segment: cheaper than `drain` for the one or two an ACK removes.
-        for _ in 0..removed {
-            self.segs.pop_front();
-        }
-        if self.keep_rate_stamps {
-            for _ in 0..removed {
-                self.rate_stamps.pop_front();
-            }
-        }
+        self.pop_front(removed);
         self.outstanding -= acked.bytes;
+        self.ever_retransmitted_segments -= ever_retransmitted;
         self.sacked -= sacked;
         self.sacked_segments -= sacked_segments;
         self.lost -= lost;
@@ -261,19 +325,6 @@ impl Scoreboard {
         self.retransmitted -= retx;
         if !ambiguous {
             acked.rtt_sample_from = last_sent;
-        }
-        self.retransmit_hint = self.retransmit_hint.max(ack);
-        if !self.top_sacked.is_empty() {
-            self.top_sacked.retain(|&start| start >= ack);
-        }
-        // The emptiness test keeps SACK-less connections off the map entirely.
-        if !self.sacked_runs.is_empty() {
-            while let Some(run) = self.sacked_runs.first_entry() {
-                if *run.get() > ack {
-                    break;
-                }
-                run.remove();
-            }
         }
         acked
     }
@@ -456,7 +507,10 @@ impl Scoreboard {
                 self.pending_retransmit -= 1;
             }
         }
-        s.ever_retransmitted = true;
+        if !s.ever_retransmitted {
+            s.ever_retransmitted = true;
+            self.ever_retransmitted_segments += 1;
+        }
         s.sent_at = now;
         s.delivered = stamp.delivered;
         self.retransmit_hint = s.end();
