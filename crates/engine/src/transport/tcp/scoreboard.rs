@@ -539,6 +539,52 @@ mod tests {
         b
     }
 
+    /// A board with no marks takes `ack_to`'s plain path; the same segments with one
+    /// retransmission above the ACK take the general path. The ACK removes the same
+    /// unmarked segments from both, so both must report the same: bytes, newly
+    /// delivered bytes, the newest segment (the last removed: 3 of 0..=3, sent at
+    /// 3 ms with delivered = 300) and the RTT sample's send time.
+    #[test]
+    fn the_plain_path_reports_what_the_general_path_does() {
+        let boards = [false, true].map(|retransmit_above| {
+            let mut b = Scoreboard::new(true);
+            for i in 0..6u64 {
+                let at = SimTime::from_ms(i);
+                b.push(
+                    1 + i * 100,
+                    1 + (i + 1) * 100,
+                    100,
+                    0,
+                    at,
+                    stamp(i * 100, i),
+                );
+            }
+            if retransmit_above {
+                b.retransmitted(501, SimTime::from_ms(9), stamp(600, 9));
+            }
+            b
+        });
+        let [plain, general] = boards.map(|mut b| {
+            let a = b.ack_to(401);
+            (
+                a.bytes,
+                a.newly_delivered,
+                a.newest,
+                a.rtt_sample_from,
+                b.outstanding(),
+            )
+        });
+        assert_eq!(plain, general);
+        let newest = Delivered {
+            stamp: stamp(300, 3),
+            sent_at: SimTime::from_ms(3),
+        };
+        assert_eq!(
+            plain,
+            (400, 400, Some(newest), Some(SimTime::from_ms(3)), 200)
+        );
+    }
+
     #[test]
     fn pipe_counts_what_is_neither_sacked_nor_lost_plus_retransmissions() {
         let mut b = board(10);
