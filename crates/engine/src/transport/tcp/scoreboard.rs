@@ -524,41 +524,30 @@ impl Scoreboard {
 mod tests {
     use super::*;
 
-    fn board(n: u64) -> Scoreboard {
-        let mut b = Scoreboard::new(true);
+    /// `n` 100-byte segments from sequence number 1, segment i sent at and stamped
+    /// with `sent(i)`.
+    fn board_with(
+        n: u64,
+        keep_rate_stamps: bool,
+        sent: impl Fn(u64) -> (SimTime, DeliveryStamp),
+    ) -> Scoreboard {
+        let mut b = Scoreboard::new(keep_rate_stamps);
         for i in 0..n {
-            b.push(
-                1 + i * 100,
-                1 + (i + 1) * 100,
-                100,
-                0,
-                SimTime::ZERO,
-                DeliveryStamp::default(),
-            );
+            let (at, stamp) = sent(i);
+            b.push(1 + i * 100, 1 + (i + 1) * 100, 100, 0, at, stamp);
         }
         b
     }
 
-    /// A board with no marks takes `ack_to`'s plain path; the same segments with one
-    /// retransmission above the ACK take the general path. The ACK removes the same
-    /// unmarked segments from both, so both must report the same: bytes, newly
-    /// delivered bytes, the newest segment (the last removed: 3 of 0..=3, sent at
-    /// 3 ms with delivered = 300) and the RTT sample's send time.
+    /// `n` segments sent at time zero with empty stamps.
+    fn board(n: u64) -> Scoreboard {
+        board_with(n, true, |_| (SimTime::ZERO, DeliveryStamp::default()))
+    }
+
     #[test]
     fn the_plain_path_reports_what_the_general_path_does() {
         let boards = [false, true].map(|retransmit_above| {
-            let mut b = Scoreboard::new(true);
-            for i in 0..6u64 {
-                let at = SimTime::from_ms(i);
-                b.push(
-                    1 + i * 100,
-                    1 + (i + 1) * 100,
-                    100,
-                    0,
-                    at,
-                    stamp(i * 100, i),
-                );
-            }
+            let mut b = stamped_board(6, true);
             if retransmit_above {
                 b.retransmitted(501, SimTime::from_ms(9), stamp(600, 9));
             }
@@ -624,6 +613,13 @@ mod tests {
         assert_eq!(b.in_flight(), 0);
     }
 
+    /// `n` segments, segment i sent at i ms with delivered = 100·i.
+    fn stamped_board(n: u64, keep_rate_stamps: bool) -> Scoreboard {
+        board_with(n, keep_rate_stamps, |i| {
+            (SimTime::from_ms(i), stamp(i * 100, i))
+        })
+    }
+
     fn stamp(delivered: u64, at_ms: u64) -> DeliveryStamp {
         DeliveryStamp {
             delivered,
@@ -640,18 +636,7 @@ mod tests {
     #[test]
     fn acks_report_the_newest_stamp_whole_or_in_part() {
         for keep in [true, false] {
-            let mut b = Scoreboard::new(keep);
-            for i in 0..3 {
-                let ms = SimTime::from_ms(i);
-                b.push(
-                    1 + i * 100,
-                    1 + (i + 1) * 100,
-                    100,
-                    0,
-                    ms,
-                    stamp(i * 100, i),
-                );
-            }
+            let mut b = stamped_board(3, keep);
             b.mark_first_lost();
             b.retransmitted(1, SimTime::from_ms(50), stamp(700, 40));
             let newest = b.ack_to(301).newest.unwrap();
