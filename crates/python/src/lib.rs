@@ -357,9 +357,9 @@ fn emu_forward(
             "flows": flows,
             "links": links,
             "link_series": series,
-            "link_pacing": net.link_pacing().iter().map(|p| serde_json::json!({
+            "link_pacing": net.link_pacing().iter().zip(&links).map(|(p, link)| serde_json::json!({
                 "intervals": p.intervals, "model_s": p.model_ns as f64 / 1e9,
-                "realized_s": p.realized_ns as f64 / 1e9,
+                "achieved_bps": p.achieved_bps(link.bandwidth_bps),
             })).collect::<Vec<_>>(),
         })
         .to_string())

@@ -183,8 +183,7 @@ def _link_rates(links: list[dict], pacing: list[dict]) -> list[dict]:
     on); ``achieved_bps`` is null for a link busy less than :data:`MIN_BUSY_S` in all."""
     rates = []
     for link, p in zip(links, pacing, strict=True):
-        measured = p["model_s"] >= MIN_BUSY_S and p["realized_s"] > 0
-        achieved = link["bandwidth_bps"] * p["model_s"] / p["realized_s"] if measured else None
+        achieved = p["achieved_bps"] if p["model_s"] >= MIN_BUSY_S else None
         rates.append({"link": link["id"], "configured_bps": link["bandwidth_bps"], "achieved_bps": achieved,
                       "deviation_pct": None if achieved is None else 100 * (achieved / link["bandwidth_bps"] - 1),
                       "busy_s": p["model_s"], "intervals": p["intervals"]})

@@ -165,8 +165,11 @@ def _emulation_section(summary: dict) -> str:
         rate_rows = [[r["link"], _num(r["configured_bps"] / 1e6, 3), _num(r["achieved_bps"] / 1e6, 3),
                       _num(r["deviation_pct"], 2), _num(r["busy_s"], 2), f"{r['intervals']:,}"]
                      for r in measured[:TABLE_ROWS]]
+        from ..emu.results import MIN_BUSY_S
+
         rates = ("<p>Each link direction's rate while it was busy: its back-to-back packets' spacing in the model "
-                 "against the spacing at which the forwarder moved them on (links busy less than 0.1 s in all are not listed).</p>" +
+                 f"against the spacing at which the forwarder moved them on (links busy less than {MIN_BUSY_S:g} s in "
+                 "all are not listed).</p>" +
                  table(["link", "configured Mb/s", "achieved Mb/s", "deviation %", "busy s", "intervals"], rate_rows, 1))
     return ("<h2 id='emulation'>Emulation: self-calibration</h2>" + errors + timing +
             table(["flow", "measured", "configured ms", "measured ms", "deviation ms"], rows, 2) + rates)
