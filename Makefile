@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test lint test-rust test-python differential bench bench-engine bench-memory fuzz fmt clean
+.PHONY: install demo test lint test-rust test-python differential bench bench-engine bench-memory fuzz properties fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -70,6 +70,10 @@ bench: install
 FUZZ_ARGS ?= --cases 5000
 fuzz: install
 	cd tests && ../$(BIN)/python -m fuzz.run $(FUZZ_ARGS) --failures fuzz-failures
+
+## The TCP property test on 300 random paths (CI runs 40): tests/test_tcp_properties.py.
+properties: install
+	TCPLAB_PROPERTY_EXAMPLES=300 $(BIN)/python -m pytest -q tests/test_tcp_properties.py
 
 ## Memory per time-series cell of a full `tcplab run` (31 million cells, three cases).
 bench-memory: install

@@ -136,7 +136,7 @@ def test_every_key_of_the_format_is_explained_in_docs_scenario_md():
 def test_every_choice_of_the_format_is_named_in_docs_scenario_md():
     text = _documented_words()
     missing = []
-    for name in ["LossAt", "RedMode", "NodeKind", "Profile", "Recovery", "RtoFloor", "NewRenoTimer", "TimeoutSsthresh",
+    for name in ["LossAt", "RedMode", "NodeKind", "Profile", "Recovery", "RtoFloor", "NewRenoTimer", "TimeoutSsthresh", "TimeoutReduction",
                  "CwndCounting", "RttSampling", "Reduction", "OnOffDistribution", "TransportName", "FramingName"]:
         missing += [f"{name}: {c}" for c in format.choices(name) if f'"{c}"' not in text]
     for name in ["Queue", "Loss", "App"]:
@@ -169,7 +169,7 @@ def test_the_documented_defaults_are_the_formats():
     shown = dict(re.findall(r"^(\w+) = (\S+)", block, flags=re.M))
     tcp = format.defaults("TransportTable", "tcp")
     for key in ["sack", "initial_window", "handshake", "delayed_ack", "receive_buffer", "timestamps", "window_scaling",
-                "pacing", "profile", "limited_transmit", "newreno_timer", "timeout_ssthresh", "cwnd_counting",
+                "pacing", "profile", "limited_transmit", "newreno_timer", "timeout_ssthresh", "timeout_reduction", "cwnd_counting",
                 "rtt_sampling", "delay_growth", "reduction"]:
         assert json.loads(shown[key]) == tcp[key], (key, shown[key], tcp[key])
 

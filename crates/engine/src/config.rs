@@ -339,12 +339,28 @@ pub enum NewRenoTimer {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutSsthresh {
-    /// max(FlightSize / 2, 2·SMSS), RFC 5681 equation (4).
+    /// max(FlightSize / 2, 2·SMSS), RFC 5681 equation (4), FlightSize counted as RFC
+    /// 6675's pipe (neither SACKed nor deemed lost and unsent).
     #[default]
     FlightSize,
     /// max(cwnd / 2, 2·SMSS): ns-2's `slowdown(CLOSE_SSTHRESH_HALF)` on `window()`,
     /// Linux's `tcp_reno_ssthresh`.
     Cwnd,
+}
+
+/// Which retransmission timeouts reduce ssthresh (docs/loss-recovery.md).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutReduction {
+    /// One reduction per window of data (RFC 5681 section 3.1, RFC 6582; Linux's
+    /// `tcp_enter_loss`): not again for a loss a fast retransmit already answered, nor
+    /// for a repeated expiry; again once data sent after the reduction is lost, or
+    /// when a retransmission is lost after progress in timeout recovery.
+    #[default]
+    OncePerWindow,
+    /// Every expiry that follows progress halves again, also inside a fast recovery
+    /// (ns-2.35's `slowdown(CLOSE_SSTHRESH_HALF)` in `timeout()`).
+    PerTimeout,
 }
 
 /// How the window comes down during SACK loss recovery.
@@ -466,6 +482,13 @@ pub struct TcpConfig {
     /// ssthresh after a retransmission timeout.
     #[serde(default)]
     pub timeout_ssthresh: TimeoutSsthresh,
+    /// Which retransmission timeouts reduce ssthresh.
+    #[serde(default)]
+    pub timeout_reduction: TimeoutReduction,
+    /// SACK recovery detects a lost retransmission from SACKs of data sent after it
+    /// (Linux), instead of waiting for the retransmission timer (ns-2's Sack1).
+    #[serde(default = "default_true")]
+    pub detect_lost_retransmits: bool,
     /// What an ACK counts for in cwnd growth.
     #[serde(default)]
     pub cwnd_counting: CwndCounting,

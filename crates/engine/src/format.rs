@@ -749,6 +749,14 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = "flight_size"))]
     pub timeout_ssthresh: Option<TimeoutSsthresh>,
+    /// Which timeouts reduce ssthresh: once per window of data (RFC 5681, Linux) or every one after progress (ns-2).
+    #[serde(default)]
+    #[schemars(extend("default" = "once_per_window"))]
+    pub timeout_reduction: Option<TimeoutReduction>,
+    /// SACK recovery finds a lost retransmission from SACKs of later data (Linux) instead of waiting for the timer (ns-2).
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub detect_lost_retransmits: bool,
     /// RFC 3465 byte counting, or one segment per ACK (ns-2).
     #[serde(default)]
     #[schemars(extend("default" = "bytes"))]
@@ -803,6 +811,8 @@ fn profiles() -> serde_json::Value {
             "limited_transmit": true,        // singledup_ 1
             "newreno_timer": "impatient",    // Agent/TCP/Newreno newreno_changes1_ 1
             "timeout_ssthresh": "cwnd",      // slowdown(CLOSE_SSTHRESH_HALF) halves window()
+            "timeout_reduction": "per_timeout", // ... on every timeout(), also inside fast recovery
+            "detect_lost_retransmits": false, // Sack1: a lost retransmission waits for the timer
             "cwnd_counting": "acks",         // opencwnd: +1 (slow start) or +1/cwnd per new ACK
             "rtt_sampling": "once_per_rtt",  // rtt_active_/rtt_seq_: one timed segment per RTT
             "delay_growth": true,            // delay_growth_ true: one segment, IW after its ACK
@@ -992,6 +1002,16 @@ pub enum TimeoutSsthresh {
     FlightSize,
     /// Half of cwnd (ns-2, Linux).
     Cwnd,
+}
+
+/// Which retransmission timeouts reduce ssthresh.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutReduction {
+    /// One reduction per window of data (RFC 5681, Linux's tcp_enter_loss).
+    OncePerWindow,
+    /// Every timeout after progress, inside fast recovery too (ns-2's slowdown()).
+    PerTimeout,
 }
 
 /// How cwnd grows per ACK.

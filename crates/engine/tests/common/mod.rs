@@ -203,6 +203,8 @@ pub fn tcp() -> TcpConfig {
         limited_transmit: true,
         newreno_timer: NewRenoTimer::Impatient,
         timeout_ssthresh: TimeoutSsthresh::FlightSize,
+        timeout_reduction: TimeoutReduction::OncePerWindow,
+        detect_lost_retransmits: true,
         cwnd_counting: CwndCounting::Bytes,
         rtt_sampling: RttSampling::EveryAck,
         delay_growth: false,

@@ -15,6 +15,8 @@
 //! like ns-2's one-way TCP); the receiving application reads at once.
 
 pub mod cc;
+#[cfg(test)]
+mod harness;
 pub mod prr;
 pub mod rate;
 pub mod rate_halving;
@@ -23,6 +25,9 @@ pub mod rto;
 pub mod scoreboard;
 pub mod segment;
 pub mod sender;
+
+#[cfg(test)]
+mod recovery_tests;
 
 pub use crate::config::Recovery;
 pub use receiver::{ReceiverParams, TcpReceiver};
@@ -222,6 +227,8 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             delay_growth: cfg.delay_growth,
             reduction: cfg.reduction,
             timeout_ssthresh: cfg.timeout_ssthresh,
+            timeout_reduction: cfg.timeout_reduction,
+            detect_lost_retransmits: cfg.detect_lost_retransmits,
         },
         &cfg.cc,
         &cfg.rto,

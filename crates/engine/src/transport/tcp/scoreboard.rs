@@ -5,7 +5,10 @@
 //! with the marks give the bytes in flight in O(1), as Linux does:
 //! `pipe = outstanding − sacked − lost + retransmitted` (RFC 6675's SetPipe without
 //! walking the queue). Lost marking follows RFC 6675's IsLost with DupThresh = 3
-//! segments: a segment is lost once three SACKed segments lie above it.
+//! segments: a segment is lost once three SACKed segments lie above it. A
+//! retransmission is lost once DupThresh segments sent after it are SACKed (Linux's
+//! lost-retransmit rule, `tcp_mark_lost_retrans`; RFC 8985 finds the same by time),
+//! when the sender asks for it.
 //!
 //! Every operation costs O(log n) in the queue's length plus the segments whose marks
 //! it changes (amortised): a receiver repeats its SACK blocks on every ACK (RFC 2018
@@ -129,6 +132,21 @@ pub struct Scoreboard {
     /// The SACKed segments as maximal runs of sequence space, start → end. Runs
     /// wholly below the cumulative ACK are dropped; one may straddle it.
     sacked_runs: BTreeMap<u64, u64>,
+    /// Retransmissions to watch for loss, oldest first (only with lost-retransmit
+    /// detection on; empty outside loss repair).
+    watched: VecDeque<WatchedRetransmission>,
+}
+
+/// A retransmission whose own loss is watched for: it is lost once DupThresh segments
+/// sent after it, all at or above `sent_above`, have been SACKed.
+#[derive(Debug, Clone, Copy)]
+struct WatchedRetransmission {
+    /// The retransmitted segment's first sequence number.
+    start: u64,
+    /// When it went out: a later retransmission of the same segment supersedes it.
+    sent_at: SimTime,
+    /// SND.NXT when it went out: everything from here on was sent after it.
+    sent_above: u64,
 }
 
 impl Scoreboard {
@@ -221,6 +239,10 @@ impl Scoreboard {
             self.remove_plain(ack)
         };
         self.retransmit_hint = self.retransmit_hint.max(ack);
+        // Retransmissions go out roughly in sequence order: the front is the oldest.
+        while self.watched.front().is_some_and(|w| w.start < ack) {
+            self.watched.pop_front();
+        }
         if !self.top_sacked.is_empty() {
             self.top_sacked.retain(|&start| start >= ack);
         }
@@ -456,7 +478,27 @@ impl Scoreboard {
             }
         }
         self.lost_frontier = self.lost_frontier.max(boundary);
+        self.mark_lost_retransmissions(boundary);
         self.segs.front().is_some_and(|s| s.lost)
+    }
+
+    /// Marks lost again every watched retransmission with DupThresh SACKed segments
+    /// (those from `boundary` up) sent after it: the receiver got later data, so the
+    /// retransmission was dropped (Linux `tcp_mark_lost_retrans` with DupThresh as
+    /// its reordering allowance). Sent-after is by sequence number: SND.NXT was
+    /// `sent_above` when the retransmission left, so everything above was sent later.
+    fn mark_lost_retransmissions(&mut self, boundary: u64) {
+        while let Some(w) = self.watched.front().copied() {
+            if boundary < w.sent_above {
+                break; // later entries were sent later still, with SND.NXT no lower
+            }
+            self.watched.pop_front();
+            let i = self.segs.partition_point(|s| s.start < w.start);
+            let Some(s) = self.segs.get(i) else { continue };
+            if s.start == w.start && s.retransmitted && !s.sacked && s.sent_at == w.sent_at {
+                self.mark_lost_at(i);
+            }
+        }
     }
 
     /// After a retransmission timeout every un-SACKed segment is presumed lost
@@ -494,8 +536,22 @@ impl Scoreboard {
     }
 
     /// Records the retransmission at `now`, with delivery state `stamp`, of the segment
-    /// starting at `start`.
-    pub fn retransmitted(&mut self, start: u64, now: SimTime, stamp: DeliveryStamp) {
+    /// starting at `start`; with `watch = Some(snd_nxt)` its own loss will be detected
+    /// by SACKs of data sent after it ([`Scoreboard::mark_lost_by_sack`]).
+    pub fn retransmitted(
+        &mut self,
+        start: u64,
+        now: SimTime,
+        stamp: DeliveryStamp,
+        watch: Option<u64>,
+    ) {
+        if let Some(sent_above) = watch {
+            self.watched.push_back(WatchedRetransmission {
+                start,
+                sent_at: now,
+                sent_above,
+            });
+        }
         let i = self.segs.partition_point(|s| s.start < start);
         let s = &mut self.segs[i];
         debug_assert_eq!(s.start, start);
@@ -553,7 +609,7 @@ mod tests {
         let boards = [false, true].map(|retransmit_above| {
             let mut b = stamped_board(6, true);
             if retransmit_above {
-                b.retransmitted(501, SimTime::from_ms(9), stamp(600, 9));
+                b.retransmitted(501, SimTime::from_ms(9), stamp(600, 9), None);
             }
             b
         });
@@ -588,7 +644,7 @@ mod tests {
         assert_eq!(b.in_flight(), 500);
         let s = b.next_to_retransmit().unwrap();
         assert_eq!(s.start, 1);
-        b.retransmitted(1, SimTime::from_ms(1), DeliveryStamp::default());
+        b.retransmitted(1, SimTime::from_ms(1), DeliveryStamp::default(), None);
         assert_eq!(b.in_flight(), 600);
         assert_eq!(b.next_to_retransmit().unwrap().start, 101);
     }
@@ -609,7 +665,7 @@ mod tests {
         assert_eq!(a.bytes, 200);
         assert_eq!(a.rtt_sample_from, Some(SimTime::ZERO));
         b.mark_first_lost();
-        b.retransmitted(201, SimTime::from_ms(5), DeliveryStamp::default());
+        b.retransmitted(201, SimTime::from_ms(5), DeliveryStamp::default(), None);
         let a = b.ack_to(401);
         assert_eq!(a.bytes, 200);
         assert_eq!(a.rtt_sample_from, None); // Karn
@@ -642,7 +698,7 @@ mod tests {
         for keep in [true, false] {
             let mut b = stamped_board(3, keep);
             b.mark_first_lost();
-            b.retransmitted(1, SimTime::from_ms(50), stamp(700, 40));
+            b.retransmitted(1, SimTime::from_ms(50), stamp(700, 40), None);
             let newest = b.ack_to(301).newest.unwrap();
             assert_eq!(newest.sent_at, SimTime::from_ms(50));
             assert_eq!(newest.stamp.delivered, 700);
@@ -669,7 +725,7 @@ mod tests {
     fn timeout_marks_retransmissions_lost_again() {
         let mut b = board(3);
         b.mark_first_lost();
-        b.retransmitted(1, SimTime::ZERO, DeliveryStamp::default());
+        b.retransmitted(1, SimTime::ZERO, DeliveryStamp::default(), None);
         b.mark_all_lost();
         assert_eq!(b.in_flight(), 0);
         assert_eq!(b.next_to_retransmit().unwrap().start, 1);

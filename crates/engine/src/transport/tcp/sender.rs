@@ -12,6 +12,9 @@
 //!   first new ACK), NewReno (RFC 6582: partial ACKs retransmit the next hole and
 //!   deflate; exit when `recover` is acknowledged), or SACK recovery (RFC 6675: pipe
 //!   against cwnd = ssthresh, no inflation).
+//! * Lost retransmissions (with SACK recovery and `detect_lost_retransmits`): a
+//!   retransmission with DupThresh SACKed segments sent after it is lost and goes
+//!   again (Linux's `tcp_mark_lost_retrans`); without it only the timer finds it.
 //! * Limited Transmit (RFC 3042): on the first two duplicate ACKs, one new segment
 //!   each beyond cwnd (ns-2's `singledup_`, on in Linux), unless switched off.
 //! * Timer (RFC 6298 (5.1)–(5.3)): started by a transmission when none runs, restarted
@@ -21,7 +24,10 @@
 //!   every time ("slow-but-steady"), RFC 6582 section 4.
 //! * Timeout (`on_timeout`): RFC 6298 (5.4)–(5.6) — back off, collapse cwnd to one
 //!   segment, mark everything un-SACKed lost and resend from snd_una (go-back-N without
-//!   SACK information). ssthresh comes from FlightSize (RFC 5681 eq. 4) or cwnd.
+//!   SACK information). ssthresh comes from the pipe (RFC 5681 eq. 4's FlightSize
+//!   counted as RFC 6675 does) or cwnd, and only when the timeout is a congestion
+//!   signal not yet answered in this window (`timeout_reduction`; see
+//!   docs/loss-recovery.md).
 //! * Send jitter (ns-2's `overhead_`): each time the sender may transmit, whatever it
 //!   sends then waits a fresh random U[0, send_jitter] first.
 
@@ -35,7 +41,7 @@ use super::segment::{flags, TcpSegment};
 use crate::app::ByteSource;
 use crate::config::{
     CcConfig, CwndCounting, NewRenoTimer, Recovery, Reduction, RtoConfig, RttSampling,
-    TimeoutSsthresh,
+    TimeoutReduction, TimeoutSsthresh,
 };
 use crate::net::packet::TransportHeader;
 use crate::rng::Rng;
@@ -79,6 +85,11 @@ pub struct SenderParams {
     pub reduction: Reduction,
     /// What ssthresh is halved from on a timeout.
     pub timeout_ssthresh: TimeoutSsthresh,
+    /// Which timeouts reduce ssthresh.
+    pub timeout_reduction: TimeoutReduction,
+    /// With SACK recovery, a retransmission is lost once DupThresh segments sent after
+    /// it are SACKed, and is sent again without waiting for the timer.
+    pub detect_lost_retransmits: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -362,7 +373,8 @@ impl TcpSender {
                     return true;
                 }
                 let stamp = self.rate.on_send(now, in_flight);
-                self.board.retransmitted(seg.start, now, stamp);
+                let watch = self.p.detect_lost_retransmits.then_some(self.snd_nxt);
+                self.board.retransmitted(seg.start, now, stamp, watch);
                 self.stats.retransmits += 1;
                 if let Some(prr) = &mut self.prr {
                     prr.on_send(len);
@@ -664,17 +676,41 @@ impl TcpSender {
         };
     }
 
+    /// Whether an expiring timer reports congestion not yet answered by a reduction.
+    ///
+    /// A further expiry with nothing acknowledged since the last one never is (RFC 5681
+    /// section 3.1: ssthresh is not lowered again while the same segment is backed
+    /// off). With `OncePerWindow` (Linux's `tcp_enter_loss`: ca_state ≤ Disorder, or
+    /// snd_una past high_seq, or Loss with progress since the last expiry) neither is
+    /// a timeout inside the window a fast retransmit already answered: the one
+    /// reduction per window of data that RFC 5681 and 6582 make, whose ssthresh came
+    /// from the window that actually overflowed. `PerTimeout` is ns-2's `slowdown()`,
+    /// which halves `window()` again on every expiry that follows progress.
+    fn timeout_is_new_congestion_event(&self) -> bool {
+        let progressed = self.last_timeout_una != Some(self.snd_una);
+        match self.p.timeout_reduction {
+            TimeoutReduction::PerTimeout => progressed,
+            TimeoutReduction::OncePerWindow => {
+                self.snd_una >= self.recover || (self.phase == Phase::TimeoutRecovery && progressed)
+            }
+        }
+    }
+
     /// The retransmission timer expired (RFC 6298 (5.4)–(5.6), RFC 5681 3.1).
     fn on_timeout(&mut self, now: SimTime, out: &mut Outbox) {
         self.stats.rto_count += 1;
-        let first = self.last_timeout_una != Some(self.snd_una);
+        let new_event = self.timeout_is_new_congestion_event();
         self.last_timeout_una = Some(self.snd_una);
         let basis = match self.p.timeout_ssthresh {
-            TimeoutSsthresh::FlightSize => self.board.outstanding(),
+            // FlightSize as RFC 6675 counts what is in the network: not what was SACKed,
+            // nor what was deemed lost and not resent. snd_nxt − snd_una would count the
+            // new data a recovery sent beyond the holes, and the old window a
+            // go-back-N is still resending: more than the path ever held.
+            TimeoutSsthresh::FlightSize => self.board.in_flight(),
             // ns-2's window(): min(cwnd, receiver's window), without recovery inflation.
             TimeoutSsthresh::Cwnd => self.cc.cwnd().min(self.rwnd).min(self.p.max_window),
         };
-        self.cc.on_retransmission_timeout(now, basis, first);
+        self.cc.on_retransmission_timeout(now, basis, new_event);
         self.rtt.on_timeout();
         self.rtt_timer.cancel();
         self.growth_delayed = false;
@@ -689,7 +725,7 @@ impl TcpSender {
         if self.conn == Connection::SynSent {
             let s = self.segment(now, 0, 0, flags::SYN);
             let stamp = self.rate.on_send(now, 0);
-            self.board.retransmitted(0, now, stamp);
+            self.board.retransmitted(0, now, stamp, None);
             self.stats.retransmits += 1;
             self.emit(now, s, 0, out);
             return;

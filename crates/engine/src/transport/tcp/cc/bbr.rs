@@ -444,7 +444,7 @@ impl CongestionControl for Bbr {
         self.cwnd = self.cwnd.max(self.prior_cwnd);
     }
 
-    fn on_retransmission_timeout(&mut self, _now: SimTime, _basis: u64, _first: bool) {
+    fn on_retransmission_timeout(&mut self, _now: SimTime, _basis: u64, _new_event: bool) {
         self.save_cwnd();
         self.recovery_round = None;
         self.cwnd = self.mss;

@@ -190,9 +190,9 @@ impl CongestionControl for Bic {
         self.w.reduce_to(target);
     }
 
-    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, first: bool) {
-        let target = self.decreased(self.w.segments(basis).max(1));
-        self.w.loss_window(target, first);
+    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, new_event: bool) {
+        let target = new_event.then(|| self.decreased(self.w.segments(basis).max(1)));
+        self.w.loss_window(target);
         // Linux resets BIC's state on entering the Loss state.
         self.last_max_cwnd = 0;
         self.loss_cwnd = 0;

@@ -226,9 +226,15 @@ impl CongestionControl for Cubic {
         self.hystart.done = true;
     }
 
-    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, first: bool) {
-        let target = self.decreased(self.w.segments(basis).max(1));
-        self.w.loss_window(target, first);
+    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, new_event: bool) {
+        let target = new_event.then(|| self.decreased(self.w.segments(basis).max(1)));
+        self.w.loss_window(target);
+        // RFC 9438 section 4.8: the first congestion avoidance after a timeout starts a
+        // fresh epoch with K = 0 and W_max = the window it starts at (Linux likewise
+        // resets the module's state on entering Loss, bictcp_reset in cubictcp_state).
+        // A W_max kept from before the timeout would aim the window at it again.
+        self.w_max = 0.0;
+        self.epoch_start = None;
         self.hystart = HyStart::new();
         // Linux 2.6 resets it with the rest of its state on entering Loss.
         self.ack_ratio = self.ack_ratio.map(|_| AckRatio::default());

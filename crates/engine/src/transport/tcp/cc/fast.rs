@@ -187,8 +187,8 @@ impl CongestionControl for Fast {
         self.multiplicative = false;
     }
 
-    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, first: bool) {
-        if first {
+    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, new_event: bool) {
+        if new_event {
             self.ssthresh = (basis as f64 / self.mss as f64 / 2.0).max(2.0);
         }
         self.w = 1.0;

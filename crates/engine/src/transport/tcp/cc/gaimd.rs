@@ -105,8 +105,8 @@ impl CongestionControl for Gaimd {
     /// A timeout is TCP's (RFC 5681 eq. 4: half the flight): GAIMD changes only the
     /// congestion-avoidance response (Yang & Lam, section 2), and a gentle β here would
     /// send the window straight back into the congestion that caused the timeout.
-    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, first: bool) {
-        let target = self.w.segments(basis) / 2;
-        self.w.loss_window(target, first);
+    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, new_event: bool) {
+        let target = new_event.then(|| self.w.segments(basis) / 2);
+        self.w.loss_window(target);
     }
 }

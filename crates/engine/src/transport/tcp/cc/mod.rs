@@ -139,11 +139,16 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     /// (Linux `ssthresh`); `flight_bytes` is FlightSize (RFC 5681 eq. 4), `in_flight`
     /// the pipe.
     fn on_congestion_event(&mut self, now: SimTime, flight_bytes: u64, in_flight: u64);
-    /// The retransmission timer expired; `basis_bytes` is what ssthresh is halved from
-    /// (FlightSize per RFC 5681 eq. 4, or the window as ns-2 and Linux do: the sender's
-    /// `timeout_ssthresh`); `first` is false for a further expiry of the same
-    /// retransmission, which RFC 5681 (section 3.1) says must not lower ssthresh again.
-    fn on_retransmission_timeout(&mut self, now: SimTime, basis_bytes: u64, first: bool);
+    /// The retransmission timer expired: the window falls to one segment (RFC 5681
+    /// 3.1). `new_event` says whether the timeout is a congestion signal not yet
+    /// answered; only then is ssthresh reduced, from `basis_bytes` (the pipe per RFC
+    /// 5681 eq. 4 with RFC 6675's count, or the window as ns-2 and Linux do: the
+    /// sender's `timeout_ssthresh`). It is false for a further expiry of the same
+    /// retransmission (RFC 5681 section 3.1: ssthresh is not lowered again) and, with
+    /// `timeout_reduction = "once_per_window"`, for a loss in a window whose reduction
+    /// was already made (Linux `tcp_enter_loss`); an algorithm then leaves its
+    /// decrease state (W_max and the like) alone too.
+    fn on_retransmission_timeout(&mut self, now: SimTime, basis_bytes: u64, new_event: bool);
     /// Fast recovery ended (the window inflation is dropped by the sender).
     fn on_recovery_end(&mut self, _now: SimTime) {}
     /// Linux 2.6's `min_cwnd` op: how far rate halving may take the window in

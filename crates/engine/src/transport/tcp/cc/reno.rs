@@ -146,8 +146,8 @@ impl CongestionControl for Reno {
         self.bytes_acked = 0;
     }
 
-    fn on_retransmission_timeout(&mut self, _now: SimTime, flight_bytes: u64, first: bool) {
-        if first {
+    fn on_retransmission_timeout(&mut self, _now: SimTime, flight_bytes: u64, new_event: bool) {
+        if new_event {
             self.ssthresh = self.decreased(flight_bytes);
         }
         self.cwnd = self.mss;

@@ -109,9 +109,9 @@ impl CongestionControl for Scalable {
         self.w.reduce_to(target);
     }
 
-    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, first: bool) {
-        let target = self.decreased(self.w.segments(basis).max(1));
-        self.w.loss_window(target, first);
+    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, new_event: bool) {
+        let target = new_event.then(|| self.decreased(self.w.segments(basis).max(1)));
+        self.w.loss_window(target);
     }
 }
 

@@ -112,7 +112,7 @@ impl CongestionControl for Sctp {
 
     /// 7.2.3: every T3-rtx expiry lowers ssthresh from the current cwnd (a repeated
     /// expiry too: cwnd is then one MTU, so ssthresh falls to 4·MTU), cwnd = 1·MTU.
-    fn on_retransmission_timeout(&mut self, _now: SimTime, _basis_bytes: u64, _first: bool) {
+    fn on_retransmission_timeout(&mut self, _now: SimTime, _basis_bytes: u64, _new_event: bool) {
         self.lower_ssthresh();
         self.cwnd = self.pmtu;
     }

@@ -198,9 +198,9 @@ impl CongestionControl for Vegas {
         self.w.reduce_to(target);
     }
 
-    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, first: bool) {
-        let target = self.w.segments(basis) / 2;
-        self.w.loss_window(target, first);
+    fn on_retransmission_timeout(&mut self, _now: SimTime, basis: u64, new_event: bool) {
+        let target = new_event.then(|| self.w.segments(basis) / 2);
+        self.w.loss_window(target);
     }
 
     fn state_names(&self) -> &'static [&'static str] {

@@ -133,10 +133,10 @@ impl SegmentWindow {
         self.cwnd_cnt = 0;
     }
 
-    /// After a timeout: ssthresh = max(`target`, 2) when `set_threshold`, and a loss
-    /// window of one segment (RFC 5681 3.1).
-    pub fn loss_window(&mut self, target: u32, set_threshold: bool) {
-        if set_threshold {
+    /// After a timeout: ssthresh = max(`target`, 2) when the timeout is a new
+    /// congestion event (`Some`), and a loss window of one segment (RFC 5681 3.1).
+    pub fn loss_window(&mut self, target: Option<u32>) {
+        if let Some(target) = target {
             self.ssthresh = target.max(2);
         }
         self.cwnd = 1;

@@ -1,0 +1,254 @@
+//! A two-endpoint test harness for TCP loss recovery, sans-IO: a sender and a receiver
+//! joined by a path with a bottleneck (a rate and an unbounded FIFO) and a fixed
+//! one-way delay each way, which drops exactly the data transmissions a test names —
+//! by sequence number and by which transmission of it it is (1 = the original, 2 = the
+//! first retransmission, …). Every data transmission and every expiry of the timer is
+//! logged with the sender's window at that moment, so tests can follow the sender's
+//! decisions step by step.
+
+use super::segment::{flags, TcpSegment};
+use super::{endpoints, TcpReceiver, TcpSender};
+use crate::app::ByteSource;
+use crate::config::{AppConfig, TcpConfig};
+use crate::net::packet::TransportHeader;
+use crate::rng::Rng;
+use crate::time::SimTime;
+use crate::transport::{Endpoint, Outbox};
+use std::collections::{BTreeMap, HashMap};
+
+/// Payload bytes of the harness's segments (timestamps off: MSS 1,000).
+pub const MSS: u64 = 1000;
+
+/// A data transmission the sender made.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sent {
+    /// When it left the sender.
+    pub at: SimTime,
+    /// Its first sequence number.
+    pub seq: u64,
+    /// Which transmission of `seq` it is (1 = the original).
+    pub nth: u32,
+    /// Whether the path dropped it.
+    pub dropped: bool,
+}
+
+/// The sender's window after something happened.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    /// When.
+    pub at: SimTime,
+    /// Congestion window, bytes (with any recovery inflation).
+    pub cwnd: u64,
+    /// Slow-start threshold, bytes (`u64::MAX` while unset).
+    pub ssthresh: u64,
+}
+
+/// Which direction a packet in flight travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Towards {
+    Receiver,
+    Sender,
+}
+
+/// A sender, a receiver and the path between them.
+pub struct Harness {
+    sender: TcpSender,
+    receiver: TcpReceiver,
+    now: SimTime,
+    one_way: SimTime,
+    rate_bps: u64,
+    /// When the bottleneck finishes what it is sending.
+    bottleneck_free: SimTime,
+    in_flight: BTreeMap<(SimTime, u64), (Towards, TransportHeader)>,
+    next_id: u64,
+    transmissions: HashMap<u64, u32>,
+    drop: Box<dyn FnMut(u64, u32) -> bool>,
+    /// Every data transmission, in order.
+    pub sent: Vec<Sent>,
+    /// The window after every ACK and timeout.
+    pub windows: Vec<Window>,
+    /// The window just before each expiry of the retransmission timer, and just after.
+    pub timeouts: Vec<(Window, Window)>,
+    /// Payload bytes handed to the receiving application.
+    pub delivered: u64,
+}
+
+/// A TCP configuration: the `tcplab` defaults with `overrides` (scenario-engine field
+/// names, as in [`TcpConfig`]) on top.
+pub fn tcp(overrides: serde_json::Value) -> TcpConfig {
+    let mut base = serde_json::json!({
+        "cc": {"algorithm": "reno"},
+        "sack": false,
+        "mss_bytes": MSS,
+        "initial_window_segments": 10,
+        "handshake": false,
+        "ack_every": 1,
+        "delayed_ack_ns": 40_000_000u64,
+        "receive_buffer": {"value": 64u64 << 20, "unit": "bytes"},
+        "timestamps": false,
+        "window_scaling": true,
+        "rto": {"initial_ns": 1_000_000_000u64, "min_ns": 200_000_000u64, "max_ns": 60_000_000_000u64},
+        "pacing": false,
+    });
+    if let (Some(b), Some(o)) = (base.as_object_mut(), overrides.as_object()) {
+        for (k, v) in o {
+            b.insert(k.clone(), v.clone());
+        }
+    }
+    serde_json::from_value(base).expect("a valid TCP configuration")
+}
+
+impl Harness {
+    /// A bulk transfer of `bytes` over a path of `rate_bps` and `one_way` delay each
+    /// way; `drop(seq, nth)` says whether the `nth` transmission of the segment
+    /// starting at `seq` is lost.
+    pub fn new(
+        cfg: &TcpConfig,
+        bytes: u64,
+        rate_bps: u64,
+        one_way: SimTime,
+        drop: impl FnMut(u64, u32) -> bool + 'static,
+    ) -> Self {
+        let app = ByteSource::new(
+            &AppConfig::File { size_bytes: bytes },
+            SimTime::ZERO,
+            SimTime::from_secs(3600),
+        );
+        let (sender, receiver) = endpoints(cfg, MSS as u32, app, Rng::for_component(1, "harness"));
+        Harness {
+            sender,
+            receiver,
+            now: SimTime::ZERO,
+            one_way,
+            rate_bps,
+            bottleneck_free: SimTime::ZERO,
+            in_flight: BTreeMap::new(),
+            next_id: 0,
+            transmissions: HashMap::new(),
+            drop: Box::new(drop),
+            sent: Vec::new(),
+            windows: Vec::new(),
+            timeouts: Vec::new(),
+            delivered: 0,
+        }
+    }
+
+    fn window(&self) -> Window {
+        let p = self.sender.probe().expect("a TCP sender has a probe");
+        Window {
+            at: self.now,
+            cwnd: p.cwnd_bytes,
+            ssthresh: p.ssthresh_bytes,
+        }
+    }
+
+    /// Puts what an endpoint sent on the path.
+    fn carry(&mut self, out: &mut Outbox, towards: Towards) {
+        self.delivered += out.take_delivered();
+        let packets: Vec<_> = out.drain_packets().collect();
+        for p in packets {
+            let arrival = match (&p.header, towards) {
+                (TransportHeader::Tcp(seg), Towards::Receiver) => {
+                    let Some(at) = self.forward(seg, p.size_bytes) else {
+                        continue;
+                    };
+                    at
+                }
+                _ => self.now + self.one_way,
+            };
+            self.in_flight
+                .insert((arrival, self.next_id), (towards, p.header));
+            self.next_id += 1;
+        }
+    }
+
+    /// A data segment through the bottleneck: logged, maybe dropped, else its arrival.
+    fn forward(&mut self, seg: &TcpSegment, size: u32) -> Option<SimTime> {
+        if seg.payload_bytes > 0 || seg.has(flags::FIN) {
+            let nth = self.transmissions.entry(seg.seq).or_insert(0);
+            *nth += 1;
+            let nth = *nth;
+            let dropped = (self.drop)(seg.seq, nth);
+            self.sent.push(Sent {
+                at: self.now,
+                seq: seg.seq,
+                nth,
+                dropped,
+            });
+            if dropped {
+                return None;
+            }
+        }
+        let start = self.now.max(self.bottleneck_free);
+        let serialization = SimTime(size as u64 * 8 * 1_000_000_000 / self.rate_bps);
+        self.bottleneck_free = start + serialization;
+        Some(self.bottleneck_free + self.one_way)
+    }
+
+    /// Runs until `until` or until nothing is left to happen.
+    pub fn run(&mut self, until: SimTime) {
+        let mut out = Outbox::new();
+        self.sender.on_wakeup(self.now, &mut out);
+        self.carry(&mut out, Towards::Receiver);
+        loop {
+            let arrival = self.in_flight.keys().next().map(|k| k.0);
+            let timers = [self.sender.poll_at(), self.receiver.poll_at()];
+            let wake = timers.into_iter().flatten().min();
+            let next = match (arrival, wake) {
+                (Some(a), Some(w)) => a.min(w),
+                (a, w) => match a.or(w) {
+                    Some(t) => t,
+                    None => return,
+                },
+            };
+            if next > until {
+                return;
+            }
+            self.now = next;
+            if arrival == Some(next) {
+                let (_, (towards, header)) = self.in_flight.pop_first().expect("an arrival");
+                match towards {
+                    Towards::Receiver => {
+                        self.receiver.on_packet(next, &header, &mut out);
+                        self.carry(&mut out, Towards::Sender);
+                    }
+                    Towards::Sender => {
+                        self.sender.on_packet(next, &header, &mut out);
+                        self.windows.push(self.window());
+                        self.carry(&mut out, Towards::Receiver);
+                    }
+                }
+                continue;
+            }
+            if self.receiver.poll_at() == Some(next) {
+                self.receiver.on_wakeup(next, &mut out);
+                self.carry(&mut out, Towards::Sender);
+            }
+            if self.sender.poll_at() == Some(next) {
+                let before = self.window();
+                let timeouts = self.rto_count();
+                self.sender.on_wakeup(next, &mut out);
+                if self.rto_count() > timeouts {
+                    self.timeouts.push((before, self.window()));
+                }
+                self.windows.push(self.window());
+                self.carry(&mut out, Towards::Receiver);
+            }
+        }
+    }
+
+    /// Expiries of the retransmission timer so far.
+    pub fn rto_count(&self) -> u64 {
+        self.sender.stats().map_or(0, |s| s.rto_count)
+    }
+
+    /// Retransmissions so far.
+    pub fn retransmits(&self) -> u64 {
+        self.sender.stats().map_or(0, |s| s.retransmits)
+    }
+
+    /// The transmissions of the segment starting at `seq`.
+    pub fn transmissions_of(&self, seq: u64) -> Vec<Sent> {
+        self.sent.iter().filter(|s| s.seq == seq).copied().collect()
+    }
+}

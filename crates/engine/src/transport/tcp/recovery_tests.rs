@@ -1,0 +1,201 @@
+//! Loss recovery by state, through the two-endpoint [`harness`](super::harness): each
+//! test drops exactly the transmissions it names and checks the sender's decisions
+//! against what RFC 5681, 6582 and 6675 (and Linux, where a profile models it) say.
+//!
+//! The path: 10 Mb/s bottleneck without a queue limit, 10 ms each way, 1,000-byte
+//! segments (1,040 on the wire: 0.832 ms each). Segment k starts at sequence number
+//! 1 + 1,000·k. With IW 10 and an ACK per segment, slow start sends segments 0–9 in
+//! round 0, 10–29 in round 1, 30–69 in round 2, 70–149 in round 3 and 150–309 in
+//! round 4 (cwnd 10·2^r segments in round r).
+
+use super::harness::{tcp, Harness, MSS};
+use crate::time::SimTime;
+use serde_json::json;
+
+const RATE: u64 = 10_000_000;
+const ONE_WAY: SimTime = SimTime::from_ms(10);
+
+fn seq(k: u64) -> u64 {
+    1 + k * MSS
+}
+
+fn segment_of(seq: u64) -> u64 {
+    (seq - 1) / MSS
+}
+
+/// A transfer of `segments` whose originals of segments in `lost` are dropped, plus
+/// the `nth` transmissions `extra` names.
+fn transfer(
+    cfg: serde_json::Value,
+    segments: u64,
+    lost: std::ops::Range<u64>,
+    extra: &'static [(u64, u32)],
+) -> Harness {
+    let mut h = Harness::new(&tcp(cfg), segments * MSS, RATE, ONE_WAY, move |s, nth| {
+        let k = segment_of(s);
+        (nth == 1 && lost.contains(&k)) || extra.contains(&(k, nth))
+    });
+    h.run(SimTime::from_secs(120));
+    assert_eq!(h.delivered, segments * MSS, "the transfer must complete");
+    h
+}
+
+/// The largest window the sender reached before its first dropped segment left.
+fn largest_window_before_loss(h: &Harness) -> u64 {
+    let first_drop = h.sent.iter().find(|s| s.dropped).expect("a drop").at;
+    largest_window_until(h, first_drop)
+}
+
+/// The largest window the sender reached up to `t`.
+fn largest_window_until(h: &Harness, t: SimTime) -> u64 {
+    h.windows
+        .iter()
+        .filter(|w| w.at <= t)
+        .map(|w| w.cwnd)
+        .max()
+        .expect("windows before t")
+}
+
+/// 30 segments of round 3 lost: NewReno (RFC 6582) repairs one hole per RTT, and
+/// the impatient timer (reset by the first partial ACK only) expires after ~220 ms,
+/// long before the 30th hole. The fast retransmit already halved ssthresh for this
+/// window of data, so the timeout must not reduce it again, and above all must not
+/// raise it to half of a FlightSize that recovery's new data has swollen (the collapse
+/// of issue #28: ssthresh above the window that overflowed the queue, so every slow
+/// start after a timeout overflowed it again).
+#[test]
+fn a_timeout_inside_fast_recovery_keeps_the_reduction_made_at_the_loss() {
+    let h = transfer(json!({}), 600, 100..130, &[]);
+    assert_eq!(h.rto_count(), 1, "one timeout ends the hole-per-RTT repair");
+    let (before, after) = h.timeouts[0];
+    assert_eq!(
+        after.ssthresh, before.ssthresh,
+        "no second reduction in one window"
+    );
+    assert_eq!(
+        after.cwnd, MSS,
+        "RFC 5681 3.1: the loss window is one segment"
+    );
+    assert!(
+        after.ssthresh <= largest_window_before_loss(&h),
+        "ssthresh {} above the largest window before the loss {}",
+        after.ssthresh,
+        largest_window_before_loss(&h)
+    );
+}
+
+/// The same losses with ns-2's rule (`timeout_reduction = "per_timeout"` and
+/// `timeout_ssthresh = "cwnd"`, the `ns2` profile): `slowdown()` halves `window()`
+/// again on the timeout — cwnd without inflation, here the ssthresh set at the fast
+/// retransmit — to max(ssthresh/2, 2 segments).
+#[test]
+fn ns2s_timeout_halves_the_window_again() {
+    let h = transfer(
+        json!({"timeout_reduction": "per_timeout", "timeout_ssthresh": "cwnd"}),
+        600,
+        100..130,
+        &[],
+    );
+    let (before, after) = h.timeouts[0];
+    assert_eq!(after.ssthresh, (before.ssthresh / 2).max(2 * MSS));
+}
+
+/// A timeout with nothing lost before it in the window (the whole tail of a transfer
+/// dropped, so no duplicate ACK comes) is a new congestion event: ssthresh becomes
+/// half the flight in the network (RFC 5681 eq. 4), and a repeated expiry of the same
+/// retransmission leaves it there (RFC 5681 3.1).
+#[test]
+fn a_timeout_in_the_open_state_halves_the_flight_once() {
+    // Segments 130..149 (the last 20 of round 3) are lost; the transfer ends at 150, so
+    // nothing above them can be acknowledged. Their first retransmission is lost too,
+    // so the timer expires twice with snd_una unmoved.
+    const LAST: &[(u64, u32)] = &[(130, 2)];
+    let h = transfer(json!({}), 150, 130..150, LAST);
+    assert_eq!(h.rto_count(), 2);
+    let (before, first) = h.timeouts[0];
+    assert_eq!(before.ssthresh, u64::MAX, "no reduction before the timeout");
+    // In flight at the expiry: the 20 lost segments (everything below was acknowledged).
+    assert_eq!(first.ssthresh, 10 * MSS);
+    let (_, second) = h.timeouts[1];
+    assert_eq!(
+        second.ssthresh, first.ssthresh,
+        "a repeated expiry keeps ssthresh"
+    );
+}
+
+/// SACK recovery (RFC 6675) with a lost retransmission: segment 100 is dropped, and so
+/// is its fast retransmission. Segments sent after that retransmission are SACKed, so
+/// with lost-retransmit detection (Linux's rule) the sender resends it a third time
+/// one RTT after the second, without a timeout: 20 ms plus the queue then, at most the
+/// 160 segments of round 4 (133 ms), so under RTO.min. RFC 6675 alone (ns-2's Sack1,
+/// `detect_lost_retransmits = false`) waits for the timer: at least RTO.min (200 ms)
+/// after the retransmission.
+#[test]
+fn a_lost_retransmission_is_resent_once_later_data_is_sacked() {
+    const RETX_LOST: &[(u64, u32)] = &[(100, 2)];
+    let detected = transfer(json!({"sack": true}), 600, 100..101, RETX_LOST);
+    let tx = detected.transmissions_of(seq(100));
+    assert_eq!(tx.len(), 3);
+    assert_eq!(detected.rto_count(), 0);
+    let gap = tx[2].at - tx[1].at;
+    assert!(
+        gap < SimTime::from_ms(20 + 134),
+        "third transmission {gap:?} after the second: one RTT expected"
+    );
+
+    let timed = transfer(
+        json!({"sack": true, "detect_lost_retransmits": false}),
+        600,
+        100..101,
+        RETX_LOST,
+    );
+    let tx = timed.transmissions_of(seq(100));
+    assert_eq!(timed.rto_count(), 1);
+    assert!(tx[2].at - tx[1].at >= SimTime::from_ms(200));
+}
+
+/// A burst of 100 losses in one window of 160 (round 4): with SACK every hole is known
+/// after one RTT, and RFC 6675 resends each exactly once within the pipe — no timeout,
+/// 100 retransmissions. NewReno without SACK (RFC 6582, impatient timer) can repair
+/// only one hole per RTT and ends in a timeout and go-back-N.
+#[test]
+fn a_burst_of_100_losses_in_one_window() {
+    let sack = transfer(json!({"sack": true}), 600, 160..260, &[]);
+    assert_eq!(sack.rto_count(), 0);
+    assert_eq!(sack.retransmits(), 100);
+    for k in [160, 209, 259] {
+        assert_eq!(sack.transmissions_of(seq(k)).len(), 2, "segment {k}");
+    }
+
+    let newreno = transfer(json!({}), 600, 160..260, &[]);
+    assert_eq!(newreno.rto_count(), 1);
+    let (before, after) = newreno.timeouts[0];
+    assert_eq!(after.ssthresh, before.ssthresh);
+}
+
+/// Every algorithm with SACK on and off and both ssthresh bases, a burst of 40 losses
+/// and two lost retransmissions each: ssthresh after any timeout never exceeds the
+/// largest window reached before it (so never the flight before the loss it reports).
+#[test]
+fn ssthresh_after_a_timeout_never_exceeds_the_window_before_the_loss() {
+    for cc in ["reno", "cubic", "bic", "highspeed", "scalable", "vegas"] {
+        for sack in [false, true] {
+            for basis in ["flight_size", "cwnd"] {
+                let h = transfer(
+                    json!({"cc": {"algorithm": cc}, "sack": sack, "timeout_ssthresh": basis}),
+                    600,
+                    100..140,
+                    &[(100, 2), (105, 2)],
+                );
+                for (_, after) in &h.timeouts {
+                    let largest = largest_window_until(&h, after.at);
+                    assert!(
+                        after.ssthresh <= largest,
+                        "{cc} sack={sack} {basis}: ssthresh {} > {largest}",
+                        after.ssthresh
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+"""Property tests over random paths: a single bulk TCP flow with SACK on an otherwise idle
+dumbbell uses the bottleneck as far as physics allows, in the `tcplab` and `linux`
+profiles, for every loss-driven algorithm, Vegas and BBR.
+
+The bound is physical, not fitted. A loss-driven window that halves to β·W at a loss of
+a window W = BDP + buffer (or more, overshooting in slow start) never falls below
+β·(BDP + buffer) again without a timeout, so after its first loss the link carries at
+least min(1, β·(1 + buffer/BDP)) of its rate (β: 0.5 for Reno/NewReno, CUBIC's 0.7, and
+0.5 for HighSpeed, BIC and Scalable, whose deeper-than-Reno decreases start only above a
+window of 14–38 segments). Vegas keeps 2–4 segments queued and BBR paces at the
+bottleneck's rate: both fill the link unless the buffer is below Vegas's 4 segments,
+where Vegas falls back to halving on loss (β = 0.5). The test asserts goodput after the
+first 5 s ≥ 90% of that share of the payload rate.
+
+Not asserted here, with the reason:
+- FAST: its α = 100 segments of queue exceed most sampled buffers (it then overflows
+  the queue even inside recovery), and far below equilibrium its window grows only
+  γ·α = 50 segments per update, so its bound depends on its own dynamics.
+- SACK off: NewReno (RFC 6582) repairs one hole per RTT; after a slow-start overshoot
+  of k losses that takes k RTTs, or a timeout (docs/loss-recovery.md). That is a
+  separate property, not yet met everywhere (issue #28).
+- Random loss: the Mathis bound applies instead; not sampled yet.
+- Access links slower than twice the bottleneck (MIN_ACCESS_RATIO).
+- Open, found by this property at sample ~200 of `make properties` and kept as a strict
+  xfail below: a decrease applied to a slow-start overshoot window. Scalable (β 0.875)
+  leaving slow start at 4,700 segments on a 2,370-packet path (42 Mb/s, 300 ms, 1.24
+  BDP of buffer) reduces to 4,150, still above what the path holds: losses go on through
+  recovery, and the slow start after the timeout aims at the same ssthresh. The window
+  in flight when the first lost segment was sent (what the network demonstrated) would
+  bound it; that changes every fast-retransmit reduction and is issue #28's next step.
+- The `ns2` profile: ns-2.35's timeout() halves window() again inside a recovery
+  (`timeout_reduction = "per_timeout"`), so β·(1 + b) is no bound there (this property
+  found CUBIC at 0.788 on a 158 ms, 0.25-BDP path, where 0.9·0.875 = 0.7875).
+- Paths holding fewer than DupThresh + 2 = 5 segments (BDP + buffer): a loss there
+  leaves fewer than three duplicate ACKs, even with Limited Transmit, so only the timer
+  repairs it; RFC 5827 early retransmit and RACK-TLP (RFC 8985) would, and are not
+  modelled yet (issue #28). Found by this property (BIC, 10 Mb/s, 1 ms, 2-packet
+  buffer: 0.51 of the link), kept below as a strict xfail.
+- BBR under the `linux` profile: this property found it at 0.83 of a 1 Gb/s, 10 ms,
+  1-BDP path (4,468 drops, against 1,745 and 0.94 under the `tcplab` profile; the same
+  before the loss-recovery changes of issue #28). Open, kept below as a strict xfail so
+  that its fix is noticed; sampled cases of it are skipped, said here, not hidden.
+
+CI runs TCPLAB_PROPERTY_EXAMPLES examples (default 40); `make properties` runs 300.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from pathlib import Path
+
+import pytest
+import tcplab
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+EXAMPLES = int(os.environ.get("TCPLAB_PROPERTY_EXAMPLES", "40"))
+DURATION_S = 25
+SETTLE_S = 5
+MSS = 1460
+WIRE = 1500
+
+#: The algorithm's window after a loss, as a fraction of the window before it (see the
+#: module docstring); None for the rate- and delay-based ones, handled apart.
+BETA = {"reno": 0.5, "newreno": 0.5, "cubic": 0.7, "highspeed": 0.5, "bic": 0.5, "scalable": 0.5,
+        "vegas": None, "bbr": None}
+
+#: Vegas's β: the most segments it keeps queued.
+VEGAS_QUEUE_SEGMENTS = 4
+
+
+def expected_share(cc: str, buffer_packets: int, bdp_packets: float) -> float:
+    """The least share of the bottleneck's payload rate a single flow must reach."""
+    b = buffer_packets / bdp_packets
+    beta = BETA[cc]
+    if cc == "bbr" or (cc == "vegas" and buffer_packets >= VEGAS_QUEUE_SEGMENTS):
+        return 1.0
+    if beta is None:  # Vegas behind a buffer it cannot queue its segments in
+        beta = 0.5
+    return min(1.0, beta * (1.0 + b))
+
+
+def scenario(bw_bps: float, rtt_ms: float, buffer_bdp: float, access_ratio: float,
+             cc: str, profile: str) -> tuple[str, int, float]:
+    """A dumbbell with one flow: the scenario text, its buffer in packets and its BDP."""
+    bdp_packets = bw_bps * rtt_ms / 1e3 / 8 / WIRE
+    buffer_packets = max(2, round(buffer_bdp * bdp_packets))
+    # Access links: 0.5 ms each; the bottleneck's delay makes up the rest of the RTT.
+    bottleneck_delay_ms = max(0.0, rtt_ms / 2 - 1.0)
+    text = f"""
+[simulation]
+duration = "{DURATION_S}s"
+seed = 1
+bin = "100ms"
+
+[topology.dumbbell]
+pairs = 1
+access = {{ bandwidth = "{bw_bps * access_ratio:.0f}bps", delay = "0.5ms" }}
+bottleneck = {{ bandwidth = "{bw_bps:.0f}bps", delay = "{bottleneck_delay_ms:.4f}ms", queue = {{ type = "droptail", limit = "{buffer_packets} packets" }} }}
+
+[[flow]]
+from = "left0"
+to = "right0"
+app = {{ type = "bulk" }}
+
+[flow.transport]
+type = "tcp"
+cc = "{cc}"
+sack = true
+profile = "{profile}"
+mss = "{MSS}B"
+"""
+    if profile == "ns2":  # ns-2's window_ of 20 segments would be the bound
+        text += 'max_window = "1000000 segments"\nreceive_buffer = "2GiB"\n'
+    return text, buffer_packets, bdp_packets
+
+
+def goodput_share(path: Path, bw_bps: float) -> float:
+    """Goodput after the first SETTLE_S seconds over the bottleneck's payload rate."""
+    result = tcplab.run(path)
+    series = result.flow_series
+    tail = series[series.time_s >= SETTLE_S]
+    goodput = tail.delivered_bytes.sum() * 8 / (DURATION_S - SETTLE_S)
+    return goodput / (bw_bps * MSS / WIRE)
+
+
+#: Access links at least twice the bottleneck: slow start sends at twice the rate its
+#: ACKs return, so a slower access link's queue (1,000 packets) overflows before the
+#: bottleneck's and sets the window at the first loss below BDP + buffer (found here:
+#: NewReno, 595 Mb/s, 224 ms, access ×1.78, first loss at 19,350 segments of 44,040;
+#: afterwards Reno gains one segment per 224 ms RTT). That regime needs its own bound.
+MIN_ACCESS_RATIO = 2.0
+
+#: The profiles whose timeout rule keeps one reduction per window (`ns2` keeps ns-2.35's
+#: slowdown(), which halves again on a timeout inside recovery: below β·(1 + b)).
+PROFILES = ["tcplab", "linux"]
+
+
+def draw_path(seed: int) -> dict:
+    """A path drawn evenly in log scale from the sampled space. Hypothesis draws the seed
+    (its own integer and float draws crowd small values and range ends: mostly 1 ms,
+    1 Mb/s paths); a failure prints the whole scenario, and REGRESSIONS keeps it."""
+    rng = random.Random(seed)
+
+    def log_uniform(low: float, high: float) -> float:
+        return 10 ** rng.uniform(math.log10(low), math.log10(high))
+
+    return {
+        "bw_bps": log_uniform(1e6, 1e9),
+        "rtt_ms": log_uniform(1, 300),
+        "buffer_bdp": log_uniform(0.25, 4),
+        "access_ratio": log_uniform(MIN_ACCESS_RATIO, 1000),
+        "cc": rng.choice(sorted(BETA)),
+        "profile": rng.choice(PROFILES),
+    }
+
+
+#: DupThresh + 2: the fewest segments a window must hold for a loss to bring three
+#: duplicate ACKs with Limited Transmit's two extra segments.
+FAST_RETRANSMIT_WINDOW = 5
+
+
+def known_gap(p: dict) -> bool:
+    """BBR under the `linux` profile, and windows too small for a fast retransmit (see
+    the module docstring): not drawn (Hypothesis draws another path instead)."""
+    _, buffer_packets, bdp_packets = scenario(**p)
+    too_small = bdp_packets + buffer_packets < FAST_RETRANSMIT_WINDOW
+    return too_small or (p["cc"] == "bbr" and p["profile"] == "linux")
+
+
+def check_share(tmp: Path, p: dict) -> None:
+    text, buffer_packets, bdp_packets = scenario(**p)
+    path = tmp / "scenario.toml"
+    path.write_text(text)
+    share = goodput_share(path, p["bw_bps"])
+    bound = 0.9 * expected_share(p["cc"], buffer_packets, bdp_packets)
+    assert share >= bound, (
+        f"{p['cc']} ({p['profile']}) got {share:.3f} of the link, at least {bound:.3f} expected "
+        f"(buffer {buffer_packets} packets, BDP {bdp_packets:.1f}):\n{text}")
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.filter_too_much])
+@given(seed=st.integers(0, 2**63))
+def test_a_single_sack_flow_uses_the_link_as_physics_allows(tmp_path: Path, seed: int) -> None:
+    p = draw_path(seed)
+    assume(not known_gap(p))
+    check_share(tmp_path, p)
+
+
+#: Cases that failed before loss recovery was fixed (issue #28), kept as regressions:
+#: the issue's own dumbbell, where CUBIC with SACK got 7.99 of 10 Mb/s after 37
+#: timeouts, and random samples that timed out on lost retransmissions.
+REGRESSIONS = [
+    dict(bw_bps=10e6, rtt_ms=42.0, buffer_bdp=50 / 35.0, access_ratio=10.0, cc="cubic", profile="tcplab"),
+    dict(bw_bps=10e6, rtt_ms=42.0, buffer_bdp=50 / 35.0, access_ratio=10.0, cc="bic", profile="tcplab"),
+    dict(bw_bps=535.94e6, rtt_ms=3.4, buffer_bdp=0.32, access_ratio=18.0, cc="scalable", profile="linux"),
+    dict(bw_bps=732.83e6, rtt_ms=8.0, buffer_bdp=0.46, access_ratio=4.8, cc="scalable", profile="linux"),
+    dict(bw_bps=15.64e6, rtt_ms=9.5, buffer_bdp=0.95, access_ratio=15.9, cc="scalable", profile="tcplab"),
+    dict(bw_bps=12.15e6, rtt_ms=4.1, buffer_bdp=0.41, access_ratio=218.5, cc="cubic", profile="linux"),
+]
+
+
+@pytest.mark.parametrize("p", REGRESSIONS, ids=lambda p: f"{p['cc']}-{p['profile']}-{p['bw_bps'] / 1e6:.0f}M")
+def test_shrunk_regressions(tmp_path: Path, p: dict) -> None:
+    check_share(tmp_path, p)
+
+
+@pytest.mark.xfail(strict=True, reason="BBR v1 under the linux profile: 0.83 of the link, open (module docstring)")
+def test_bbr_in_the_linux_profile_fills_a_1gbps_path(tmp_path: Path) -> None:
+    check_share(tmp_path, dict(bw_bps=1e9, rtt_ms=10.0, buffer_bdp=1.0, access_ratio=1.0, cc="bbr", profile="linux"))
+
+
+@pytest.mark.xfail(strict=True, reason="windows under 5 segments: timer-only repair, no early retransmit or TLP yet")
+def test_a_window_of_three_segments_recovers_without_the_timer(tmp_path: Path) -> None:
+    check_share(tmp_path, dict(bw_bps=1e7, rtt_ms=1.0, buffer_bdp=1.0, access_ratio=1.0, cc="bic", profile="tcplab"))
+
+
+@pytest.mark.xfail(strict=True, reason="decrease from a slow-start overshoot stays above the path (module docstring)")
+def test_a_decrease_after_slow_start_overshoot_fits_the_path(tmp_path: Path) -> None:
+    check_share(tmp_path, dict(bw_bps=42426217.0, rtt_ms=299.49, buffer_bdp=1.238, access_ratio=2.4025,
+                               cc="scalable", profile="tcplab"))
