@@ -47,7 +47,7 @@ def cluster(tmp_path):
 
 def test_sweep_on_dask_with_a_worker_killed_matches_local(cluster, write_scenario, tmp_path):
     address, workers = cluster
-    path = write_scenario(star("30s", "200Mbps") + SWEEP.format(reps=10))  # 40 runs
+    path = write_scenario(star("60s", "200Mbps") + SWEEP.format(reps=10))  # 40 runs of 60 s
     cmd = [sys.executable, "-m", "tcplab", "sweep", str(path), "--dask", address, "--out", str(tmp_path / "dask")]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(2.5)  # the cluster is working through the runs
