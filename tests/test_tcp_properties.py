@@ -49,7 +49,6 @@ from __future__ import annotations
 import math
 import os
 import random
-from pathlib import Path
 
 import pytest
 import tcplab
@@ -117,9 +116,9 @@ mss = "{MSS}B"
     return text, buffer_packets, bdp_packets
 
 
-def goodput_share(path: Path, bw_bps: float) -> float:
+def goodput_share(text: str, bw_bps: float) -> float:
     """Goodput after the first SETTLE_S seconds over the bottleneck's payload rate."""
-    result = tcplab.run(path)
+    result = tcplab.run(text)
     series = result.flow_series
     tail = series[series.time_s >= SETTLE_S]
     goodput = tail.delivered_bytes.sum() * 8 / (DURATION_S - SETTLE_S)
@@ -162,19 +161,16 @@ def draw_path(seed: int) -> dict:
 FAST_RETRANSMIT_WINDOW = 5
 
 
-def known_gap(p: dict) -> bool:
+def known_gap(p: dict, buffer_packets: int, bdp_packets: float) -> bool:
     """BBR under the `linux` profile, and windows too small for a fast retransmit (see
     the module docstring): not drawn (Hypothesis draws another path instead)."""
-    _, buffer_packets, bdp_packets = scenario(**p)
     too_small = bdp_packets + buffer_packets < FAST_RETRANSMIT_WINDOW
     return too_small or (p["cc"] == "bbr" and p["profile"] == "linux")
 
 
-def check_share(tmp: Path, p: dict) -> None:
+def check_share(p: dict) -> None:
     text, buffer_packets, bdp_packets = scenario(**p)
-    path = tmp / "scenario.toml"
-    path.write_text(text)
-    share = goodput_share(path, p["bw_bps"])
+    share = goodput_share(text, p["bw_bps"])
     bound = 0.9 * expected_share(p["cc"], buffer_packets, bdp_packets)
     assert share >= bound, (
         f"{p['cc']} ({p['profile']}) got {share:.3f} of the link, at least {bound:.3f} expected "
@@ -182,13 +178,13 @@ def check_share(tmp: Path, p: dict) -> None:
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.filter_too_much])
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(seed=st.integers(0, 2**63))
-def test_a_single_sack_flow_uses_the_link_as_physics_allows(tmp_path: Path, seed: int) -> None:
+def test_a_single_sack_flow_uses_the_link_as_physics_allows(seed: int) -> None:
     p = draw_path(seed)
-    assume(not known_gap(p))
-    check_share(tmp_path, p)
+    _, buffer_packets, bdp_packets = scenario(**p)
+    assume(not known_gap(p, buffer_packets, bdp_packets))
+    check_share(p)
 
 
 #: Cases that failed before loss recovery was fixed (issue #28), kept as regressions:
@@ -205,21 +201,21 @@ REGRESSIONS = [
 
 
 @pytest.mark.parametrize("p", REGRESSIONS, ids=lambda p: f"{p['cc']}-{p['profile']}-{p['bw_bps'] / 1e6:.0f}M")
-def test_shrunk_regressions(tmp_path: Path, p: dict) -> None:
-    check_share(tmp_path, p)
+def test_shrunk_regressions(p: dict) -> None:
+    check_share(p)
 
 
 @pytest.mark.xfail(strict=True, reason="BBR v1 under the linux profile: 0.83 of the link, open (module docstring)")
-def test_bbr_in_the_linux_profile_fills_a_1gbps_path(tmp_path: Path) -> None:
-    check_share(tmp_path, dict(bw_bps=1e9, rtt_ms=10.0, buffer_bdp=1.0, access_ratio=1.0, cc="bbr", profile="linux"))
+def test_bbr_in_the_linux_profile_fills_a_1gbps_path() -> None:
+    check_share(dict(bw_bps=1e9, rtt_ms=10.0, buffer_bdp=1.0, access_ratio=1.0, cc="bbr", profile="linux"))
 
 
 @pytest.mark.xfail(strict=True, reason="windows under 5 segments: timer-only repair, no early retransmit or TLP yet")
-def test_a_window_of_three_segments_recovers_without_the_timer(tmp_path: Path) -> None:
-    check_share(tmp_path, dict(bw_bps=1e7, rtt_ms=1.0, buffer_bdp=1.0, access_ratio=1.0, cc="bic", profile="tcplab"))
+def test_a_window_of_three_segments_recovers_without_the_timer() -> None:
+    check_share(dict(bw_bps=1e7, rtt_ms=1.0, buffer_bdp=1.0, access_ratio=1.0, cc="bic", profile="tcplab"))
 
 
 @pytest.mark.xfail(strict=True, reason="decrease from a slow-start overshoot stays above the path (module docstring)")
-def test_a_decrease_after_slow_start_overshoot_fits_the_path(tmp_path: Path) -> None:
-    check_share(tmp_path, dict(bw_bps=42426217.0, rtt_ms=299.49, buffer_bdp=1.238, access_ratio=2.4025,
+def test_a_decrease_after_slow_start_overshoot_fits_the_path() -> None:
+    check_share(dict(bw_bps=42426217.0, rtt_ms=299.49, buffer_bdp=1.238, access_ratio=2.4025,
                                cc="scalable", profile="tcplab"))

@@ -148,14 +148,10 @@ impl Harness {
         let packets: Vec<_> = out.drain_packets().collect();
         for p in packets {
             let arrival = match (&p.header, towards) {
-                (TransportHeader::Tcp(seg), Towards::Receiver) => {
-                    let Some(at) = self.forward(seg, p.size_bytes) else {
-                        continue;
-                    };
-                    at
-                }
-                _ => self.now + self.one_way,
+                (TransportHeader::Tcp(seg), Towards::Receiver) => self.forward(seg, p.size_bytes),
+                _ => Some(self.now + self.one_way),
             };
+            let Some(arrival) = arrival else { continue }; // dropped
             self.in_flight
                 .insert((arrival, self.next_id), (towards, p.header));
             self.next_id += 1;

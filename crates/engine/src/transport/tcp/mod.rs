@@ -228,7 +228,8 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             reduction: cfg.reduction,
             timeout_ssthresh: cfg.timeout_ssthresh,
             timeout_reduction: cfg.timeout_reduction,
-            detect_lost_retransmits: cfg.detect_lost_retransmits,
+            // Only SACK recovery can see a lost retransmission: the others never watch.
+            detect_lost_retransmits: cfg.detect_lost_retransmits && recovery == Recovery::Sack,
         },
         &cfg.cc,
         &cfg.rto,

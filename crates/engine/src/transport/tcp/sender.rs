@@ -87,8 +87,8 @@ pub struct SenderParams {
     pub timeout_ssthresh: TimeoutSsthresh,
     /// Which timeouts reduce ssthresh.
     pub timeout_reduction: TimeoutReduction,
-    /// With SACK recovery, a retransmission is lost once DupThresh segments sent after
-    /// it are SACKed, and is sent again without waiting for the timer.
+    /// A retransmission is lost once DupThresh segments sent after it are SACKed, and
+    /// is sent again without waiting for the timer (true only with SACK recovery).
     pub detect_lost_retransmits: bool,
 }
 

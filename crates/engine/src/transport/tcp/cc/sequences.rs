@@ -89,9 +89,9 @@ impl Mock {
                 }
             }
             95..=99 => {
-                let first = self.rng.bernoulli(0.7);
+                let new_event = self.rng.bernoulli(0.7);
                 self.cc
-                    .on_retransmission_timeout(self.now, self.in_flight, first);
+                    .on_retransmission_timeout(self.now, self.in_flight, new_event);
                 self.in_recovery = false;
                 self.in_flight = 0; // everything presumed lost
             }
