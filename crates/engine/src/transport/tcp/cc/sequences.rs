@@ -90,12 +90,38 @@ impl Mock {
             }
             95..=99 => {
                 let new_event = self.rng.bernoulli(0.7);
+                let before = (self.cc.ssthresh(), self.cc.cwnd());
                 self.cc
                     .on_retransmission_timeout(self.now, self.in_flight, new_event);
+                self.check_timeout_response(new_event, before);
                 self.in_recovery = false;
                 self.in_flight = 0; // everything presumed lost
             }
             _ => {}
+        }
+    }
+
+    /// The trait's contract for a timeout (`on_retransmission_timeout`), given ssthresh
+    /// and cwnd before it: one that is not a new congestion event leaves ssthresh
+    /// where it was; a new one puts it at most at the basis it was given (or two
+    /// segments, RFC 5681's floor); BBR keeps no threshold. SCTP's rule is its own:
+    /// every T3-rtx expiry sets ssthresh = max(cwnd/2, 4·MTU) (RFC 9260 7.2.3).
+    fn check_timeout_response(&self, new_event: bool, (ssthresh, cwnd): (u64, u64)) {
+        let after = self.cc.ssthresh();
+        let name = self.cc.name();
+        if name == "sctp" {
+            assert_eq!(after, (cwnd / 2).max(4 * self.mss), "sctp: RFC 9260 7.2.3");
+        } else if !new_event {
+            assert_eq!(after, ssthresh, "{name}: a repeated timeout moved ssthresh");
+        } else if after == u64::MAX {
+            assert_eq!(name, "bbr", "{name}: ssthresh unset after a new timeout");
+        } else {
+            let ceiling = self.in_flight.max(2 * self.mss);
+            assert!(
+                after <= ceiling,
+                "{name}: ssthresh {after} after a timeout with basis {}",
+                self.in_flight
+            );
         }
     }
 
