@@ -25,9 +25,11 @@ Not asserted here, with the reason:
   xfail below: a decrease applied to a slow-start overshoot window. Scalable (β 0.875)
   leaving slow start at 4,700 segments on a 2,370-packet path (42 Mb/s, 300 ms, 1.24
   BDP of buffer) reduces to 4,150, still above what the path holds: losses go on through
-  recovery, and the slow start after the timeout aims at the same ssthresh. The window
-  in flight when the first lost segment was sent (what the network demonstrated) would
-  bound it; that changes every fast-retransmit reduction and is issue #28's next step.
+  recovery, five timeouts follow, and the slow start after them aims at the same
+  ssthresh. RFC 5681 (FlightSize at detection) and Linux (snd_cwnd) reduce from the
+  same overshoot window, so the reduction itself follows both references; what a
+  current stack adds is loss detection inside recovery without timeouts (RACK-TLP),
+  issue #28's next step.
 - The `ns2` profile: ns-2.35's timeout() halves window() again inside a recovery
   (`timeout_reduction = "per_timeout"`), so β·(1 + b) is no bound there (this property
   found CUBIC at 0.788 on a 158 ms, 0.25-BDP path, where 0.9·0.875 = 0.7875).
