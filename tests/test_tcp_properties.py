@@ -21,8 +21,9 @@ Not asserted here, with the reason:
   separate property, not yet met everywhere (issue #28).
 - Random loss: the Mathis bound applies instead; not sampled yet.
 - Access links slower than twice the bottleneck (MIN_ACCESS_RATIO).
-- Open, found by this property at sample ~200 of `make properties` and kept as a strict
-  xfail below: a decrease applied to a slow-start overshoot window. Scalable (β 0.875)
+- Open, found by this property in `make properties` and kept as a strict xfail below
+  (a second instance: BIC, 530 Mb/s, 166 ms, 1.85 BDP: 0.887 of the link, 3 timeouts):
+  a decrease applied to a slow-start overshoot window. Scalable (β 0.875)
   leaving slow start at 4,700 segments on a 2,370-packet path (42 Mb/s, 300 ms, 1.24
   BDP of buffer) reduces to 4,150, still above what the path holds: losses go on through
   recovery, five timeouts follow, and the slow start after them aims at the same
