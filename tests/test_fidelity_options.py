@@ -37,6 +37,35 @@ def test_linux_profile_and_explicit_keys_win():
     assert t["initial_window_segments"] == 4 and t["newreno_timer"] == "impatient"
 
 
+def _tcp_without_cc(extra: str) -> dict:
+    raw = tomllib.loads(TCP_BASE.replace('cc = "newreno"', extra))
+    return compile_scenario(raw)["flows"][0]["transport"]
+
+
+def test_linux_profile_runs_the_kernels_recovery_and_default_module():
+    # sysctl tcp_recovery = 1 (RACK), tcp_early_retrans = 3 (TLP); CUBIC with HyStart
+    # and beta 717/1024 by default; without SACK the kernel's partial-ACK repair
+    # (NewReno) whatever the module.
+    t = _tcp_without_cc('profile = "linux"')
+    assert t["loss_detection"] == "rack" and t["tail_loss_probe"]
+    assert t["cc"]["algorithm"] == "cubic" and t["cc"]["hystart"] and t["cc"]["beta"] == 717 / 1024
+    assert _tcp_without_cc('profile = "linux", cc = "reno", sack = false')["recovery"] == "newreno"
+    assert _tcp_without_cc('profile = "linux", cc = "reno"')["recovery"] is None  # SACK recovery
+
+
+def test_linux_2_6_18_profile_is_that_kernel():
+    t = _tcp_without_cc('profile = "linux-2.6.18"')
+    # BIC was the default module until 2.6.19; tcp_bic's initial_ssthresh was 100 then.
+    assert t["cc"]["algorithm"] == "bic" and t["cc"]["initial_ssthresh"] == 100
+    assert t["loss_detection"] == "fack" and not t["tail_loss_probe"] and t["reduction"] == "rate_halving"
+    assert t["rto"]["initial_ns"] == 3_000_000_000 and t["initial_window_segments"] == 3
+    # Each algorithm's 2.6.18 preset, unless the table names another.
+    cubic = _tcp_without_cc('profile = "linux-2.6.18", cc = "cubic"')["cc"]
+    assert cubic["initial_ssthresh"] == 100 and cubic["beta"] == 819 / 1024
+    chosen = _tcp_without_cc('profile = "linux-2.6.18", cc = { algorithm = "cubic", preset = "linux-2.6.22" }')["cc"]
+    assert chosen["initial_ssthresh"] == 0
+
+
 def test_default_profile_follows_the_rfcs():
     t = _tcp("sack = false")
     assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "flight_size"

@@ -73,6 +73,10 @@ class CcPath:
             "mss": f"{MSS}B", "receive_buffer": "4GB",
             # Linux 2.6.22 recovers by rate halving (tcp_cwnd_down), not PRR (3.2).
             "reduction": "rate_halving",
+            # ns-2's TCP/Linux runs the 2.6.22 modules over ns-2's own SACK scoreboard
+            # (RFC 3517's IsLost): no RACK, TLP, F-RTO or undo, and its sink sends no
+            # D-SACK blocks.
+            "loss_detection": "dupthresh", "tail_loss_probe": False, "frto": False, "undo": False, "dsack": False,
         }
         return {
             "simulation": {"duration": f"{self.duration_s}s", "seed": 1, "bin": "100ms"},

@@ -363,15 +363,33 @@ pub enum TimeoutReduction {
     PerTimeout,
 }
 
+/// How a SACK sender decides that a segment is lost (docs/loss-recovery.md).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossDetection {
+    /// RFC 6675 IsLost: DupThresh (3) SACKed segments above it; a retransmission by
+    /// `detect_lost_retransmits`.
+    #[serde(rename = "dupthresh")]
+    DupThresh,
+    /// Forward acknowledgement (Mathis & Mahdavi 1996; Linux 2.6's default): DupThresh
+    /// segments, SACKed or not, between it and the highest SACKed one.
+    Fack,
+    /// RACK (RFC 8985; Linux since 4.18): a segment sent before a delivered one is lost
+    /// once RACK.rtt plus a reordering window has passed; retransmissions alike.
+    #[default]
+    Rack,
+}
+
 /// How the window comes down during SACK loss recovery.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reduction {
     /// RFC 6675 alone: send whenever the pipe is below cwnd.
-    #[default]
     Pipe,
-    /// Proportional Rate Reduction (RFC 6937; Linux since 3.2): send in proportion to
-    /// delivery, arriving at ssthresh.
+    /// Proportional Rate Reduction (RFC 9937, which obsoletes RFC 6937; Linux since
+    /// 3.2, its SafeACK rule since 4.2): send in proportion to delivery, arriving at
+    /// ssthresh.
+    #[default]
     Prr,
     /// Linux 2.6's rate halving (`tcp_cwnd_down`): one segment less every second ACK,
     /// down to the algorithm's `min_cwnd`; the window leaves recovery at most there.
@@ -489,6 +507,24 @@ pub struct TcpConfig {
     /// (Linux), instead of waiting for the retransmission timer (ns-2's Sack1).
     #[serde(default = "default_true")]
     pub detect_lost_retransmits: bool,
+    /// How a SACK sender detects losses (ignored without SACK).
+    #[serde(default)]
+    pub loss_detection: LossDetection,
+    /// RFC 8985 section 7 Tail Loss Probe (with SACK only).
+    #[serde(default = "default_true")]
+    pub tail_loss_probe: bool,
+    /// The receiver reports duplicate segments in D-SACK blocks (RFC 2883; with SACK).
+    #[serde(default = "default_true")]
+    pub dsack: bool,
+    /// Undo a window reduction that D-SACKs or timestamps prove spurious (RFC 3708 /
+    /// RFC 3522 detection, RFC 4015 response; Linux `tcp_try_undo_*`).
+    #[serde(default = "default_true")]
+    pub undo: bool,
+    /// F-RTO after a retransmission timeout (RFC 5682 section 3, SACK-enhanced with
+    /// SACK; Linux `tcp_process_loss`): send new data instead of go-back-N, and undo
+    /// the timeout if the ACKs show the originals arrived.
+    #[serde(default = "default_true")]
+    pub frto: bool,
     /// What an ACK counts for in cwnd growth.
     #[serde(default)]
     pub cwnd_counting: CwndCounting,

@@ -757,6 +757,26 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub detect_lost_retransmits: bool,
+    /// How SACK losses are found: dupthresh (RFC 6675), fack (Linux 2.6) or rack (RFC 8985, Linux).
+    #[serde(default)]
+    #[schemars(extend("default" = "rack"))]
+    pub loss_detection: Option<LossDetection>,
+    /// RFC 8985 Tail Loss Probe: probe the tail of a window 2 SRTT after the last ACK (SACK only).
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub tail_loss_probe: bool,
+    /// The receiver reports a duplicate segment in a first D-SACK block (RFC 2883; with SACK).
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub dsack: bool,
+    /// Undo a reduction D-SACKs or timestamps prove spurious (RFC 3708/3522 detection, RFC 4015 response; Linux).
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub undo: bool,
+    /// F-RTO (RFC 5682): after a timeout send new data first, and undo it if the originals arrived.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub frto: bool,
     /// RFC 3465 byte counting, or one segment per ACK (ns-2).
     #[serde(default)]
     #[schemars(extend("default" = "bytes"))]
@@ -771,7 +791,7 @@ pub struct Tcp {
     pub delay_growth: bool,
     /// The window's way down in SACK recovery.
     #[serde(default)]
-    #[schemars(extend("default" = "pipe"))]
+    #[schemars(extend("default" = "prr"))]
     pub reduction: Option<Reduction>,
     /// The older spelling of `reduction = "prr"` (true) or "pipe" (false); not with `reduction`.
     #[serde(default)]
@@ -789,11 +809,19 @@ pub enum Profile {
     Ns2,
     /// Linux (include/net/tcp.h and the sysctls' defaults).
     Linux,
+    /// Linux 2.6.18 (2006; the highspeed study's testbed, the base of ns-2's TCP/Linux):
+    /// FACK, rate halving, lost-retransmit detection, no RACK or TLP, 3 s initial RTO,
+    /// and each algorithm's `linux-2.6.18` preset where it has one.
+    #[serde(rename = "linux-2.6.18")]
+    Linux2618,
 }
 
 /// What each profile sets, in scenario terms (keys as in the `tcp` table, plus
 /// `ack_every` and `delayed_ack_timeout` for `delayed_ack`, and `rto_initial`,
-/// `rto_min`, `rto_max`, `rto_floor` for `rto`). Sources: ns-2.35
+/// `rto_min`, `rto_max`, `rto_floor` for `rto`; `cc_preset` names the preset an
+/// algorithm starts from when it has one of that name, and `reno_recovery` the loss
+/// recovery of `cc = "reno"` without SACK when `recovery` is not written — Reno's
+/// own, RFC 5681 3.2, unless the profile says otherwise). Sources: ns-2.35
 /// tcl/lib/ns-default.tcl (Agent/TCP, TCPSink) and Linux include/net/tcp.h.
 fn profiles() -> serde_json::Value {
     serde_json::json!({
@@ -813,9 +841,15 @@ fn profiles() -> serde_json::Value {
             "timeout_ssthresh": "cwnd",      // slowdown(CLOSE_SSTHRESH_HALF) halves window()
             "timeout_reduction": "per_timeout", // ... on every timeout(), also inside fast recovery
             "detect_lost_retransmits": false, // Sack1: a lost retransmission waits for the timer
+            "loss_detection": "dupthresh",   // Sack1: RFC 3517's IsLost (three SACKed above)
+            "tail_loss_probe": false,        // ns-2.35 has no TLP
+            "dsack": false,                  // TCPSink/Sack1 sends no D-SACK blocks
+            "undo": false,                   // nor does Agent/TCP undo
+            "frto": false,                   // (Agent/TCP/Newreno/FRTO is a separate agent)
             "cwnd_counting": "acks",         // opencwnd: +1 (slow start) or +1/cwnd per new ACK
             "rtt_sampling": "once_per_rtt",  // rtt_active_/rtt_seq_: one timed segment per RTT
             "delay_growth": true,            // delay_growth_ true: one segment, IW after its ACK
+            "reduction": "pipe",             // Sack1: RFC 3517's pipe against cwnd
         },
         "linux": {
             "initial_window": 10,            // TCP_INIT_CWND (RFC 6928)
@@ -832,7 +866,38 @@ fn profiles() -> serde_json::Value {
             "limited_transmit": true,        // duplicates shrink packets_in_flight (RFC 3042 in effect)
             "newreno_timer": "slow_but_steady", // the RTO is rearmed on every ACK of new data
             "timeout_ssthresh": "cwnd",      // tcp_reno_ssthresh: max(cwnd/2, 2)
-            "reduction": "prr",              // RFC 6937 since Linux 3.2 ("rate_halving" before it)
+            // reduction: PRR as the tcplab default (RFC 6937 since Linux 3.2, SafeACK since 4.2)
+            "cc": "cubic",                   // the default module since 2.6.19
+            "cc_preset": "linux",            // each algorithm as the kernel ships it (CUBIC: HyStart, β = 717/1024)
+            "reno_recovery": "newreno",      // without SACK Linux repairs partial ACKs whatever the module (tcp_newreno_mark_lost)
+            // RACK-TLP as the tcplab default: sysctl tcp_recovery = 1 (RACK) since 4.18,
+            // tcp_early_retrans = 3 (TLP) since 3.10.
+        },
+        // Linux 2.6.18's net/ipv4/tcp_input.c, tcp_output.c and include/net/tcp.h.
+        "linux-2.6.18": {
+            "cc": "bic",                     // the default module until 2.6.19 (then cubic)
+            "cc_preset": "linux-2.6.18",     // each algorithm as 2.6.18 shipped it, if tcplab has it
+            "initial_window": 3,             // tcp_init_cwnd: RFC 3390, 3 segments of 1,448 B
+            "handshake": true,
+            "ack_every": 2,
+            "delayed_ack_timeout": "40ms",   // TCP_DELACK_MIN
+            "sack": true,
+            "timestamps": true,
+            "window_scaling": true,
+            "rto_initial": "3s",             // TCP_TIMEOUT_INIT (1 s only since 3.1)
+            "rto_min": "200ms",              // TCP_RTO_MIN
+            "rto_max": "120s",               // TCP_RTO_MAX
+            "rto_floor": "variance",         // tcp_rtt_estimator: mdev >= tcp_rto_min
+            "limited_transmit": true,
+            "newreno_timer": "slow_but_steady", // tcp_ack rearms the RTO on every ACK of new data
+            "timeout_ssthresh": "cwnd",      // tcp_enter_loss: ssthresh = ca_ops->ssthresh()
+            "timeout_reduction": "once_per_window", // ... only in Open/Disorder, or at high_seq
+            "detect_lost_retransmits": true, // tcp_sacktag_write_queue's "lost retransmit" check
+            "reno_recovery": "newreno",      // tcp_fastretrans_alert's partial-ACK rule (tcp_try_undo_partial)
+            "loss_detection": "fack",        // sysctl_tcp_fack = 1: tcp_update_scoreboard
+            "tail_loss_probe": false,        // TLP arrived in 3.10
+            "frto": false,                   // sysctl_tcp_frto = 0 (on by default from 2.6.24)
+            "reduction": "rate_halving",     // tcp_cwnd_down (PRR replaced it in 3.2)
         },
     })
 }
@@ -1014,6 +1079,19 @@ pub enum TimeoutReduction {
     PerTimeout,
 }
 
+/// How a SACK sender decides a segment is lost.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LossDetection {
+    /// RFC 6675 IsLost: three SACKed segments above it.
+    #[serde(rename = "dupthresh")]
+    DupThresh,
+    /// Forward acknowledgement (Linux 2.6): three segments between it and the highest SACKed.
+    Fack,
+    /// RACK (RFC 8985, Linux since 4.18): sent before a delivered segment and RACK.rtt passed.
+    Rack,
+}
+
 /// How cwnd grows per ACK.
 #[derive(JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1040,7 +1118,7 @@ pub enum RttSampling {
 pub enum Reduction {
     /// RFC 6675 alone.
     Pipe,
-    /// Proportional rate reduction (RFC 6937; Linux ≥ 3.2).
+    /// Proportional Rate Reduction (RFC 9937, was 6937; Linux ≥ 3.2).
     Prr,
     /// Linux 2.6: one segment less per two ACKs.
     RateHalving,

@@ -25,7 +25,8 @@ KERNEL_CC = {"reno": "reno", "newreno": "reno", "cubic": "cubic", "bbr": "bbr"}
 #: Transport settings that are tcplab's models of other stacks (ns-2's, the RFCs'):
 #: the kernel runs its own, so only their defaults are accepted.
 _MODEL_ONLY = ("recovery", "ack_every", "delayed_ack_ns", "handshake", "pacing", "send_jitter_ns",
-               "limited_transmit", "newreno_timer", "timeout_ssthresh", "timeout_reduction", "detect_lost_retransmits", "cwnd_counting", "rtt_sampling",
+               "limited_transmit", "newreno_timer", "timeout_ssthresh", "timeout_reduction", "detect_lost_retransmits",
+               "loss_detection", "tail_loss_probe", "dsack", "undo", "frto", "cwnd_counting", "rtt_sampling",
                "delay_growth", "reduction")
 
 
@@ -44,9 +45,10 @@ def kernel_congestion_controls() -> list[str]:
 
 
 @functools.cache
-def _tcp_defaults(algorithm: str, profile: str) -> dict:
-    """The TCP transport configuration ``profile`` gives with ``algorithm``."""
-    transport = {"type": "tcp", "cc": algorithm, "profile": profile}
+def _tcp_defaults(algorithm: str, profile: str, sack: bool | None = None) -> dict:
+    """The TCP transport configuration ``profile`` gives with ``algorithm`` (and
+    ``sack``, unless the profile's own)."""
+    transport = {"type": "tcp", "cc": algorithm, "profile": profile, **({} if sack is None else {"sack": sack})}
     scenario = load({"simulation": {"duration": "1s"}, "node": [{"name": "a"}, {"name": "b"}],
                      "link": [{"from": "a", "to": "b", "bandwidth": "1Mbps", "delay": "1ms"}],
                      "flow": [{"from": "a", "to": "b", "transport": transport, "app": {"type": "bulk"}}]})
@@ -65,10 +67,11 @@ def _accepted(algorithm: str, *keys: str) -> list:
     if keys[0] == "cc" and keys[-1] in LINUX_CC_PARAMETERS.get(algorithm, {}):
         values.append(LINUX_CC_PARAMETERS[algorithm][keys[-1]])
     for profile in ("tcplab", "linux"):
-        value: object = _tcp_defaults(algorithm, profile)
-        for k in keys:
-            value = value.get(k) if isinstance(value, dict) else None
-        values.append(value)
+        for sack in (None, False):  # what the profile gives, and without SACK
+            value: object = _tcp_defaults(algorithm, profile, sack)
+            for k in keys:
+                value = value.get(k) if isinstance(value, dict) else None
+            values.append(value)
     return values
 
 

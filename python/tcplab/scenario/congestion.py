@@ -47,14 +47,23 @@ def _parse_param(engine_field: str, default: object, value: object, path: str) -
     return float(value)
 
 
-def parse_cc(value: object, path: str) -> dict:
+def _profile_params(name: str, profile_preset: str | None) -> dict:
+    """The parameters of ``name``'s preset called ``profile_preset``, if it has one."""
+    if profile_preset is None:
+        return {}
+    return dict(catalogue()[name]["presets"].get(profile_preset, {}))
+
+
+def parse_cc(value: object, path: str, profile_preset: str | None = None) -> dict:
     """``"cubic"`` or ``{ algorithm = "cubic", preset = "linux-2.6.18", beta = 0.7 }``
     → the engine's ``{"algorithm": ..., every parameter}``. Ranges are checked by the
-    engine, which names the parameter."""
+    engine, which names the parameter. ``profile_preset`` is the TCP profile's era
+    (e.g. ``"linux-2.6.18"``): an algorithm that has a preset of that name starts from
+    it unless the table names another."""
     names = algorithms()
     if isinstance(value, str):
         name = F.choice(names)(value, path)
-        return {"algorithm": name, **catalogue()[name]["defaults"]}
+        return {"algorithm": name, **catalogue()[name]["defaults"], **_profile_params(name, profile_preset)}
     if not isinstance(value, dict):
         raise ScenarioError(path, f'expected an algorithm name or a table like {{ algorithm = "cubic", beta = 0.7 }}, got {value!r}')
     if "algorithm" not in value:
@@ -63,7 +72,7 @@ def parse_cc(value: object, path: str) -> dict:
     entry = catalogue()[name]
     keys = {_scenario_key(k): k for k in entry["defaults"]}
     F.Table(value, path, ["algorithm", "preset", *keys])
-    params = dict(entry["defaults"])
+    params = {**entry["defaults"], **_profile_params(name, profile_preset)}
     if "preset" in value:
         presets = list(entry["presets"])
         if not presets:

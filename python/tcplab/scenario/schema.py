@@ -289,13 +289,14 @@ def _tcp(t: Table) -> dict:
     profile = t.get("profile", F.choice(format.choices("Profile")), format.default("TransportTable", "profile", "tcp"))
     d = {**TCP_DEFAULTS, **TCP_PROFILES[profile]}
     every, timeout = t.get("delayed_ack", _delayed_ack(d), (d["ack_every"], parse_duration_ns(d["delayed_ack_timeout"], "")))
-    cc = t.get("cc", parse_cc, parse_cc(d["cc"], ""))
+    preset = d.get("cc_preset")
+    cc = t.get("cc", lambda v, path: parse_cc(v, path, preset), parse_cc(d["cc"], "", preset))
     return {
         "type": "tcp",
         "cc": cc,
         # Loss recovery is its own choice; when unwritten the engine picks it (SACK
         # recovery with SACK, Reno's with the Reno algorithm, else NewReno).
-        "recovery": t.get("recovery", F.choice(RECOVERIES), None),
+        "recovery": t.get("recovery", F.choice(RECOVERIES), _unwritten_recovery(d, cc, t)),
         "sack": t.get("sack", F.boolean, d["sack"]),
         "mss_bytes": t.get("mss", parse_size_bytes, None),
         "initial_window_segments": t.get("initial_window", _segments, d["initial_window"]),
@@ -315,11 +316,25 @@ def _tcp(t: Table) -> dict:
         "timeout_reduction": t.get("timeout_reduction", F.choice(format.choices("TimeoutReduction")),
                                    d["timeout_reduction"]),
         "detect_lost_retransmits": t.get("detect_lost_retransmits", F.boolean, d["detect_lost_retransmits"]),
+        "loss_detection": t.get("loss_detection", F.choice(format.choices("LossDetection")), d["loss_detection"]),
+        "tail_loss_probe": t.get("tail_loss_probe", F.boolean, d["tail_loss_probe"]),
+        "dsack": t.get("dsack", F.boolean, d["dsack"]),
+        "undo": t.get("undo", F.boolean, d["undo"]),
+        "frto": t.get("frto", F.boolean, d["frto"]),
         "cwnd_counting": t.get("cwnd_counting", F.choice(format.choices("CwndCounting")), d["cwnd_counting"]),
         "rtt_sampling": t.get("rtt_sampling", F.choice(format.choices("RttSampling")), d["rtt_sampling"]),
         "delay_growth": t.get("delay_growth", F.boolean, d["delay_growth"]),
         "reduction": _reduction(t, d),
     }
+
+
+def _unwritten_recovery(d: dict, cc: dict, t: Table) -> str | None:
+    """The profile's loss recovery for `cc = "reno"` without SACK (Linux's stacks repair
+    partial ACKs whatever the module); None leaves the engine's rule."""
+    sack = t.get("sack", F.boolean, d["sack"])
+    if not sack and cc["algorithm"] == "reno":
+        return d.get("reno_recovery")
+    return None
 
 
 def _reduction(t, d: dict) -> str:

@@ -190,6 +190,12 @@ pub struct TransportStats {
     pub fast_retransmits: u64,
     /// Retransmission-timer expiries.
     pub rto_count: u64,
+    /// Tail loss probes sent (RFC 8985 section 7).
+    pub loss_probes: u64,
+    /// Losses a tail loss probe repaired (each answered by one window reduction).
+    pub loss_probe_recoveries: u64,
+    /// Window reductions taken back as spurious (D-SACK, Eifel, F-RTO).
+    pub undos: u64,
     /// Sum of the SRTT after each RTT sample, ns.
     pub srtt_sum_ns: f64,
     /// Number of RTT samples.
@@ -213,6 +219,9 @@ impl TransportStats {
             retransmits: self.retransmits + other.retransmits,
             fast_retransmits: self.fast_retransmits + other.fast_retransmits,
             rto_count: self.rto_count + other.rto_count,
+            loss_probes: self.loss_probes + other.loss_probes,
+            loss_probe_recoveries: self.loss_probe_recoveries + other.loss_probe_recoveries,
+            undos: self.undos + other.undos,
             srtt_sum_ns: self.srtt_sum_ns + other.srtt_sum_ns,
             rtt_samples: self.rtt_samples + other.rtt_samples,
             completed_at: self.completed_at.or(other.completed_at),

@@ -63,6 +63,12 @@ pub struct Harness {
     next_id: u64,
     transmissions: HashMap<u64, u32>,
     drop: Box<dyn FnMut(u64, u32) -> bool>,
+    /// Extra delay after the bottleneck for the `nth` transmission of `seq` (a
+    /// segment held back this way is overtaken: reordering).
+    late: Box<dyn FnMut(u64, u32) -> SimTime>,
+    /// The bottleneck sends nothing in [start, end) (a link stall: every segment
+    /// waits, in order).
+    stall: Option<(SimTime, SimTime)>,
     /// Every data transmission, in order.
     pub sent: Vec<Sent>,
     /// The window after every ACK and timeout.
@@ -126,11 +132,26 @@ impl Harness {
             next_id: 0,
             transmissions: HashMap::new(),
             drop: Box::new(drop),
+            late: Box::new(|_, _| SimTime::ZERO),
+            stall: None,
             sent: Vec::new(),
             windows: Vec::new(),
             timeouts: Vec::new(),
             delivered: 0,
         }
+    }
+
+    /// Holds the `nth` transmission of `seq` back by `late(seq, nth)` after the
+    /// bottleneck, so later segments overtake it.
+    pub fn with_late(mut self, late: impl FnMut(u64, u32) -> SimTime + 'static) -> Self {
+        self.late = Box::new(late);
+        self
+    }
+
+    /// Stops the bottleneck from `start` to `end`: what reaches it then waits.
+    pub fn with_stall(mut self, start: SimTime, end: SimTime) -> Self {
+        self.stall = Some((start, end));
+        self
     }
 
     fn window(&self) -> Window {
@@ -175,10 +196,21 @@ impl Harness {
                 return None;
             }
         }
-        let start = self.now.max(self.bottleneck_free);
+        let mut start = self.now.max(self.bottleneck_free);
+        if let Some((from, to)) = self.stall {
+            if (from..to).contains(&start) {
+                start = to;
+            }
+        }
         let serialization = SimTime(size as u64 * 8 * 1_000_000_000 / self.rate_bps);
         self.bottleneck_free = start + serialization;
-        Some(self.bottleneck_free + self.one_way)
+        let late = if seg.payload_bytes > 0 || seg.has(flags::FIN) {
+            let nth = self.transmissions.get(&seg.seq).copied().unwrap_or(1);
+            (self.late)(seg.seq, nth)
+        } else {
+            SimTime::ZERO
+        };
+        Some(self.bottleneck_free + self.one_way + late)
     }
 
     /// Runs until `until` or until nothing is left to happen.
@@ -236,6 +268,11 @@ impl Harness {
     /// Expiries of the retransmission timer so far.
     pub fn rto_count(&self) -> u64 {
         self.sender.stats().map_or(0, |s| s.rto_count)
+    }
+
+    /// The sender's counters so far.
+    pub fn sender_stats(&self) -> crate::transport::TransportStats {
+        self.sender.stats().unwrap_or_default()
     }
 
     /// Retransmissions so far.

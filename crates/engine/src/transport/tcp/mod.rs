@@ -1,12 +1,17 @@
 //! TCP: a sans-IO sender and receiver with Reno, NewReno and SACK loss recovery,
-//! RFC 6298 timers and pluggable congestion control.
+//! RACK-TLP, F-RTO and undo, RFC 6298 timers and pluggable congestion control.
+//! Tests by state: `recovery_tests.rs`, `rack_tests.rs`, `undo_tests.rs` through the
+//! two-endpoint `harness.rs`.
 //!
 //! | file | job | RFCs |
 //! |---|---|---|
 //! | `segment.rs` | header fields, option and wire sizes | 9293, 2018, 7323 |
-//! | `sender.rs` | sequence space, sending, loss recovery, timeout | 5681, 6582, 6675, 6298 |
-//! | `scoreboard.rs` | retransmission queue, SACK marks, pipe | 6675 |
-//! | `receiver.rs` | reassembly, ACK policy, SACK blocks | 9293, 5681 4.2, 2018 |
+//! | `sender/` | sequence space, sending, loss detection and recovery, timeout (its own table) | 5681, 6582, 6675, 6298, 8985, 5682 |
+//! | `scoreboard.rs` | retransmission queue, SACK marks, pipe, lost marking (IsLost, FACK, RACK's walk) | 6675, 8985 |
+//! | `rack.rs` | RACK's record and rules | 8985 |
+//! | `undo.rs` | the undo record of a reduction and its evidence | 3708, 3522, 4015 |
+//! | `prr.rs`, `rate_halving.rs` | how the window comes down in SACK recovery | 6937 |
+//! | `receiver.rs` | reassembly, ACK policy, SACK and D-SACK blocks | 9293, 5681 4.2, 2018, 2883 |
 //! | `rto.rs` | RTT estimation, RTO, backoff | 6298 |
 //! | `cc/` | congestion-control trait and algorithms | 5681, 3465, … |
 //!
@@ -18,6 +23,7 @@ pub mod cc;
 #[cfg(test)]
 mod harness;
 pub mod prr;
+pub mod rack;
 pub mod rate;
 pub mod rate_halving;
 pub mod receiver;
@@ -25,9 +31,14 @@ pub mod rto;
 pub mod scoreboard;
 pub mod segment;
 pub mod sender;
+pub mod undo;
 
 #[cfg(test)]
+mod rack_tests;
+#[cfg(test)]
 mod recovery_tests;
+#[cfg(test)]
+mod undo_tests;
 
 pub use crate::config::Recovery;
 pub use receiver::{ReceiverParams, TcpReceiver};
@@ -230,6 +241,18 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             timeout_reduction: cfg.timeout_reduction,
             // Only SACK recovery can see a lost retransmission: the others never watch.
             detect_lost_retransmits: cfg.detect_lost_retransmits && recovery == Recovery::Sack,
+            // RACK, FACK and TLP read SACK information: without it, DupThresh alone.
+            loss_detection: if recovery == Recovery::Sack {
+                cfg.loss_detection
+            } else {
+                crate::config::LossDetection::DupThresh
+            },
+            tail_loss_probe: cfg.tail_loss_probe && recovery == Recovery::Sack,
+            undo: cfg.undo,
+            // The SACK-enhanced F-RTO (RFC 5682 section 3): without SACK the duplicate
+            // ACKs its new data brings back would have to be counted as delivered
+            // (Linux's tcp_add_reno_sack), which this sender's pipe does not do.
+            frto: cfg.frto && recovery == Recovery::Sack,
         },
         &cfg.cc,
         &cfg.rto,
@@ -240,6 +263,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
         ack_every: cfg.ack_every,
         delayed_ack: SimTime(cfg.delayed_ack_ns),
         sack: cfg.sack,
+        dsack: cfg.dsack,
         timestamps: cfg.timestamps,
         window,
         handshake: cfg.handshake,

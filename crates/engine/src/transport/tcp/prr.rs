@@ -29,8 +29,14 @@ impl Prr {
 
     /// An ACK in recovery reported `delivered` bytes (newly cumulatively acknowledged
     /// or SACKed); `pipe` is RFC 6675's estimate after it. Sets the sending budget
-    /// (section 3, with Slow Start Reduction Bound).
-    pub fn on_ack(&mut self, delivered: u64, pipe: u64, ssthresh: u64, mss: u64) {
+    /// (section 3). Below ssthresh the window regrows by one segment per ACK (Slow
+    /// Start Reduction Bound) only on a `safe_ack` — one that advanced SND.UNA and
+    /// showed no new loss; otherwise it only conserves packets (Conservative
+    /// Reduction Bound). That is PRR as Linux runs it since 4.2 (`tcp_cwnd_reduction`)
+    /// and as draft-ietf-tcpm-prr-rfc6937bis specifies: with SSRB on every ACK, a
+    /// recovery whose retransmissions keep being lost refills the queue that drops
+    /// them each round trip — a retransmission storm.
+    pub fn on_ack(&mut self, delivered: u64, pipe: u64, ssthresh: u64, mss: u64, safe_ack: bool) {
         self.delivered += delivered;
         let sndcnt = if pipe > ssthresh {
             // Proportional part: ceil(prr_delivered · ssthresh / RecoverFS) − prr_out.
@@ -38,8 +44,9 @@ impl Prr {
                 (self.delivered as u128 * ssthresh as u128).div_ceil(self.recover_fs as u128);
             (allowed as u64).saturating_sub(self.out)
         } else {
-            // Slow-start part, bounded (SSRB).
-            let limit = self.delivered.saturating_sub(self.out).max(delivered) + mss;
+            // Packet conservation, plus one segment on a safe ACK (SSRB).
+            let conserve = self.delivered.saturating_sub(self.out).max(delivered);
+            let limit = conserve + if safe_ack { mss } else { 0 };
             (ssthresh - pipe).min(limit)
         };
         self.budget = sndcnt;
@@ -69,7 +76,7 @@ mod tests {
         let mut p = Prr::start(20);
         let mut sent = 0;
         for k in 1..=10u64 {
-            p.on_ack(1, 19 - k + sent, 10, 1);
+            p.on_ack(1, 19 - k + sent, 10, 1, true);
             while p.allows(1) {
                 p.on_send(1);
                 sent += 1;
@@ -83,7 +90,16 @@ mod tests {
     #[test]
     fn below_ssthresh_growth_is_bounded_by_delivery() {
         let mut p = Prr::start(100);
-        p.on_ack(1, 10, 50, 1); // pipe far below ssthresh after a stall
+        p.on_ack(1, 10, 50, 1, true); // pipe far below ssthresh after a stall
         assert_eq!(p.budget, 2);
+    }
+
+    /// An ACK that reveals a new loss, or leaves SND.UNA where it was, only replaces
+    /// what it reports delivered (CRB): no growth toward ssthresh on it.
+    #[test]
+    fn an_unsafe_ack_only_conserves_packets() {
+        let mut p = Prr::start(100);
+        p.on_ack(1, 10, 50, 1, false);
+        assert_eq!(p.budget, 1);
     }
 }

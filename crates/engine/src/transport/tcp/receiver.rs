@@ -26,6 +26,8 @@ pub struct ReceiverParams {
     pub delayed_ack: SimTime,
     /// Send SACK blocks.
     pub sack: bool,
+    /// Report duplicate segments in a first D-SACK block (RFC 2883; with `sack`).
+    pub dsack: bool,
     /// Echo timestamps.
     pub timestamps: bool,
     /// Advertised window, bytes (already capped by window scaling).
@@ -48,6 +50,8 @@ pub struct TcpReceiver {
     out_of_order: VecDeque<(u64, u64)>,
     /// The range holding the most recent out-of-order arrival (reported first).
     latest_block: Option<u64>,
+    /// A duplicate segment's range for the next ACK's first block (RFC 2883).
+    dsack: Option<(u64, u64)>,
     fin_seq: Option<u64>,
     unacked_segments: u32,
     delayed_ack_at: Option<SimTime>,
@@ -64,6 +68,7 @@ impl TcpReceiver {
             rcv_nxt: if established { 1 } else { 0 },
             out_of_order: VecDeque::new(),
             latest_block: None,
+            dsack: None,
             fin_seq: None,
             unacked_segments: 0,
             delayed_ack_at: None,
@@ -75,7 +80,7 @@ impl TcpReceiver {
 
     /// Fills in SACK blocks (RFC 2018 section 4: the block holding the latest
     /// out-of-order segment first, then the others from the highest down).
-    fn add_sack_blocks(&self, seg: &mut TcpSegment) {
+    fn add_sack_blocks(&mut self, seg: &mut TcpSegment) {
         if !self.p.sack {
             return;
         }
@@ -85,6 +90,9 @@ impl TcpReceiver {
         } else {
             MAX_SACK_BLOCKS
         };
+        if let Some(dup) = self.dsack.take() {
+            seg.push_sack(dup); // RFC 2883 section 4: the D-SACK block comes first
+        }
         let latest = self.latest_block.and_then(|start| {
             let i = self.out_of_order.partition_point(|b| b.1 <= start);
             self.out_of_order.get(i).filter(|b| b.0 <= start)
@@ -140,6 +148,13 @@ impl TcpReceiver {
         }
     }
 
+    /// Remembers [start, end), received twice, for the next ACK's D-SACK block.
+    fn note_duplicate(&mut self, start: u64, end: u64) {
+        if self.p.sack && self.p.dsack {
+            self.dsack = Some((start, end));
+        }
+    }
+
     /// Handles a data or FIN segment; returns whether to acknowledge at once.
     fn accept(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) -> bool {
         let start = seg.seq;
@@ -148,12 +163,25 @@ impl TcpReceiver {
             self.fin_seq = Some(end - 1);
         }
         if end <= self.rcv_nxt {
+            self.note_duplicate(start, end);
             return true; // duplicate
         }
         if start > self.rcv_nxt {
+            let i = self.out_of_order.partition_point(|b| b.1 < end);
+            if self
+                .out_of_order
+                .get(i)
+                .is_some_and(|b| b.0 <= start && end <= b.1)
+            {
+                self.note_duplicate(start, end);
+                return true; // already held above a hole
+            }
             self.insert_range(start, end);
             self.latest_block = Some(start);
             return true; // out of order: duplicate ACK (with SACK) at once
+        }
+        if start < self.rcv_nxt {
+            self.note_duplicate(start, self.rcv_nxt); // its front was already here
         }
         let before = self.rcv_nxt;
         self.rcv_nxt = end;
@@ -230,6 +258,7 @@ mod tests {
             ack_every: 1,
             delayed_ack: SimTime::ZERO,
             sack: true,
+            dsack: true,
             timestamps: false,
             window: 1 << 20,
             handshake: false,
@@ -261,16 +290,48 @@ mod tests {
     #[test]
     fn sack_blocks_report_latest_first_then_highest() {
         let mut r = receiver();
-        for k in [6, 2, 7, 4] {
+        for k in [6, 2, 7] {
             deliver(&mut r, k);
         }
-        let (ack, delivered) = deliver(&mut r, 4); // a duplicate of the latest block
-        assert_eq!(delivered, 0);
+        let (ack, _) = deliver(&mut r, 4);
         assert_eq!(ack.ack, seq(0));
         let blocks: Vec<_> = ack.sack_blocks().collect();
         assert_eq!(
             blocks,
             vec![(seq(4), seq(5)), (seq(6), seq(8)), (seq(2), seq(3))]
+        );
+    }
+
+    /// RFC 2883 section 4: a segment received twice is reported in a first D-SACK block —
+    /// above RCV.NXT followed by the block that holds it (example 4.2.1's form), below
+    /// RCV.NXT on its own ahead of the ordinary blocks — and only once.
+    #[test]
+    fn a_duplicate_is_reported_first_in_a_dsack_block() {
+        let mut r = receiver();
+        for k in [6, 2, 7, 4] {
+            deliver(&mut r, k);
+        }
+        let (ack, delivered) = deliver(&mut r, 4);
+        assert_eq!(delivered, 0);
+        let blocks: Vec<_> = ack.sack_blocks().collect();
+        assert_eq!(
+            blocks,
+            vec![
+                (seq(4), seq(5)),
+                (seq(4), seq(5)),
+                (seq(6), seq(8)),
+                (seq(2), seq(3))
+            ]
+        );
+        deliver(&mut r, 0);
+        let (ack, _) = deliver(&mut r, 0);
+        assert_eq!(ack.ack, seq(1));
+        assert_eq!(ack.sack_blocks().next(), Some((seq(0), seq(1))));
+        let (ack, _) = deliver(&mut r, 1);
+        assert_ne!(
+            ack.sack_blocks().next(),
+            Some((seq(0), seq(1))),
+            "reported once"
         );
     }
 

@@ -12,20 +12,20 @@ use super::harness::{tcp, Harness, MSS};
 use crate::time::SimTime;
 use serde_json::json;
 
-const RATE: u64 = 10_000_000;
-const ONE_WAY: SimTime = SimTime::from_ms(10);
+pub(super) const RATE: u64 = 10_000_000;
+pub(super) const ONE_WAY: SimTime = SimTime::from_ms(10);
 
-fn seq(k: u64) -> u64 {
+pub(super) fn seq(k: u64) -> u64 {
     1 + k * MSS
 }
 
-fn segment_of(seq: u64) -> u64 {
+pub(super) fn segment_of(seq: u64) -> u64 {
     (seq - 1) / MSS
 }
 
 /// A transfer of `segments` whose originals of segments in `lost` are dropped, plus
 /// the `nth` transmissions `extra` names.
-fn transfer(
+pub(super) fn transfer(
     cfg: serde_json::Value,
     segments: u64,
     lost: std::ops::Range<u64>,
@@ -38,6 +38,16 @@ fn transfer(
     h.run(SimTime::from_secs(120));
     assert_eq!(h.delivered, segments * MSS, "the transfer must complete");
     h
+}
+
+/// SACK recovery with RFC 6675's loss detection and no tail loss probe (the defaults
+/// are RACK-TLP's, tested in `rack_tests.rs`), plus `extra`.
+pub(super) fn rfc6675(extra: serde_json::Value) -> serde_json::Value {
+    let mut cfg = json!({"sack": true, "loss_detection": "dupthresh", "tail_loss_probe": false});
+    if let (Some(c), Some(e)) = (cfg.as_object_mut(), extra.as_object()) {
+        c.extend(e.clone());
+    }
+    cfg
 }
 
 /// The largest window the sender reached before its first dropped segment left.
@@ -133,7 +143,7 @@ fn a_timeout_in_the_open_state_halves_the_flight_once() {
 #[test]
 fn a_lost_retransmission_is_resent_once_later_data_is_sacked() {
     const RETX_LOST: &[(u64, u32)] = &[(100, 2)];
-    let detected = transfer(json!({"sack": true}), 600, 100..101, RETX_LOST);
+    let detected = transfer(rfc6675(json!({})), 600, 100..101, RETX_LOST);
     let tx = detected.transmissions_of(seq(100));
     assert_eq!(tx.len(), 3);
     assert_eq!(detected.rto_count(), 0);
@@ -144,7 +154,7 @@ fn a_lost_retransmission_is_resent_once_later_data_is_sacked() {
     );
 
     let timed = transfer(
-        json!({"sack": true, "detect_lost_retransmits": false}),
+        rfc6675(json!({"detect_lost_retransmits": false})),
         600,
         100..101,
         RETX_LOST,
@@ -160,7 +170,7 @@ fn a_lost_retransmission_is_resent_once_later_data_is_sacked() {
 /// only one hole per RTT and ends in a timeout and go-back-N.
 #[test]
 fn a_burst_of_100_losses_in_one_window() {
-    let sack = transfer(json!({"sack": true}), 600, 160..260, &[]);
+    let sack = transfer(rfc6675(json!({})), 600, 160..260, &[]);
     assert_eq!(sack.rto_count(), 0);
     assert_eq!(sack.retransmits(), 100);
     for k in [160, 209, 259] {

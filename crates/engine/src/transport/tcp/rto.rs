@@ -64,6 +64,11 @@ impl RttEstimator {
         self.backoff = 0;
     }
 
+    /// The RTO's lower bound (RFC 6298 (2.4)); TLP's allowance for a delayed ACK.
+    pub fn min_rto(&self) -> SimTime {
+        self.min
+    }
+
     /// The current RTO, backoff included: RFC 6298 (2.1)–(2.5) or the fixed value.
     pub fn rto(&self) -> SimTime {
         let base = self.base_rto;

@@ -16,6 +16,7 @@
 //! blocks' segments would make each ACK O(window). The SACKed sequence ranges are kept
 //! merged, and only the parts of a block not already known are walked.
 
+use super::rack::Rack;
 use super::rate::{Delivered, DeliveryStamp};
 use crate::time::SimTime;
 use std::collections::{BTreeMap, VecDeque};
@@ -91,6 +92,10 @@ pub struct Acked {
     pub newly_delivered: u64,
     /// The newest newly delivered segment, for the delivery-rate sample.
     pub newest: Option<Delivered>,
+    /// The lowest end of a newly delivered segment that had never been retransmitted
+    /// (its original reached the receiver; Linux `FLAG_ORIG_SACK_ACKED` when at most
+    /// `high_seq`).
+    pub original_delivered: Option<u64>,
 }
 
 /// What SACK blocks newly marked.
@@ -100,6 +105,8 @@ pub struct Sacked {
     pub bytes: u64,
     /// The newest newly SACKed segment.
     pub newest: Option<Delivered>,
+    /// The lowest end of a newly SACKed segment that had never been retransmitted.
+    pub original_delivered: Option<u64>,
 }
 
 /// Segments in flight with their marks.
@@ -133,8 +140,18 @@ pub struct Scoreboard {
     /// wholly below the cumulative ACK are dropped; one may straddle it.
     sacked_runs: BTreeMap<u64, u64>,
     /// Retransmissions to watch for loss, oldest first (only with lost-retransmit
-    /// detection on; empty outside loss repair).
+    /// detection or RACK on; empty outside loss repair).
     watched: VecDeque<WatchedRetransmission>,
+    /// RFC 8985 state, when losses are detected by time.
+    rack: Option<Rack>,
+    /// Segments ever marked lost (each marking counts): a change says an ACK found a
+    /// new loss.
+    losses_marked: u64,
+    /// Retransmissions ever marked lost.
+    retransmissions_lost: u64,
+    /// With RACK: original transmissions below this sequence number are settled
+    /// (delivered, marked lost or retransmitted); the time walk starts here.
+    rack_frontier: u64,
 }
 
 /// A retransmission whose own loss is watched for: it is lost once DupThresh segments
@@ -160,6 +177,42 @@ impl Scoreboard {
         }
     }
 
+    /// The board for a sender that detects losses by time (RFC 8985 RACK).
+    pub fn with_rack(mut self) -> Self {
+        self.rack = Some(Rack::default());
+        self
+    }
+
+    /// RACK's state, when on.
+    pub fn rack_mut(&mut self) -> Option<&mut Rack> {
+        self.rack.as_mut()
+    }
+
+    /// Segments selectively acknowledged.
+    pub fn sacked_segments(&self) -> usize {
+        self.sacked_segments
+    }
+
+    /// How many times a segment has been marked lost so far.
+    pub fn losses_marked(&self) -> u64 {
+        self.losses_marked
+    }
+
+    /// How many retransmissions have been marked lost so far.
+    pub fn retransmissions_lost(&self) -> u64 {
+        self.retransmissions_lost
+    }
+
+    /// Bytes marked lost (retransmitted or not).
+    pub fn lost_bytes(&self) -> u64 {
+        self.lost
+    }
+
+    /// The highest segment not SACKed: what a tail loss probe resends.
+    pub fn last_unsacked(&self) -> Option<SentSegment> {
+        self.segs.iter().rev().find(|s| !s.sacked).copied()
+    }
+
     /// Segment i's last transmission, for the delivery-rate sampler.
     fn delivered(&self, i: usize) -> Delivered {
         let s = &self.segs[i];
@@ -183,6 +236,11 @@ impl Scoreboard {
     /// Bytes sent and not cumulatively acknowledged (RFC 5681 FlightSize).
     pub fn outstanding(&self) -> u64 {
         self.outstanding
+    }
+
+    /// Bytes of retransmissions in flight (not SACKed, not marked lost again).
+    pub fn retransmitted_bytes(&self) -> u64 {
+        self.retransmitted
     }
 
     /// Bytes selectively acknowledged.
@@ -275,7 +333,13 @@ impl Scoreboard {
         }
         acked.newly_delivered = acked.bytes;
         if removed > 0 {
+            acked.original_delivered = Some(self.segs[0].end());
             acked.newest = Some(self.delivered(removed - 1));
+            if let Some(rack) = &mut self.rack {
+                // Sent in sequence order, never retransmitted: the last is the latest.
+                let s = &self.segs[removed - 1];
+                rack.on_delivered(s.sent_at, s.end(), false);
+            }
         }
         self.pop_front(removed);
         self.outstanding -= acked.bytes;
@@ -321,6 +385,12 @@ impl Scoreboard {
                 acked.newly_delivered += len;
                 if newest.is_none_or(|(_, d, t)| (s.delivered, s.sent_at) >= (d, t)) {
                     newest = Some((removed, s.delivered, s.sent_at));
+                }
+                if !s.ever_retransmitted && acked.original_delivered.is_none() {
+                    acked.original_delivered = Some(s.end()); // ascending: the lowest
+                }
+                if let Some(rack) = &mut self.rack {
+                    rack.on_delivered(s.sent_at, s.end(), s.ever_retransmitted);
                 }
             }
             if s.lost {
@@ -396,6 +466,15 @@ impl Scoreboard {
                 }
                 newly.bytes += len;
                 newly.newest = Some(self.delivered(i).newest(newly.newest));
+                let s = &self.segs[i];
+                if !s.ever_retransmitted {
+                    let end = s.end();
+                    newly.original_delivered =
+                        Some(newly.original_delivered.map_or(end, |e| e.min(end)));
+                }
+                if let Some(rack) = &mut self.rack {
+                    rack.on_delivered(s.sent_at, s.end(), s.ever_retransmitted);
+                }
                 let (start, end) = (self.segs[i].start, self.segs[i].end());
                 run = Some((run.map_or(start, |r| r.0), end));
                 self.note_top_sacked(start);
@@ -443,13 +522,17 @@ impl Scoreboard {
         }
         let len = s.seq_len();
         if s.retransmitted {
-            // The retransmission is presumed lost too (after a timeout).
+            // The retransmission is lost too (found by time or SACKs, or presumed after
+            // a timeout). A probe's retransmission was not marked lost before it.
             s.retransmitted = false;
             self.retransmitted -= len;
-        } else {
+            self.retransmissions_lost += 1;
+        }
+        if !s.lost {
             self.lost += len;
         }
         s.lost = true;
+        self.losses_marked += 1;
         self.pending_retransmit += 1;
         self.retransmit_hint = self.retransmit_hint.min(s.start);
     }
@@ -501,12 +584,115 @@ impl Scoreboard {
         }
     }
 
-    /// After a retransmission timeout every un-SACKed segment is presumed lost
-    /// (retransmitted ones included).
-    pub fn mark_all_lost(&mut self) {
-        for i in 0..self.segs.len() {
+    /// FACK (Mathis & Mahdavi 1996; Linux 2.6's default, `tcp_update_scoreboard` with
+    /// `tcp_mark_head_lost`): every un-SACKed segment below `high_seq` with at least
+    /// DupThresh segments, SACKed or not, between it and the highest SACKed one
+    /// (that one included) is lost. Returns whether the first segment is lost.
+    pub fn mark_lost_by_fack(&mut self, high_seq: u64) -> bool {
+        let Some(&highest) = self.top_sacked.last() else {
+            return false;
+        };
+        // fackets_out: the segments from SND.UNA up to the highest SACKed one.
+        let fackets = self.segs.partition_point(|s| s.start <= highest);
+        let lost = fackets.saturating_sub(DUP_THRESH);
+        for i in 0..lost {
+            let s = self.segs[i];
+            if s.start >= high_seq {
+                break;
+            }
+            if !s.sacked && !s.lost {
+                self.mark_lost_at(i);
+            }
+        }
+        if self.top_sacked.len() >= DUP_THRESH {
+            // 2.6.18's lost-retransmit check ran beside FACK in tcp_sacktag_write_queue.
+            self.mark_lost_retransmissions(self.top_sacked[0]);
+        }
+        self.segs.front().is_some_and(|s| s.lost)
+    }
+
+    /// RACK loss detection (RFC 8985 6.2 step 5, Linux `tcp_rack_detect_loss`): every
+    /// transmission sent before the most recent delivered one that has had RACK.rtt +
+    /// `reo_wnd` to arrive is lost — originals walked in sequence (= sending) order
+    /// from the frontier, retransmissions in the order they went out. Returns when
+    /// the next one not yet expired will be (the reordering timer), if any.
+    pub fn mark_lost_by_time(&mut self, now: SimTime, reo_wnd: SimTime) -> Option<SimTime> {
+        let rack = self.rack?;
+        let mut wait: Option<i64> = None;
+        // Originals.
+        let mut i = self.segs.partition_point(|s| s.end() <= self.rack_frontier);
+        while i < self.segs.len() {
+            let s = self.segs[i];
+            if s.sacked || s.ever_retransmitted || s.lost {
+                i += 1;
+                self.rack_frontier = s.end();
+                continue;
+            }
+            if rack.sent_after_record(s.sent_at, s.end()) {
+                break;
+            }
+            let remaining = rack.remaining(now, s.sent_at, reo_wnd);
+            if remaining > 0 {
+                wait = Some(remaining);
+                break;
+            }
+            self.mark_lost_at(i);
+            self.rack_frontier = s.end();
+            i += 1;
+        }
+        // Retransmissions (each one once, in the order it was sent).
+        while let Some(w) = self.watched.front().copied() {
+            let i = self.segs.partition_point(|s| s.start < w.start);
+            let live = self.segs.get(i).filter(|s| {
+                s.start == w.start && s.retransmitted && !s.sacked && s.sent_at == w.sent_at
+            });
+            let Some(&s) = live else {
+                self.watched.pop_front(); // delivered, or sent again since
+                continue;
+            };
+            if rack.sent_after_record(s.sent_at, s.end()) {
+                break;
+            }
+            let remaining = rack.remaining(now, s.sent_at, reo_wnd);
+            if remaining > 0 {
+                wait = Some(wait.map_or(remaining, |x| x.min(remaining)));
+                break;
+            }
+            self.watched.pop_front();
             self.mark_lost_at(i);
         }
+        wait.map(|r| now + SimTime(r as u64))
+    }
+
+    /// After a retransmission timeout every un-SACKed segment is presumed lost
+    /// (retransmitted ones included). With RACK, only the first segment and those
+    /// sent longer than RACK.rtt ago (Linux `tcp_timeout_mark_lost`): the others may
+    /// still be on their way.
+    pub fn mark_all_lost(&mut self, now: SimTime) {
+        let recent = self
+            .rack
+            .map(|r| SimTime(now.as_ns().saturating_sub(r.rtt().as_ns())));
+        for i in 0..self.segs.len() {
+            if i > 0 && recent.is_some_and(|t| self.segs[i].sent_at > t) {
+                continue;
+            }
+            self.mark_lost_at(i);
+        }
+    }
+
+    /// Takes back every loss mark (Linux `tcp_undo_cwnd_reduction` with
+    /// `unmark_loss`): a reduction proved spurious, so what was deemed lost is in
+    /// flight after all. Retransmissions stay counted in flight, as in Linux.
+    pub fn unmark_lost(&mut self) {
+        if self.lost == 0 {
+            return;
+        }
+        for s in self.segs.iter_mut() {
+            s.lost = false;
+        }
+        self.lost = 0;
+        self.pending_retransmit = 0;
+        self.retransmit_hint = u64::MAX;
     }
 
     /// RFC 6675 NextSeg rule (1): the first lost segment not yet retransmitted.
@@ -726,7 +912,7 @@ mod tests {
         let mut b = board(3);
         b.mark_first_lost();
         b.retransmitted(1, SimTime::ZERO, DeliveryStamp::default(), None);
-        b.mark_all_lost();
+        b.mark_all_lost(SimTime::ZERO);
         assert_eq!(b.in_flight(), 0);
         assert_eq!(b.next_to_retransmit().unwrap().start, 1);
     }

@@ -50,7 +50,7 @@ pub struct TcpSegment {
     /// SYN / FIN / ACK bits.
     pub flags: u8,
     sack_len: u8,
-    sack: [(u32, u32); MAX_SACK_BLOCKS],
+    sack: [(i32, i32); MAX_SACK_BLOCKS],
 }
 
 impl Default for TcpSegment {
@@ -110,10 +110,10 @@ impl TcpSegment {
 
     /// The SACK blocks, [left, right) byte ranges, in the order sent.
     pub fn sack_blocks(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let ack = self.ack;
+        let ack = self.ack as i64;
         self.sack[..self.sack_len as usize]
             .iter()
-            .map(move |&(l, r)| (ack + l as u64, ack + r as u64))
+            .map(move |&(l, r)| ((ack + l as i64) as u64, (ack + r as i64) as u64))
     }
 
     /// Number of SACK blocks.
@@ -121,15 +121,16 @@ impl TcpSegment {
         self.sack_len as usize
     }
 
-    /// Appends a SACK block above the acknowledgement number, if there is room.
-    /// Set `ack` first: blocks are stored relative to it.
+    /// Appends a SACK block, if there is room: above the acknowledgement number, or
+    /// below it for a D-SACK (RFC 2883). Set `ack` first: blocks are stored relative
+    /// to it, within ±2³¹ (windows are at most 2³⁰, RFC 7323).
     pub fn push_sack(&mut self, block: (u64, u64)) {
-        let (Some(l), Some(r)) = (block.0.checked_sub(self.ack), block.1.checked_sub(self.ack))
-        else {
+        let offset = |x: u64| i32::try_from(x as i64 - self.ack as i64).ok();
+        let (Some(l), Some(r)) = (offset(block.0), offset(block.1)) else {
             return;
         };
-        if (self.sack_len as usize) < MAX_SACK_BLOCKS && r <= u32::MAX as u64 {
-            self.sack[self.sack_len as usize] = (l as u32, r as u32);
+        if (self.sack_len as usize) < MAX_SACK_BLOCKS {
+            self.sack[self.sack_len as usize] = (l, r);
             self.sack_len += 1;
         }
     }

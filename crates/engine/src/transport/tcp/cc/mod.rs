@@ -151,6 +151,12 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     fn on_retransmission_timeout(&mut self, now: SimTime, basis_bytes: u64, new_event: bool);
     /// Fast recovery ended (the window inflation is dropped by the sender).
     fn on_recovery_end(&mut self, _now: SimTime) {}
+    /// The last reduction proved spurious (RFC 4015's response as Linux makes it,
+    /// `tcp_undo_cwnd_reduction` with the `undo_cwnd` op): cwnd back to at least
+    /// `prior_cwnd`, ssthresh to at least `prior_ssthresh` (`u64::MAX`: unset, slow
+    /// start again). Algorithms outside the window model keep theirs (BBR, as Linux's
+    /// `bbr_undo_cwnd`).
+    fn undo_reduction(&mut self, _prior_cwnd: u64, _prior_ssthresh: u64) {}
     /// Linux 2.6's `min_cwnd` op: how far rate halving may take the window in
     /// recovery (ssthresh unless the module says otherwise; ssthresh/2 for the modules
     /// that use `tcp_reno_min_cwnd`).

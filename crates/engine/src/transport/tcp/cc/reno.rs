@@ -110,6 +110,12 @@ impl CongestionControl for Reno {
         self.ssthresh
     }
 
+    fn undo_reduction(&mut self, prior_cwnd: u64, prior_ssthresh: u64) {
+        // tcp_reno_undo_cwnd, and tcp_undo_cwnd_reduction's ssthresh.
+        self.cwnd = self.cwnd.max(prior_cwnd);
+        self.ssthresh = self.ssthresh.max(prior_ssthresh);
+    }
+
     fn min_cwnd(&self) -> u64 {
         // tcp_reno_min_cwnd: ssthresh/2 in whole segments.
         if self.ssthresh == u64::MAX {

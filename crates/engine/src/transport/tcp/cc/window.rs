@@ -143,6 +143,17 @@ impl SegmentWindow {
         self.cwnd_cnt = 0;
     }
 
+    /// A spurious reduction taken back: at least the window and threshold it replaced.
+    pub fn undo(&mut self, prior_cwnd: u64, prior_ssthresh: u64) {
+        self.cwnd = self.cwnd.max(segments(prior_cwnd, self.mss));
+        let prior = if prior_ssthresh == u64::MAX {
+            UNSET
+        } else {
+            segments(prior_ssthresh, self.mss)
+        };
+        self.ssthresh = self.ssthresh.max(prior); // UNSET is the largest value
+    }
+
     /// The window in bytes.
     pub fn cwnd_bytes(&self) -> u64 {
         self.cwnd as u64 * self.mss
@@ -183,8 +194,8 @@ pub fn segments(bytes: u64, mss: u64) -> u32 {
 }
 
 /// The [`super::CongestionControl`] methods every algorithm built on a
-/// [`SegmentWindow`] in its field `w` shares: `cwnd`, `ssthresh` and `limit_cwnd`
-/// (rate halving's end). Written inside the algorithm's `impl CongestionControl`.
+/// [`SegmentWindow`] in its field `w` shares: `cwnd`, `ssthresh`, `limit_cwnd`
+/// (rate halving's end) and `undo_reduction`. Written inside the algorithm's `impl CongestionControl`.
 macro_rules! segment_window_accessors {
     () => {
         fn cwnd(&self) -> u64 {
@@ -195,6 +206,9 @@ macro_rules! segment_window_accessors {
         }
         fn limit_cwnd(&mut self, max_bytes: u64) {
             self.w.limit_cwnd(max_bytes);
+        }
+        fn undo_reduction(&mut self, prior_cwnd: u64, prior_ssthresh: u64) {
+            self.w.undo(prior_cwnd, prior_ssthresh);
         }
     };
 }

@@ -1,0 +1,288 @@
+//! Acknowledgements: cumulative and selective (RFC 5681, 6582, 6675, 2883 D-SACKs),
+//! RTT samples (RFC 6298, 7323), and the facts each ACK hands to loss detection,
+//! recovery and the congestion-control algorithm.
+
+use super::*;
+
+/// RFC 2883 section 4: the first SACK block reports a duplicate (a D-SACK) when it
+/// lies below the cumulative ACK or inside the second block.
+pub(super) fn first_block_is_dsack(seg: &TcpSegment) -> bool {
+    let mut blocks = seg.sack_blocks();
+    let Some((left, right)) = blocks.next() else {
+        return false;
+    };
+    right <= seg.ack || blocks.next().is_some_and(|(l, r)| l <= left && right <= r)
+}
+
+impl TcpSender {
+    /// The SYN-ACK: the connection is open; its RTT is the first sample (RFC 6298 (2.2)).
+    pub(super) fn on_syn_ack(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) {
+        let acked = self.board.ack_to(seg.ack);
+        if let Some(sent) = acked.rtt_sample_from {
+            self.rtt.sample(now - sent);
+            self.stats.record_rtt(self.rtt.srtt());
+        }
+        self.conn = Connection::Established;
+        self.snd_una = seg.ack;
+        self.rwnd = seg.window;
+        self.rto_at = None;
+        self.transmit(now, out);
+    }
+
+    /// Processes an acknowledgement (RFC 5681, 6582, 6675).
+    pub(super) fn on_ack(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) {
+        self.rwnd = seg.window;
+        let mss = self.mss();
+        // The timestamp echo, for RACK and the undo tests (RFC 7323 section 4.3).
+        let ts_ecr = seg.ts_ecr().filter(|_| self.p.timestamps);
+        let min_rtt = self.rtt.min_rtt();
+        if let Some(rack) = self.board.rack_mut() {
+            rack.begin_ack(now, min_rtt, ts_ecr);
+        }
+        let prior_una = self.snd_una;
+        let losses_before = self.board.losses_marked();
+        let retransmissions_lost_before = self.board.retransmissions_lost();
+        let prior_in_flight = self.board.in_flight();
+        // The ACK that ends a recovery still belongs to it (no growth on it).
+        let in_recovery = self.recovery.phase == Phase::FastRecovery;
+        let mut sacked = Sacked::default();
+        let mut dsack = false;
+        if self.p.recovery == Recovery::Sack {
+            dsack = first_block_is_dsack(seg);
+            for (i, (left, right)) in seg.sack_blocks().enumerate() {
+                if i == 0 && dsack {
+                    if let Some(undo) = &mut self.recovery.undo {
+                        undo.on_dsack(right);
+                    }
+                    continue; // a report of a duplicate, not of new data
+                }
+                self.board.sack(left, right, &mut sacked);
+            }
+        }
+        let mut original_delivered = sacked.original_delivered;
+        let mut newest = sacked.newest;
+        let mut delivered = sacked.bytes;
+        let mut newly_acked = 0;
+        let mut rtt = None;
+        if seg.ack > self.snd_una {
+            let acked = self.board.ack_to(seg.ack);
+            original_delivered = match (original_delivered, acked.original_delivered) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            newly_acked = acked.bytes;
+            delivered += acked.newly_delivered;
+            newest = acked.newest.map(|n| n.newest(newest)).or(newest);
+            self.snd_una = seg.ack;
+            self.recovery.dupacks = 0;
+            // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
+            let mut restart_timer = true;
+            // Only the once-per-RTT mode keeps a timed segment (nothing to do otherwise).
+            let timed = match self.p.rtt_sampling {
+                RttSampling::OncePerRtt => self.rtt_timer.on_ack(seg.ack, now),
+                RttSampling::EveryAck => None,
+            };
+            rtt = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
+                (true, Some(ecr), _) => Some(now - SimTime(ecr)),
+                (_, _, RttSampling::EveryAck) => acked.rtt_sample_from.map(|sent| now - sent),
+                (_, _, RttSampling::OncePerRtt) => timed,
+            };
+            if let Some(r) = rtt {
+                self.rtt.sample(r);
+                self.stats.record_rtt(self.rtt.srtt());
+            }
+            match self.recovery.phase {
+                Phase::FastRecovery
+                    if seg.ack >= self.recovery.recover
+                        && self.recovery.undo.is_some_and(|u| u.may_undo(ts_ecr)) =>
+                {
+                    self.undo_reduction(false); // Linux tcp_try_undo_recovery
+                }
+                Phase::FastRecovery
+                    if seg.ack >= self.recovery.recover || self.p.recovery == Recovery::Reno =>
+                {
+                    self.recovery.phase = Phase::Open; // full ACK (or any new ACK for Reno)
+                    self.recovery.inflation = 0;
+                    self.recovery.prr = None;
+                    self.cc.on_recovery_end(now);
+                    if let Some(halving) = self.recovery.halving.take() {
+                        // Linux 2.6 tcp_complete_cwr: cwnd = min(cwnd, ssthresh), where
+                        // rate halving has taken cwnd.
+                        self.cc.limit_cwnd(halving.cwnd());
+                    }
+                }
+                Phase::FastRecovery
+                    if self
+                        .recovery
+                        .undo
+                        .is_some_and(|u| u.echo_predates_retransmission(ts_ecr)) =>
+                {
+                    // Linux tcp_try_undo_partial: the original of the retransmitted
+                    // segment was only delayed (reordering).
+                    self.undo_reduction(true);
+                }
+                Phase::FastRecovery => {
+                    if self.p.recovery == Recovery::NewReno {
+                        restart_timer = self.p.newreno_timer == NewRenoTimer::SlowButSteady
+                            || !self.recovery.partial_ack_restarted_timer;
+                        self.recovery.partial_ack_restarted_timer = true;
+                        // RFC 6582 3.2 step 3, partial ACK: retransmit the next hole,
+                        // deflate by the amount acknowledged, add back one SMSS.
+                        self.board.mark_first_lost();
+                        self.recovery.inflation -= acked.bytes as i64;
+                        if acked.bytes >= mss {
+                            self.recovery.inflation += mss as i64;
+                        }
+                    }
+                }
+                Phase::TimeoutRecovery | Phase::Open => {}
+            }
+            // RFC 6298 (5.2)/(5.3): stop when all is acknowledged, else restart.
+            if self.board.is_empty() {
+                self.rto_at = None;
+            } else if restart_timer {
+                self.rto_at = Some(now + self.rtt.rto());
+            }
+        } else if seg.ack == self.snd_una && !self.board.is_empty() && seg.payload_bytes == 0 {
+            self.recovery.dupacks += 1;
+            if self.recovery.phase == Phase::FastRecovery && self.p.recovery != Recovery::Sack {
+                self.recovery.inflation += mss as i64; // RFC 5681 3.2 step 4
+            }
+        }
+        match self.recovery.phase {
+            Phase::TimeoutRecovery => {
+                let duplicate = seg.ack == prior_una && seg.payload_bytes == 0;
+                self.on_ack_after_timeout(
+                    now,
+                    prior_una,
+                    original_delivered,
+                    sacked.bytes > 0 || duplicate,
+                    ts_ecr,
+                );
+            }
+            // Linux tcp_try_undo_dsack: every retransmission of the last reduction
+            // reported a duplicate, in recovery or after it.
+            _ if dsack
+                && self
+                    .recovery
+                    .undo
+                    .is_some_and(|u| u.all_retransmissions_duplicated()) =>
+            {
+                self.undo_reduction(false);
+            }
+            _ => {}
+        }
+        self.report_ack(
+            now,
+            newly_acked,
+            delivered,
+            newest,
+            rtt,
+            prior_in_flight,
+            in_recovery,
+        );
+        if self.board.is_empty() && self.fin_sent && seg.ack >= self.snd_nxt {
+            self.conn = Connection::Closed;
+            return;
+        }
+        if self.tlp_high_seq.is_some() {
+            let pure_duplicate =
+                dsack || (seg.ack == prior_una && delivered == 0 && seg.payload_bytes == 0);
+            self.on_probe_ack(now, seg.ack, pure_duplicate);
+        }
+        let (lost_found, count_dupacks) = match self.p.loss_detection {
+            _ if self.p.recovery != Recovery::Sack => (false, true),
+            LossDetection::DupThresh => (self.board.mark_lost_by_sack(), true),
+            LossDetection::Fack => {
+                let high_seq = if self.recovery.phase == Phase::Open {
+                    self.snd_nxt
+                } else {
+                    self.recovery.recover
+                };
+                (self.board.mark_lost_by_fack(high_seq), true)
+            }
+            // Linux 6.x with RACK: recovery starts once anything is marked lost
+            // (`tcp_time_to_recover`); RACK's reo_wnd of 0 at DupThresh SACKed
+            // segments stands in for the duplicate-ACK count.
+            LossDetection::Rack => (self.detect_losses_by_time(now, false), false),
+        };
+        let dupthresh_reached = count_dupacks && self.recovery.dupacks as usize >= DUP_THRESH;
+        if self.board.retransmissions_lost() > retransmissions_lost_before {
+            self.on_lost_retransmission(now);
+        }
+        if self.recovery.phase == Phase::Open && (dupthresh_reached || lost_found) {
+            self.enter_fast_recovery(now);
+        } else if let Some(prr) = &mut self.recovery.prr {
+            let safe_ack = self.snd_una > prior_una && self.board.losses_marked() == losses_before;
+            prr.on_ack(
+                delivered,
+                self.board.in_flight(),
+                self.cc.ssthresh(),
+                mss,
+                safe_ack,
+            );
+        }
+        if let Some(halving) = &mut self.recovery.halving {
+            // Linux runs tcp_cwnd_down on every ACK in recovery, the first included.
+            halving.on_ack(
+                delivered > 0,
+                self.board.in_flight(),
+                self.cc.min_cwnd(),
+                mss,
+            );
+        }
+        if self.p.tail_loss_probe && self.snd_una > prior_una {
+            self.arm_loss_probe(now); // RFC 8985 7.2: restarted by an ACK of new data
+        }
+        self.transmit(now, out);
+    }
+
+    /// Takes the delivery-rate sample and hands the ACK to the algorithm.
+    // The ACK's facts, each from a different part of the sender; a struct built only to
+    // be taken apart here would not be clearer.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn report_ack(
+        &mut self,
+        now: SimTime,
+        newly_acked: u64,
+        delivered: u64,
+        newest: Option<crate::transport::tcp::rate::Delivered>,
+        rtt: Option<SimTime>,
+        prior_in_flight: u64,
+        in_recovery: bool,
+    ) {
+        let rate = self.rate.on_ack(
+            now,
+            delivered,
+            newest,
+            self.rtt.min_rtt(),
+            self.rate_samples,
+        );
+        if self.growth_delayed && newly_acked > 0 {
+            self.growth_delayed = false;
+            // The first ACK opens the initial window, as ns-2 sets cwnd_ to
+            // initial_window() on it instead of growing it.
+            return;
+        }
+        let event = AckEvent {
+            now,
+            bytes_acked: match self.p.cwnd_counting {
+                CwndCounting::Bytes => newly_acked,
+                CwndCounting::Acks => newly_acked.min(self.mss()),
+            },
+            newly_acked_bytes: newly_acked,
+            delivered_bytes: delivered,
+            rtt,
+            min_rtt: self.rtt.min_rtt(),
+            srtt: self.rtt.srtt(),
+            in_flight: self.board.in_flight(),
+            prior_in_flight,
+            in_recovery,
+            cwnd_limited: self.cwnd_limited,
+            round_start: rate.round_start,
+            round_count: self.rate.round_count(),
+            rate: rate.sample,
+        };
+        self.cc.on_ack(&event);
+    }
+}

@@ -1,0 +1,307 @@
+//! The recovery window: fast retransmit and fast recovery (RFC 5681 3.2, RFC 6582,
+//! RFC 6675 with PRR or rate halving), a lost retransmission's second reduction (RFC
+//! 5681 4.3), the retransmission timeout (RFC 6298 (5.4)–(5.6), RFC 5681 3.1), F-RTO
+//! (RFC 5682) and the undo of reductions proved spurious (RFC 4015; `undo.rs`).
+
+use super::loss_detection::LossTimers;
+use super::*;
+use crate::transport::tcp::prr::Prr;
+use crate::transport::tcp::rate_halving::RateHalving;
+use crate::transport::tcp::undo::UndoRecord;
+
+/// The recovery window: where the sender stands in loss recovery and what the current
+/// episode has set. Episodes begin and end here (`enter_fast_recovery`, `on_timeout`,
+/// `undo_reduction`, the end of a timeout recovery); an ACK's own bookkeeping in
+/// `input.rs` (duplicate counts, NewReno's inflation, PRR's budget) and the sending
+/// code read and update the rest. Hot fields first: every ACK reads them.
+#[derive(Debug)]
+pub(super) struct RecoveryWindow {
+    /// Open, fast recovery (RFC 5681 3.2, 6582, 6675) or timeout recovery.
+    pub(super) phase: Phase,
+    /// Duplicate ACKs in a row (RFC 5681 DupThresh counting).
+    pub(super) dupacks: u32,
+    /// RFC 6582 `recover` (Linux `high_seq`): SND.NXT when the episode began; it ends
+    /// once everything below is acknowledged.
+    pub(super) recover: u64,
+    /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4).
+    pub(super) inflation: i64,
+    /// A partial ACK has already restarted the timer in this recovery (impatient
+    /// NewReno, RFC 6582 section 4).
+    pub(super) partial_ack_restarted_timer: bool,
+    /// The fast retransmit is due: it goes out at once, whatever cwnd and pipe say
+    /// (RFC 5681 3.2 step 3, RFC 6675 (4.3); ns-2 and Linux's PRR do the same).
+    pub(super) fast_retransmit_due: bool,
+    /// F-RTO is judging the last timeout (RFC 5682 section 3).
+    pub(super) frto: bool,
+    /// F-RTO step 2b: this ACK sends new data, not the segments the timeout marked.
+    pub(super) frto_new_data: bool,
+    /// RFC 6937 state while in SACK fast recovery with `Reduction::Prr`.
+    pub(super) prr: Option<Prr>,
+    /// Linux 2.6's rate-halving state while in SACK fast recovery with
+    /// `Reduction::RateHalving`.
+    pub(super) halving: Option<RateHalving>,
+    /// A lost retransmission has lowered the window a second time in this episode
+    /// (RFC 5681 4.3).
+    pub(super) lowered_twice: bool,
+    /// The last reduction, while it may still prove spurious (`undo.rs`).
+    pub(super) undo: Option<UndoRecord>,
+}
+
+impl Default for RecoveryWindow {
+    fn default() -> Self {
+        RecoveryWindow {
+            phase: Phase::Open,
+            dupacks: 0,
+            recover: 0,
+            inflation: 0,
+            partial_ack_restarted_timer: false,
+            fast_retransmit_due: false,
+            frto: false,
+            frto_new_data: false,
+            prr: None,
+            halving: None,
+            lowered_twice: false,
+            undo: None,
+        }
+    }
+}
+
+impl TcpSender {
+    /// Fast retransmit: RFC 5681 3.2 steps 2–3, RFC 6582 3.2 step 2, RFC 6675 (4).
+    pub(super) fn enter_fast_recovery(&mut self, now: SimTime) {
+        // RFC 6582 3.2 step 2 (4.1 after a timeout): only an ACK covering *more* than
+        // the highest byte sent when the last recovery began may start a new one — as
+        // ns-2's `highest_ack_ > recover_`. Duplicates exactly at that point are echoes
+        // of go-back-N resending what the receiver already held. Reno gets the check
+        // too, as ns-2's Reno does with its default `bugFix_`: without it, every further
+        // hole of one window halves cwnd again instead of waiting for the timer.
+        if self.snd_una <= self.recovery.recover {
+            return;
+        }
+        self.recovery.recover = self.snd_nxt;
+        self.recovery.lowered_twice = false;
+        if self.p.recovery == Recovery::Sack {
+            match self.p.reduction {
+                Reduction::Pipe => {}
+                Reduction::Prr => self.recovery.prr = Some(Prr::start(self.board.outstanding())),
+                Reduction::RateHalving => {
+                    self.recovery.halving = Some(RateHalving::start(self.cc.cwnd()))
+                }
+            }
+        }
+        self.start_undo_record();
+        self.cc
+            .on_congestion_event(now, self.reduction_basis(), self.board.in_flight());
+        self.stats.fast_retransmits += 1;
+        if self.p.loss_detection != LossDetection::Rack || self.p.recovery != Recovery::Sack {
+            // DupThresh and FACK take the first segment as lost; RACK marks by time only.
+            self.board.mark_first_lost();
+        }
+        self.recovery.phase = Phase::FastRecovery;
+        // Recovery answers whatever the probe was for (Linux tcp_init_cwnd_reduction).
+        self.loss_timers.set_probe(None);
+        self.tlp_high_seq = None;
+        self.rtt_timer.cancel();
+        self.recovery.partial_ack_restarted_timer = false;
+        self.recovery.fast_retransmit_due = true;
+        // The retransmission gets a full RTO (ns-2's reset_rtx_timer; Linux rearms on
+        // retransmitting the head): else a timer armed for the lost segment's first
+        // transmission can expire before the retransmission's ACK returns.
+        self.rto_at = Some(now + self.rtt.rto());
+        self.recovery.inflation = if self.p.recovery == Recovery::Sack {
+            0
+        } else {
+            (DUP_THRESH as u64 * self.mss()) as i64
+        };
+    }
+
+    /// A retransmission was found lost in SACK recovery with `Reduction::Pipe`: RFC
+    /// 5681 section 4.3 — the loss of a retransmission is a second indication of
+    /// congestion, so ssthresh and cwnd are lowered twice: once more in the episode,
+    /// from the pipe (what is still in the network), and the episode now ends past what
+    /// has been sent. Without it a window the first reduction left above the path (a
+    /// decrease applied to a slow-start overshoot) keeps the queue overflowing through
+    /// the whole recovery; lowering again on every such loss instead would cascade far
+    /// below the path while the queue drains what the old window put in it. PRR (the
+    /// default, and Linux) conserves packets on such ACKs instead (`prr.rs`) and rate
+    /// halving keeps cutting the window: neither lowers twice.
+    pub(super) fn on_lost_retransmission(&mut self, now: SimTime) {
+        if self.recovery.phase != Phase::FastRecovery
+            || self.p.recovery != Recovery::Sack
+            || self.p.reduction != Reduction::Pipe
+        {
+            return;
+        }
+        if self.recovery.lowered_twice {
+            return;
+        }
+        self.recovery.lowered_twice = true;
+        let basis = match self.p.timeout_ssthresh {
+            TimeoutSsthresh::FlightSize => self.board.in_flight(),
+            TimeoutSsthresh::Cwnd => self.reduction_basis(),
+        };
+        self.cc
+            .on_congestion_event(now, basis, self.board.in_flight());
+        self.recovery.recover = self.snd_nxt;
+    }
+
+    /// Keeps what the reduction about to be made replaces (Linux `tcp_init_undo`).
+    pub(super) fn start_undo_record(&mut self) {
+        if !self.p.undo {
+            return;
+        }
+        let retransmissions_out = self.board.retransmitted_bytes().div_ceil(self.mss()) as u32;
+        self.recovery.undo = Some(UndoRecord::new(
+            self.snd_una,
+            self.cc.cwnd(),
+            self.cc.ssthresh(),
+            self.recovery.phase == Phase::Open,
+            retransmissions_out,
+        ));
+    }
+
+    /// Takes the last reduction back (RFC 4015's response as Linux's
+    /// `tcp_undo_cwnd_reduction`): the window and threshold it replaced, the open
+    /// state, and with `unmark_loss` every loss mark (the data was only delayed).
+    pub(super) fn undo_reduction(&mut self, unmark_loss: bool) {
+        let Some(undo) = self.recovery.undo.take() else {
+            return;
+        };
+        self.cc.undo_reduction(undo.prior_cwnd, undo.prior_ssthresh);
+        if unmark_loss {
+            self.board.unmark_lost();
+        }
+        self.recovery.phase = Phase::Open;
+        self.recovery.prr = None;
+        self.recovery.halving = None;
+        self.recovery.inflation = 0;
+        self.recovery.frto = false;
+        self.stats.undos += 1;
+    }
+
+    /// An ACK after a timeout (Linux `tcp_process_loss`): F-RTO's steps (RFC 5682
+    /// section 3, SACK-enhanced), then the end of timeout recovery once everything sent
+    /// before the timeout is acknowledged, undoing it if the evidence says so.
+    /// `original_delivered`: the lowest end of never-retransmitted data the ACK
+    /// covers; `loss_seen`: it SACKs new data or is a duplicate.
+    pub(super) fn on_ack_after_timeout(
+        &mut self,
+        now: SimTime,
+        prior_una: u64,
+        original_delivered: Option<u64>,
+        loss_seen: bool,
+        ts_ecr: Option<u64>,
+    ) {
+        let recovered = self.snd_una >= self.recovery.recover;
+        if self.recovery.frto {
+            // Only data sent before the timeout proves anything (Linux counts
+            // FLAG_ORIG_SACK_ACKED up to high_seq): new data is not in doubt.
+            if original_delivered.is_some_and(|end| end <= self.recovery.recover)
+                && self.recovery.undo.is_some()
+            {
+                // Step 2a / 3b: the originals arrived; the timeout was spurious.
+                self.undo_reduction(true);
+                return;
+            }
+            if self.snd_nxt > self.recovery.recover {
+                if loss_seen {
+                    self.recovery.frto = false; // step 3a: the loss was real
+                }
+            } else if self.snd_una > prior_una && !recovered {
+                // Step 2b: send new data and see what the next ACKs say.
+                let more = self.snd_nxt < self.written_by(now);
+                if more && self.snd_nxt < self.snd_una + self.rwnd.min(self.p.max_window) {
+                    self.recovery.frto_new_data = true;
+                    return;
+                }
+                self.recovery.frto = false;
+            }
+        }
+        if recovered {
+            if self.recovery.undo.is_some_and(|u| u.may_undo(ts_ecr)) {
+                self.undo_reduction(false);
+            } else {
+                self.recovery.phase = Phase::Open;
+                self.recovery.frto = false;
+            }
+        } else if self.recovery.undo.is_some_and(|u| u.may_undo(ts_ecr)) {
+            self.undo_reduction(true); // Linux tcp_try_undo_loss
+        }
+    }
+
+    /// What a loss halves (RFC 5681 eq. 4's FlightSize, or the window as ns-2's
+    /// `window()` and Linux's `ssthresh` ops read it).
+    pub(super) fn reduction_basis(&self) -> u64 {
+        match self.p.timeout_ssthresh {
+            TimeoutSsthresh::FlightSize => self.board.outstanding(),
+            TimeoutSsthresh::Cwnd => self.cc.cwnd().min(self.rwnd).min(self.p.max_window),
+        }
+    }
+
+    /// Whether an expiring timer reports congestion not yet answered by a reduction.
+    ///
+    /// A further expiry with nothing acknowledged since the last one never is (RFC 5681
+    /// section 3.1: ssthresh is not lowered again while the same segment is backed
+    /// off). With `OncePerWindow` (Linux's `tcp_enter_loss`: ca_state ≤ Disorder, or
+    /// snd_una past high_seq, or Loss with progress since the last expiry) neither is
+    /// a timeout inside the window a fast retransmit already answered: the one
+    /// reduction per window of data that RFC 5681 and 6582 make, whose ssthresh came
+    /// from the window that actually overflowed. `PerTimeout` is ns-2's `slowdown()`,
+    /// which halves `window()` again on every expiry that follows progress.
+    pub(super) fn timeout_is_new_congestion_event(&self) -> bool {
+        let progressed = self.last_timeout_una != Some(self.snd_una);
+        match self.p.timeout_reduction {
+            TimeoutReduction::PerTimeout => progressed,
+            TimeoutReduction::OncePerWindow => {
+                self.snd_una >= self.recovery.recover
+                    || (self.recovery.phase == Phase::TimeoutRecovery && progressed)
+            }
+        }
+    }
+
+    /// The retransmission timer expired (RFC 6298 (5.4)–(5.6), RFC 5681 3.1).
+    pub(super) fn on_timeout(&mut self, now: SimTime, out: &mut Outbox) {
+        self.stats.rto_count += 1;
+        let new_event = self.timeout_is_new_congestion_event();
+        let repeated = self.last_timeout_una == Some(self.snd_una);
+        self.last_timeout_una = Some(self.snd_una);
+        let basis = match self.p.timeout_ssthresh {
+            // FlightSize as RFC 6675 counts what is in the network: not what was SACKed,
+            // nor what was deemed lost and not resent. snd_nxt − snd_una would count the
+            // new data a recovery sent beyond the holes, and the old window a
+            // go-back-N is still resending: more than the path ever held.
+            TimeoutSsthresh::FlightSize => self.board.in_flight(),
+            // ns-2's window(): min(cwnd, receiver's window), without recovery inflation.
+            TimeoutSsthresh::Cwnd => self.cc.cwnd().min(self.rwnd).min(self.p.max_window),
+        };
+        if new_event {
+            self.start_undo_record();
+        }
+        // Linux tcp_enter_loss: F-RTO judges a timeout from the open state, or a
+        // repeated one; not the first timeout inside a fast recovery.
+        self.recovery.frto = self.p.frto && (self.recovery.phase == Phase::Open || repeated);
+        self.cc.on_retransmission_timeout(now, basis, new_event);
+        self.rtt.on_timeout();
+        self.rtt_timer.cancel();
+        self.growth_delayed = false;
+        self.board.mark_all_lost(now);
+        self.recovery.phase = Phase::TimeoutRecovery;
+        self.loss_timers = LossTimers::default();
+        self.tlp_high_seq = None;
+        self.recovery.prr = None;
+        self.recovery.halving = None;
+        self.recovery.recover = self.snd_nxt;
+        self.recovery.inflation = 0;
+        self.recovery.dupacks = 0;
+        self.rto_at = Some(now + self.rtt.rto());
+        if self.conn == Connection::SynSent {
+            let s = self.segment(now, 0, 0, flags::SYN);
+            let stamp = self.rate.on_send(now, 0);
+            self.board.retransmitted(0, now, stamp, None);
+            self.stats.retransmits += 1;
+            self.emit(now, s, 0, out);
+            return;
+        }
+        self.transmit(now, out);
+    }
+}
