@@ -62,7 +62,7 @@ def test_what_linux_cannot_do_is_refused_naming_the_field(override, field, why):
 def test_linux_settings_and_the_defaults_are_accepted():
     _check([])
     _check(["flow[0].transport.profile=tcplab", "flow[0].transport.cc=cubic"])
-    _check(['flow[0].transport.cc={algorithm="cubic", hystart=true}', "flow[0].transport.sack=false",
+    _check(['flow[0].transport.cc={algorithm="cubic", linux_hystart=true}', "flow[0].transport.sack=false",
             "flow[0].transport.initial_window=4", "flow[0].transport.rto.min=1s"])
     plan = support.kernel_tcp(load(SCENARIOS / "linux-tcp.toml", ["flow[0].transport.initial_window=4",
                                                                     "flow[0].transport.sack=false"]).engine["flows"][0])
@@ -181,10 +181,10 @@ def test_emulated_results_use_the_engines_fairness_and_tail_goodput():
 def test_simulator_and_linux_agree(cc, case, tmp_path):
     """One flow, 40 ms RTT: 10 Mb/s with a one-BDP queue, or 50 Mb/s with 1e-3 random
     loss. Goodput within ±10%; where both have a loss sawtooth (reno and cubic), its
-    period within 15%. For cubic the simulator runs HyStart (the kernel's default)."""
+    period within 15%. For cubic the simulator runs Linux's HyStart (the kernel's default)."""
     sets = [f"flow[0].transport.cc={cc}"] + (LOSS if case == "loss" else [])
     if cc == "cubic":
-        sets[0] = 'flow[0].transport.cc={algorithm="cubic", hystart=true}'
+        sets[0] = 'flow[0].transport.cc={algorithm="cubic", linux_hystart=true}'
     args = [a for s in sets for a in ("--set", s)]
     result = run_cli("crosscheck", str(SCENARIOS / "linux-tcp.toml"), "--out", str(tmp_path / "x"), *args)
     assert result.returncode == 0, result.stderr

@@ -43,12 +43,12 @@ def _tcp_without_cc(extra: str) -> dict:
 
 
 def test_linux_profile_runs_the_kernels_recovery_and_default_module():
-    # sysctl tcp_recovery = 1 (RACK), tcp_early_retrans = 3 (TLP); CUBIC with HyStart
+    # sysctl tcp_recovery = 1 (RACK), tcp_early_retrans = 3 (TLP); CUBIC with its HyStart
     # and beta 717/1024 by default; without SACK the kernel's partial-ACK repair
     # (NewReno) whatever the module.
     t = _tcp_without_cc('profile = "linux"')
     assert t["loss_detection"] == "rack" and t["tail_loss_probe"]
-    assert t["cc"]["algorithm"] == "cubic" and t["cc"]["hystart"] and t["cc"]["beta"] == 717 / 1024
+    assert t["cc"]["algorithm"] == "cubic" and t["cc"]["linux_hystart"] and t["cc"]["beta"] == 717 / 1024
     assert _tcp_without_cc('profile = "linux", cc = "reno", sack = false')["recovery"] == "newreno"
     assert _tcp_without_cc('profile = "linux", cc = "reno"')["recovery"] is None  # SACK recovery
 

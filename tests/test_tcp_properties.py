@@ -55,6 +55,11 @@ Not asserted here, with the reason:
   before the loss-recovery changes of issue #28). Open, kept below as a strict xfail so
   that its fix is noticed; sampled cases of it are skipped, said here, not hidden.
 
+Besides the share, every sample checks that no retransmission repeats delivered data
+beyond go-back-N after a timeout, and that the sender's access queue stays free of
+drops once the first loss is repaired (on paths within HOST_QUEUE_PACKETS; the
+exception and its xfail are stated there).
+
 CI runs TCPLAB_PROPERTY_EXAMPLES examples (default 40); `make properties` runs 300.
 """
 
@@ -63,6 +68,7 @@ from __future__ import annotations
 import math
 import os
 import random
+from dataclasses import dataclass
 
 import pytest
 import tcplab
@@ -86,6 +92,21 @@ BETA = {"reno": 0.5, "newreno": 0.5, "cubic": 0.7, "highspeed": 0.5, "bic": 0.5,
 #: before Limited Transmit's segments swell FlightSize, ssthresh became 3.5 segments
 #: and the link carried 0.845 (0.984 without delayed ACKs).
 FLIGHT_SHORTFALL_SEGMENTS = 2
+
+#: How long after the first drop at the bottleneck its repair is surely over: the
+#: larger of this and 20 RTTs.
+REPAIR_S = 2.0
+
+#: The sender's access queue (the default link queue, 1,000 packets). On paths holding
+#: more, the end of a recovery can release a line-rate burst larger than it (cwnd =
+#: ssthresh while the pipe is far below, RFC 9937 section 6.1 and Linux's
+#: tcp_end_cwnd_reduction alike), and the host queue drops its own flow's packets.
+#: Linux never does: TCP Small Queues and qdisc back-pressure hold the burst in the
+#: socket. tcplab does not model that back-pressure (open, issue #28); found by this
+#: property in the `linux` profile (3 of ~1,200 paths, e.g. Scalable, 315 Mb/s, 292 ms,
+#: 31,000 packets: 14,679 access drops after the first loss), kept below as a strict
+#: xfail. The access-queue property is asserted on paths within the host queue.
+HOST_QUEUE_PACKETS = 1000
 
 #: Vegas's β: the most segments it keeps queued.
 VEGAS_QUEUE_SEGMENTS = 4
@@ -148,15 +169,36 @@ mss = "{MSS}B"
     return text, buffer_packets, bdp_packets
 
 
-def goodput_share(text: str, bw_bps: float) -> tuple[float, bool]:
-    """Goodput after the first SETTLE_S seconds over the bottleneck's payload rate, and
-    whether the flow lost anything."""
+@dataclass(frozen=True)
+class Outcome:
+    """What one run of a path shows."""
+
+    share: float  # goodput after SETTLE_S over the bottleneck's payload rate
+    lost: bool  # the flow lost anything
+    late_access_drops: int  # drops at the sender's access link after the first loss was repaired
+    spurious_retransmissions: int  # retransmissions beyond the packets the network dropped
+    timeouts: int
+
+
+def run_path(text: str, bw_bps: float, rtt_ms: float) -> Outcome:
+    """Runs a path's scenario and reads what the properties check."""
     result = tcplab.run(text)
     series = result.flow_series
     tail = series[series.time_s >= SETTLE_S]
     goodput = tail.delivered_bytes.sum() * 8 / (DURATION_S - SETTLE_S)
-    lost = bool(result.flows.packets_dropped.sum() > 0)
-    return goodput / (bw_bps * MSS / WIRE), lost
+    flow = result.flows.iloc[0]
+    links = result.link_series
+    bottleneck = links[(links.link == "router_left->router_right") & (links.drops > 0)]
+    access = links[links.link == "left0->router_left"]
+    late = 0
+    if len(bottleneck):
+        # Repaired: one recovery of RTO.max at most would do; a second is ample.
+        repaired_by = bottleneck.time_s.min() + max(REPAIR_S, 20 * rtt_ms / 1e3)
+        late = int(access[access.time_s >= repaired_by].drops.sum())
+    return Outcome(share=goodput / (bw_bps * MSS / WIRE), lost=bool(flow.packets_dropped > 0),
+                   late_access_drops=late,
+                   spurious_retransmissions=int(flow.retransmits - flow.packets_dropped),
+                   timeouts=int(flow.rto_count))
 
 
 #: Access links at least twice the bottleneck: slow start sends at twice the rate its
@@ -205,11 +247,21 @@ def known_gap(p: dict) -> bool:
 
 def check_share(p: dict) -> None:
     text, buffer_packets, bdp_packets = scenario(**p)
-    share, lost = goodput_share(text, p["bw_bps"])
-    bound = 0.9 * expected_share(p["cc"], buffer_packets, bdp_packets, lost)
-    assert share >= bound, (
-        f"{p['cc']} ({p['profile']}) got {share:.3f} of the link, at least {bound:.3f} expected "
-        f"(buffer {buffer_packets} packets, BDP {bdp_packets:.1f}):\n{text}")
+    o = run_path(text, p["bw_bps"], p["rtt_ms"])
+    bound = 0.9 * expected_share(p["cc"], buffer_packets, bdp_packets, o.lost)
+    where = f"{p['cc']} ({p['profile']}), buffer {buffer_packets} packets, BDP {bdp_packets:.1f}:\n{text}"
+    assert o.share >= bound, f"got {o.share:.3f} of the link, at least {bound:.3f} expected; {where}"
+    # Once the first loss is repaired the flow knows the path: the sender's own access
+    # queue never overflows again (a slow start after a timeout aims at an ssthresh
+    # the path has shown it holds) — unless the path holds more than that queue (see
+    # HOST_QUEUE_PACKETS).
+    if bdp_packets + buffer_packets <= HOST_QUEUE_PACKETS:
+        assert o.late_access_drops == 0, f"{o.late_access_drops} drops at the access link; {where}"
+    # Every retransmission repairs a drop, except go-back-N's after a timeout (the
+    # window a timeout resends, at most BDP + buffer each).
+    allowance = o.timeouts * (bdp_packets + buffer_packets)
+    assert o.spurious_retransmissions <= allowance, (
+        f"{o.spurious_retransmissions} retransmissions of delivered data, {o.timeouts} timeouts; {where}")
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
@@ -247,3 +299,11 @@ def test_shrunk_regressions(p: dict) -> None:
 @pytest.mark.xfail(strict=True, reason="BBR v1 under the linux profile: 0.83 of the link, open (module docstring)")
 def test_bbr_in_the_linux_profile_fills_a_1gbps_path() -> None:
     check_share(dict(bw_bps=1e9, rtt_ms=10.0, buffer_bdp=1.0, access_ratio=1.0, cc="bbr", profile="linux"))
+
+
+@pytest.mark.xfail(strict=True, reason="no host back-pressure (TCP Small Queues): HOST_QUEUE_PACKETS")
+def test_a_recovery_on_a_long_fat_path_never_overflows_the_host_queue() -> None:
+    p = dict(bw_bps=315472393.35, rtt_ms=291.72, buffer_bdp=3.0707, access_ratio=6.4235, cc="scalable",
+             profile="linux")
+    text, _, _ = scenario(**p)
+    assert run_path(text, p["bw_bps"], p["rtt_ms"]).late_access_drops == 0

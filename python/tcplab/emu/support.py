@@ -57,7 +57,7 @@ def _tcp_defaults(algorithm: str, profile: str, sack: bool | None = None) -> dic
 
 #: Parameters of the kernel's algorithms that tcplab's defaults do not share: the
 #: kernel's values (module parameters, the same in every namespace).
-LINUX_CC_PARAMETERS = {"cubic": {"hystart": True}}
+LINUX_CC_PARAMETERS = {"cubic": {"linux_hystart": True}}
 
 
 def _accepted(algorithm: str, *keys: str) -> list:

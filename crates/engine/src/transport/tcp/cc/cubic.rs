@@ -5,14 +5,16 @@
 //! clamped to [cwnd, 1.5·cwnd]); the Reno-friendly estimate W_est (section 4.3, eq. 4,
 //! α_cubic = 3(1 − β)/(1 + β)) takes over where it is larger. Fast convergence
 //! (section 4.7) lowers W_max to W·(1 + β)/2 when a loss comes before W_max was
-//! reached again. HyStart++ (RFC 9406) is an option for slow start.
+//! reached again. HyStart++ (RFC 9406) or Linux's HyStart (`linux_hystart.rs`) may end
+//! slow start early.
 //!
 //! Linux-era behaviour is parameters, not code: 2.6.18 used β = 819/1024 and, through
 //! a scaling bug, C ≈ 0.4·32/410 (preset `linux-2.6.18`, with initial_ssthresh 100);
 //! 2.6.22 (ns-2's TCP/Linux) fixed C (preset `linux-2.6.22`); both capped the growth
 //! above W_max at `max_increment` segments per 100 ms of minimum RTT. Mainline uses
-//! β = 717/1024 with HyStart (preset `linux`).
+//! β = 717/1024 with its HyStart (preset `linux`).
 
+use super::linux_hystart::LinuxHyStart;
 use super::window::{segment_window_accessors, AckRatio, SegmentWindow, UNSET};
 use super::{check_open, check_positive, AckEvent, AlgorithmConfig, BuildContext};
 use super::{CongestionControl, ParamError};
@@ -33,6 +35,9 @@ pub struct Config {
     pub reno_friendly: bool,
     /// HyStart++ (RFC 9406) in slow start.
     pub hystart: bool,
+    /// Linux's HyStart in slow start (ACK train and delay, `tcp_cubic.c`; the
+    /// kernel's default); not with `hystart`.
+    pub linux_hystart: bool,
     /// Linux 2.6's cap on growth above W_max: at most this many segments per 100 ms of
     /// minimum RTT (0: none, as RFC 9438).
     pub max_increment: u32,
@@ -52,6 +57,7 @@ impl Default for Config {
             fast_convergence: true,
             reno_friendly: true,
             hystart: false,
+            linux_hystart: false,
             max_increment: 0,
             initial_ssthresh: 0,
             ack_ratio: false,
@@ -62,6 +68,12 @@ impl Default for Config {
 impl AlgorithmConfig for Config {
     fn validate(&self) -> Result<(), ParamError> {
         check_positive("c", self.c)?;
+        if self.hystart && self.linux_hystart {
+            return Err(ParamError {
+                field: "linux_hystart".into(),
+                message: "choose one slow-start exit: hystart (RFC 9406) or linux_hystart".into(),
+            });
+        }
         check_open("beta", self.beta, 0.0, 1.0)
     }
 
@@ -91,7 +103,7 @@ impl AlgorithmConfig for Config {
                 "linux",
                 Config {
                     beta: 717.0 / 1024.0,
-                    hystart: true,
+                    linux_hystart: true,
                     ..Config::default()
                 },
             ),
@@ -115,6 +127,7 @@ struct Cubic {
     /// Reno-friendly estimate W_est, segments.
     w_est: f64,
     hystart: HyStart,
+    linux_hystart: LinuxHyStart,
     /// Linux 2.6's packets-per-ACK estimate, when ACKs are counted.
     ack_ratio: Option<AckRatio>,
 }
@@ -133,6 +146,7 @@ impl Cubic {
             origin: 0.0,
             w_est: 0.0,
             hystart: HyStart::new(),
+            linux_hystart: LinuxHyStart::default(),
             ack_ratio: c.ack_ratio.then(AckRatio::default),
             c,
         }
@@ -201,6 +215,12 @@ impl CongestionControl for Cubic {
                 self.w.ssthresh = exit;
             }
         }
+        if self.c.linux_hystart
+            && self.w.in_slow_start()
+            && self.linux_hystart.on_ack(ack, self.w.cwnd, self.w.mss)
+        {
+            self.w.ssthresh = self.w.cwnd;
+        }
         if let Some(r) = &mut self.ack_ratio {
             r.observe(ack, self.w.mss);
         }
@@ -236,6 +256,7 @@ impl CongestionControl for Cubic {
         self.w_max = 0.0;
         self.epoch_start = None;
         self.hystart = HyStart::new();
+        self.linux_hystart.reset();
         // Linux 2.6 resets it with the rest of its state on entering Loss.
         self.ack_ratio = self.ack_ratio.map(|_| AckRatio::default());
     }

@@ -19,6 +19,7 @@ mod cubic;
 mod fast;
 mod gaimd;
 mod highspeed;
+mod linux_hystart;
 mod reno;
 mod scalable;
 mod sctp;
