@@ -576,12 +576,18 @@ impl Scoreboard {
                 break; // later entries were sent later still, with SND.NXT no lower
             }
             self.watched.pop_front();
-            let i = self.segs.partition_point(|s| s.start < w.start);
-            let Some(s) = self.segs.get(i) else { continue };
-            if s.start == w.start && s.retransmitted && !s.sacked && s.sent_at == w.sent_at {
+            if let Some(i) = self.still_out(w) {
                 self.mark_lost_at(i);
             }
         }
+    }
+
+    /// Where the watched retransmission `w` is, if it is still the segment's latest
+    /// transmission and neither acknowledged nor SACKed.
+    fn still_out(&self, w: WatchedRetransmission) -> Option<usize> {
+        let i = self.segs.partition_point(|s| s.start < w.start);
+        let s = self.segs.get(i)?;
+        (s.start == w.start && s.retransmitted && !s.sacked && s.sent_at == w.sent_at).then_some(i)
     }
 
     /// FACK (Mathis & Mahdavi 1996; Linux 2.6's default, `tcp_update_scoreboard` with
@@ -642,14 +648,11 @@ impl Scoreboard {
         }
         // Retransmissions (each one once, in the order it was sent).
         while let Some(w) = self.watched.front().copied() {
-            let i = self.segs.partition_point(|s| s.start < w.start);
-            let live = self.segs.get(i).filter(|s| {
-                s.start == w.start && s.retransmitted && !s.sacked && s.sent_at == w.sent_at
-            });
-            let Some(&s) = live else {
+            let Some(i) = self.still_out(w) else {
                 self.watched.pop_front(); // delivered, or sent again since
                 continue;
             };
+            let s = self.segs[i];
             if rack.sent_after_record(s.sent_at, s.end()) {
                 break;
             }

@@ -55,8 +55,8 @@ impl TcpSender {
     /// Whether retransmissions are timed for their own loss: by SACKs of later data
     /// (`detect_lost_retransmits`) or by RACK.
     pub(super) fn watches_retransmissions(&self) -> bool {
-        self.p.detect_lost_retransmits
-            || (self.p.loss_detection == LossDetection::Rack && self.p.recovery == Recovery::Sack)
+        // `endpoints` leaves RACK on only with SACK recovery.
+        self.p.detect_lost_retransmits || self.p.loss_detection == LossDetection::Rack
     }
 
     /// RACK (RFC 8985 6.2 step 5 and 6.3): marks what has had its time, sets the
@@ -92,10 +92,9 @@ impl TcpSender {
     /// `tcp_schedule_loss_probe`): 2·SRTT, plus the worst-case delayed-ACK time when a
     /// single segment is out (a lone segment's ACK may be delayed), never later than
     /// the RTO. Only in the open state with something in flight and no probe out.
+    /// Callers check `tail_loss_probe` (it is off on the per-packet path by default
+    /// without SACK, so the call itself is skipped).
     pub(super) fn arm_loss_probe(&mut self, now: SimTime) {
-        if !self.p.tail_loss_probe {
-            return;
-        }
         if self.recovery.phase != Phase::Open
             || self.board.is_empty()
             || self.tlp_high_seq.is_some()
@@ -133,20 +132,13 @@ impl TcpSender {
             let Some(last) = self.board.last_unsacked() else {
                 return;
             };
-            let stamp = self.rate.on_send(now, self.board.in_flight());
             let in_flight = self.board.in_flight();
-            let watch = self.watches_retransmissions().then_some(self.snd_nxt);
-            self.board.retransmitted(last.start, now, stamp, watch);
-            self.stats.retransmits += 1;
-            if let Some(undo) = &mut self.recovery.undo {
-                undo.on_retransmit(now);
-            }
-            let s = self.segment(now, last.start, last.payload_bytes, last.flags);
-            self.emit(now, s, in_flight, out);
+            self.retransmit(now, last, in_flight, out);
             self.tlp_retrans = true;
         }
         self.stats.loss_probes += 1;
         self.tlp_high_seq = Some(self.snd_nxt);
+        // A probe of new data armed the timer again on its way out: one probe at a time.
         self.loss_timers.set_probe(None);
         self.rto_at = Some(now + self.rtt.rto());
     }

@@ -42,7 +42,7 @@ use recovery::RecoveryWindow;
 use super::cc::{AckEvent, BuildContext, CongestionControl};
 use super::rate::RateSampler;
 use super::rto::{RttEstimator, RttTimer};
-use super::scoreboard::{Sacked, Scoreboard, DUP_THRESH};
+use super::scoreboard::{Sacked, Scoreboard, SentSegment, DUP_THRESH};
 use super::segment::{flags, TcpSegment};
 use crate::app::ByteSource;
 use crate::config::{

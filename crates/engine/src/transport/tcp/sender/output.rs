@@ -125,6 +125,30 @@ impl TcpSender {
         }
     }
 
+    /// Resends `seg` now, with `in_flight` bytes in the network before it: the
+    /// scoreboard times it (and watches it for its own loss when RACK or lost-retransmit
+    /// detection is on), the undo record and PRR count it.
+    pub(super) fn retransmit(
+        &mut self,
+        now: SimTime,
+        seg: SentSegment,
+        in_flight: u64,
+        out: &mut Outbox,
+    ) {
+        let stamp = self.rate.on_send(now, in_flight);
+        let watch = self.watches_retransmissions().then_some(self.snd_nxt);
+        self.board.retransmitted(seg.start, now, stamp, watch);
+        self.stats.retransmits += 1;
+        if let Some(undo) = &mut self.recovery.undo {
+            undo.on_retransmit(now);
+        }
+        if let Some(prr) = &mut self.recovery.prr {
+            prr.on_send(seg.seq_len());
+        }
+        let s = self.segment(now, seg.start, seg.payload_bytes, seg.flags);
+        self.emit(now, s, in_flight, out);
+    }
+
     /// The loop of [`TcpSender::transmit`]; returns true if the send jitter is holding
     /// a transmission back (then `jitter_release` says until when).
     pub(super) fn transmit_burst(&mut self, now: SimTime, out: &mut Outbox) -> bool {
@@ -151,18 +175,7 @@ impl TcpSender {
                     self.recovery.fast_retransmit_due = forced;
                     return true;
                 }
-                let stamp = self.rate.on_send(now, in_flight);
-                let watch = self.watches_retransmissions().then_some(self.snd_nxt);
-                self.board.retransmitted(seg.start, now, stamp, watch);
-                self.stats.retransmits += 1;
-                if let Some(undo) = &mut self.recovery.undo {
-                    undo.on_retransmit(now);
-                }
-                if let Some(prr) = &mut self.recovery.prr {
-                    prr.on_send(len);
-                }
-                let s = self.segment(now, seg.start, seg.payload_bytes, seg.flags);
-                self.emit(now, s, in_flight, out);
+                self.retransmit(now, seg, in_flight, out);
                 continue;
             }
             let written = self.written_by(now);

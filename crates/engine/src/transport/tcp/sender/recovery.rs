@@ -93,8 +93,9 @@ impl TcpSender {
         self.cc
             .on_congestion_event(now, self.reduction_basis(), self.board.in_flight());
         self.stats.fast_retransmits += 1;
-        if self.p.loss_detection != LossDetection::Rack || self.p.recovery != Recovery::Sack {
-            // DupThresh and FACK take the first segment as lost; RACK marks by time only.
+        if self.p.loss_detection != LossDetection::Rack {
+            // DupThresh and FACK take the first segment as lost; RACK marks by time only
+            // (`endpoints` leaves RACK on only with SACK recovery).
             self.board.mark_first_lost();
         }
         self.recovery.phase = Phase::FastRecovery;
@@ -129,19 +130,13 @@ impl TcpSender {
         if self.recovery.phase != Phase::FastRecovery
             || self.p.recovery != Recovery::Sack
             || self.p.reduction != Reduction::Pipe
+            || self.recovery.lowered_twice
         {
             return;
         }
-        if self.recovery.lowered_twice {
-            return;
-        }
         self.recovery.lowered_twice = true;
-        let basis = match self.p.timeout_ssthresh {
-            TimeoutSsthresh::FlightSize => self.board.in_flight(),
-            TimeoutSsthresh::Cwnd => self.reduction_basis(),
-        };
         self.cc
-            .on_congestion_event(now, basis, self.board.in_flight());
+            .on_congestion_event(now, self.network_basis(), self.board.in_flight());
         self.recovery.recover = self.snd_nxt;
     }
 
@@ -229,13 +224,30 @@ impl TcpSender {
         }
     }
 
-    /// What a loss halves (RFC 5681 eq. 4's FlightSize, or the window as ns-2's
-    /// `window()` and Linux's `ssthresh` ops read it).
+    /// What a fast retransmit halves (RFC 5681 eq. 4's FlightSize, or the window as
+    /// ns-2's `window()` and Linux's `ssthresh` ops read it).
     pub(super) fn reduction_basis(&self) -> u64 {
         match self.p.timeout_ssthresh {
             TimeoutSsthresh::FlightSize => self.board.outstanding(),
-            TimeoutSsthresh::Cwnd => self.cc.cwnd().min(self.rwnd).min(self.p.max_window),
+            TimeoutSsthresh::Cwnd => self.window_basis(),
         }
+    }
+
+    /// What a timeout or a lost retransmission halves: FlightSize as RFC 6675 counts
+    /// what is in the network — not what was SACKed, nor what was deemed lost and not
+    /// resent (SND.NXT − SND.UNA would count the new data a recovery sent beyond the
+    /// holes, and the old window a go-back-N is still resending: more than the path
+    /// ever held) — or the window.
+    pub(super) fn network_basis(&self) -> u64 {
+        match self.p.timeout_ssthresh {
+            TimeoutSsthresh::FlightSize => self.board.in_flight(),
+            TimeoutSsthresh::Cwnd => self.window_basis(),
+        }
+    }
+
+    /// ns-2's `window()`: min(cwnd, receiver's window), without recovery inflation.
+    fn window_basis(&self) -> u64 {
+        self.cc.cwnd().min(self.rwnd).min(self.p.max_window)
     }
 
     /// Whether an expiring timer reports congestion not yet answered by a reduction.
@@ -265,15 +277,7 @@ impl TcpSender {
         let new_event = self.timeout_is_new_congestion_event();
         let repeated = self.last_timeout_una == Some(self.snd_una);
         self.last_timeout_una = Some(self.snd_una);
-        let basis = match self.p.timeout_ssthresh {
-            // FlightSize as RFC 6675 counts what is in the network: not what was SACKed,
-            // nor what was deemed lost and not resent. snd_nxt − snd_una would count the
-            // new data a recovery sent beyond the holes, and the old window a
-            // go-back-N is still resending: more than the path ever held.
-            TimeoutSsthresh::FlightSize => self.board.in_flight(),
-            // ns-2's window(): min(cwnd, receiver's window), without recovery inflation.
-            TimeoutSsthresh::Cwnd => self.cc.cwnd().min(self.rwnd).min(self.p.max_window),
-        };
+        let basis = self.network_basis();
         if new_event {
             self.start_undo_record();
         }
