@@ -380,11 +380,14 @@ pub enum LossDetection {
     Rack,
 }
 
-/// How the window comes down during SACK loss recovery.
+/// How the window comes down during fast recovery, with SACK or without (where
+/// each duplicate ACK counts as one segment delivered: RFC 9937's estimate, Linux's
+/// Reno "SACKs").
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reduction {
-    /// RFC 6675 alone: send whenever the pipe is below cwnd.
+    /// RFC 6675 alone with SACK (send whenever the pipe is below cwnd); without
+    /// SACK, RFC 5681/6582 window inflation (as ns-2's Reno and NewReno).
     Pipe,
     /// Proportional Rate Reduction (RFC 9937, which obsoletes RFC 6937; Linux since
     /// 3.2, its SafeACK rule since 4.2): send in proportion to delivery, arriving at

@@ -789,7 +789,8 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub delay_growth: bool,
-    /// The window's way down in SACK recovery.
+    /// The window's way down in fast recovery: "prr", "rate_halving", or "pipe" (RFC
+    /// 6675 alone with SACK; window inflation without).
     #[serde(default)]
     #[schemars(extend("default" = "prr"))]
     pub reduction: Option<Reduction>,

@@ -117,11 +117,16 @@ impl RateSampler {
         min_rtt: Option<SimTime>,
         want_sample: bool,
     ) -> AckRate {
+        if bytes > 0 {
+            self.delivered += bytes;
+            self.delivered_time = now;
+        }
+        // Without a delivered segment's record (a duplicate ACK without SACK, counted
+        // by the sender as one segment delivered) the count grows but there is no
+        // sample: Linux's tcp_rate_gen with no prior_mstamp.
         let Some(newest) = newest else {
             return AckRate::default();
         };
-        self.delivered += bytes;
-        self.delivered_time = now;
         if self.app_limited_until != 0 && self.delivered > self.app_limited_until {
             self.app_limited_until = 0;
         }
@@ -164,6 +169,23 @@ impl RateSampler {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A duplicate ACK without SACK has no segment to date a sample from, but what it
+    /// reports delivered still counts (Linux's tp->delivered grows; no sample): the
+    /// next sample's delivered bytes include it.
+    #[test]
+    fn delivery_without_a_segment_record_counts_but_gives_no_sample() {
+        let mut r = RateSampler::default();
+        let stamp = r.on_send(SimTime::ZERO, 0);
+        let none = r.on_ack(SimTime::from_ms(10), 1000, None, None, true);
+        assert!(none.sample.is_none());
+        let newest = Delivered {
+            stamp,
+            sent_at: SimTime::ZERO,
+        };
+        let s = r.on_ack(SimTime::from_ms(20), 1000, Some(newest), None, true);
+        assert_eq!(s.sample.expect("a sample").delivered_bytes, 2000);
+    }
 
     fn ms(x: u64) -> SimTime {
         SimTime::from_ms(x)

@@ -209,3 +209,75 @@ fn ssthresh_after_a_timeout_never_exceeds_the_window_before_the_loss() {
         }
     }
 }
+
+/// New data sent during the fast recovery that a single loss in round 4 (cwnd 160)
+/// starts, by the number of duplicate ACKs that had arrived when it left.
+fn new_data_during_recovery(h: &Harness) -> Vec<u64> {
+    let fast_retransmit = h.transmissions_of(seq(200))[1].at;
+    let highest_before = h
+        .sent
+        .iter()
+        .filter(|s| s.at < fast_retransmit)
+        .map(|s| s.seq)
+        .max()
+        .expect("data before the loss");
+    // Duplicate ACKs arrive one bottleneck slot (1,040 bytes at 10 Mb/s) apart.
+    let slot = SimTime::from_ns(832_000);
+    h.sent
+        .iter()
+        .filter(|s| s.nth == 1 && s.seq > highest_before && s.at > fast_retransmit)
+        .filter(|s| s.at <= fast_retransmit + SimTime::from_ms(130))
+        .map(|s| (s.at - fast_retransmit).as_ns() / slot.as_ns())
+        .collect()
+}
+
+/// Without SACK, PRR (RFC 9937; Linux's Reno) counts each duplicate ACK as a segment
+/// delivered and sends in proportion, ssthresh/RecoverFS = 1/2: new data leaves from
+/// the first duplicates on, one segment per two, about 39 in the first 78. RFC 5681's
+/// window inflation (`reduction = "pipe"`, ns-2) sends nothing until the inflated
+/// window passes the flight, about 77 duplicates in, and then one per duplicate.
+#[test]
+fn without_sack_prr_spreads_new_data_over_the_recovery() {
+    let prr = transfer(
+        json!({"recovery": "newreno", "reduction": "prr"}),
+        600,
+        200..201,
+        &[],
+    );
+    let spread = new_data_during_recovery(&prr);
+    let early = spread.iter().filter(|&&k| k < 78).count();
+    assert!(
+        (37..=41).contains(&early),
+        "PRR: {early} new segments in the first 78 slots"
+    );
+    assert!(
+        spread.iter().any(|&k| k <= 4),
+        "PRR sends from the first duplicates on: {spread:?}"
+    );
+
+    let inflation = transfer(
+        json!({"recovery": "newreno", "reduction": "pipe"}),
+        600,
+        200..201,
+        &[],
+    );
+    let spread = new_data_during_recovery(&inflation);
+    assert!(spread.iter().all(|&k| k >= 74), "inflation: {spread:?}");
+    assert!(!spread.is_empty());
+}
+
+/// BBR sets its own window in recovery (Linux's `cong_control` op, which skips PRR):
+/// PRR's budget — at most one segment per duplicate ACK, 78 in the first 78 slots —
+/// does not hold it back. A single loss in round 4 finds BBR in startup, where it keeps
+/// sending at its pacing rate (2.89 times its bandwidth estimate): over 100 new segments
+/// in those 78 slots (75 when PRR ran over it).
+#[test]
+fn bbr_recovers_by_its_own_rule_not_prr() {
+    let bbr = json!({"cc": {"algorithm": "bbr"}, "recovery": "newreno", "reduction": "prr", "pacing": true});
+    let spread = new_data_during_recovery(&transfer(bbr, 600, 200..201, &[]));
+    let early = spread.iter().filter(|&&k| k < 78).count();
+    assert!(
+        early > 100,
+        "BBR: {early} new segments in the first 78 slots"
+    );
+}

@@ -404,6 +404,10 @@ impl CongestionControl for Bbr {
     fn requires_pacing(&self) -> bool {
         true
     }
+    fn controls_recovery_window(&self) -> bool {
+        true
+    }
+
     fn wants_rate_samples(&self) -> bool {
         true
     }

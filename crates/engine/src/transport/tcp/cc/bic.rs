@@ -180,8 +180,14 @@ impl CongestionControl for Bic {
         let left = self.w.slow_start_then(acked);
         if left > 0 {
             let cnt = self.ack_count(self.w.cwnd);
-            self.w
-                .cong_avoid_counted(cnt, left, self.ack_ratio.as_ref());
+            if self.w.cwnd <= self.c.low_window && self.ack_ratio.is_some() {
+                // Linux's bictcp_update returns at low_window before scaling cnt by
+                // its packets-per-ACK estimate: Reno's one segment per cnt + 1 ACKs.
+                self.w.cong_avoid_ai(cnt + 1, 1);
+            } else {
+                self.w
+                    .cong_avoid_counted(cnt, left, self.ack_ratio.as_ref());
+            }
         }
     }
 
@@ -269,6 +275,27 @@ mod tests {
         b.w.cwnd = 1000;
         let step = rtt_step(&mut b);
         assert!((29..=31).contains(&step), "{step}");
+    }
+
+    /// Below low_window (14) BIC is Reno, and Linux's bictcp_update returns there
+    /// before scaling cnt by the ACK ratio: cnt = cwnd, one segment per cnt + 1 ACKs,
+    /// so an RTT of 10 single-segment ACKs at cwnd 10 adds nothing yet and the 11th
+    /// adds one — not the doubled rate the ratio gives above low_window.
+    #[test]
+    fn below_low_window_the_ack_ratio_does_not_apply() {
+        let mut b = bic_at(10, 20);
+        b.ack_ratio = Some(AckRatio::default());
+        assert_eq!(
+            rtt_step(&mut b),
+            0,
+            "10 ACKs at cwnd 10: cnt + 1 = 11 needed"
+        );
+        b.on_ack(&AckEvent {
+            newly_acked_bytes: 1000,
+            bytes_acked: 1000,
+            ..AckEvent::empty(SimTime::ZERO)
+        });
+        assert_eq!(b.w.cwnd, 11);
     }
 
     /// After a loss at W = 1000: cwnd = 819, W_max = 1000; with fast convergence a

@@ -172,6 +172,12 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     fn pacing_rate_bps(&self) -> Option<f64> {
         None
     }
+    /// The algorithm sets cwnd on every ACK, in recovery too, with its own rule (Linux's
+    /// `cong_control` op, BBR's packet conservation): the sender's PRR or rate halving
+    /// does not run over it (`tcp_cong_control` skips `tcp_cwnd_reduction`).
+    fn controls_recovery_window(&self) -> bool {
+        false
+    }
     /// The algorithm reads [`AckEvent::rate`] (BBR): others spare the sender computing it.
     fn wants_rate_samples(&self) -> bool {
         false

@@ -71,7 +71,11 @@ impl TcpSender {
                 (a, b) => a.or(b),
             };
             newly_acked = acked.bytes;
-            delivered += acked.newly_delivered;
+            delivered += if self.p.recovery == Recovery::Sack {
+                acked.newly_delivered
+            } else {
+                self.take_back_reno_sacks(acked.bytes)
+            };
             newest = acked.newest.map(|n| n.newest(newest)).or(newest);
             self.snd_una = seg.ack;
             self.recovery.dupacks = 0;
@@ -129,9 +133,11 @@ impl TcpSender {
                         // RFC 6582 3.2 step 3, partial ACK: retransmit the next hole,
                         // deflate by the amount acknowledged, add back one SMSS.
                         self.board.mark_first_lost();
-                        self.recovery.inflation -= acked.bytes as i64;
-                        if acked.bytes >= mss {
-                            self.recovery.inflation += mss as i64;
+                        if self.inflates_window() {
+                            self.recovery.inflation -= acked.bytes as i64;
+                            if acked.bytes >= mss {
+                                self.recovery.inflation += mss as i64;
+                            }
                         }
                     }
                 }
@@ -145,8 +151,17 @@ impl TcpSender {
             }
         } else if seg.ack == self.snd_una && !self.board.is_empty() && seg.payload_bytes == 0 {
             self.recovery.dupacks += 1;
-            if self.recovery.phase == Phase::FastRecovery && self.p.recovery != Recovery::Sack {
-                self.recovery.inflation += mss as i64; // RFC 5681 3.2 step 4
+            if self.inflates_window() {
+                if self.recovery.phase == Phase::FastRecovery {
+                    self.recovery.inflation += mss as i64; // RFC 5681 3.2 step 4
+                }
+            } else if self.p.recovery != Recovery::Sack
+                && self.recovery.phase != Phase::TimeoutRecovery
+            {
+                // After a timeout the duplicates echo the go-back-N resending what
+                // the receiver holds: nothing new left the network (Linux counts them
+                // in the loss state only beyond high_seq, after F-RTO's new data).
+                delivered += self.add_reno_sack(mss);
             }
         }
         match self.recovery.phase {
@@ -210,31 +225,45 @@ impl TcpSender {
         if self.board.retransmissions_lost() > retransmissions_lost_before {
             self.on_lost_retransmission(now);
         }
+        let pipe = self.pipe();
         if self.recovery.phase == Phase::Open && (dupthresh_reached || lost_found) {
             self.enter_fast_recovery(now);
         } else if let Some(prr) = &mut self.recovery.prr {
             let safe_ack = self.snd_una > prior_una && self.board.losses_marked() == losses_before;
-            prr.on_ack(
-                delivered,
-                self.board.in_flight(),
-                self.cc.ssthresh(),
-                mss,
-                safe_ack,
-            );
+            prr.on_ack(delivered, pipe, self.cc.ssthresh(), mss, safe_ack);
         }
         if let Some(halving) = &mut self.recovery.halving {
             // Linux runs tcp_cwnd_down on every ACK in recovery, the first included.
-            halving.on_ack(
-                delivered > 0,
-                self.board.in_flight(),
-                self.cc.min_cwnd(),
-                mss,
-            );
+            halving.on_ack(delivered > 0, pipe, self.cc.min_cwnd(), mss);
         }
         if self.p.tail_loss_probe && self.snd_una > prior_una {
             self.arm_loss_probe(now); // RFC 8985 7.2: restarted by an ACK of new data
         }
         self.transmit(now, out);
+    }
+
+    /// A duplicate ACK without SACK: one more segment has left the network (Linux
+    /// `tcp_add_reno_sack`), as long as something beyond the first outstanding segment
+    /// can account for it (`tcp_limit_reno_sacked`). Returns the bytes it counts as
+    /// delivered.
+    fn add_reno_sack(&mut self, mss: u64) -> u64 {
+        let cap = self.board.outstanding().saturating_sub(mss);
+        let before = self.recovery.reno_sacked;
+        self.recovery.reno_sacked = (before + mss).min(cap.max(before));
+        self.recovery.reno_sacked - before
+    }
+
+    /// A cumulative ACK of `acked` bytes without SACK: the duplicates that already
+    /// reported part of it are taken back (Linux `tcp_remove_reno_sacks`: the ACK
+    /// delivered what the duplicates had not counted, and at least the hole it filled).
+    /// Returns the bytes newly delivered.
+    fn take_back_reno_sacks(&mut self, acked: u64) -> u64 {
+        let counted = self
+            .recovery
+            .reno_sacked
+            .min(acked.saturating_sub(self.mss()));
+        self.recovery.reno_sacked -= counted;
+        acked - counted
     }
 
     /// Takes the delivery-rate sample and hands the ACK to the algorithm.

@@ -44,17 +44,17 @@ impl TcpSender {
         now < release
     }
 
-    /// Whether the congestion window holds back `len` more bytes: RFC 6675's
-    /// pipe + len > cwnd, in PRR recovery the budget of the last ACK, in rate-halving
-    /// recovery its shrinking window.
+    /// Whether the congestion window holds back `len` more bytes with `pipe` bytes in
+    /// the network: RFC 6675's pipe + len > cwnd, in PRR recovery the budget of the
+    /// last ACK, in rate-halving recovery its shrinking window.
     #[inline(always)]
-    pub(super) fn window_blocks(&self, in_flight: u64, len: u64, cwnd: u64) -> bool {
+    pub(super) fn window_blocks(&self, pipe: u64, len: u64, cwnd: u64) -> bool {
         if let Some(prr) = &self.recovery.prr {
             !prr.allows(len)
         } else if let Some(halving) = &self.recovery.halving {
-            !halving.allows(in_flight, len)
+            !halving.allows(pipe, len)
         } else {
-            in_flight + len > cwnd
+            pipe + len > cwnd
         }
     }
 
@@ -159,6 +159,7 @@ impl TcpSender {
             }
             let cwnd = self.cwnd();
             let in_flight = self.board.in_flight();
+            let pipe = self.pipe();
             let retransmission = if self.recovery.frto_new_data {
                 None // F-RTO step 2b: new data first
             } else {
@@ -167,7 +168,7 @@ impl TcpSender {
             if let Some(seg) = retransmission {
                 let forced = std::mem::take(&mut self.recovery.fast_retransmit_due);
                 let len = seg.seq_len();
-                if !forced && in_flight > 0 && self.window_blocks(in_flight, len, cwnd) {
+                if !forced && in_flight > 0 && self.window_blocks(pipe, len, cwnd) {
                     self.cwnd_limited = true;
                     return false;
                 }
@@ -187,7 +188,7 @@ impl TcpSender {
                 }
                 let probe = std::mem::take(&mut self.probe_due);
                 if !probe
-                    && self.window_blocks(in_flight, len, cwnd)
+                    && self.window_blocks(pipe, len, cwnd)
                     && !self.limited_transmit_allows(len)
                 {
                     self.cwnd_limited = true;

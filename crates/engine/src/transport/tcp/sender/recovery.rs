@@ -23,8 +23,15 @@ pub(super) struct RecoveryWindow {
     /// RFC 6582 `recover` (Linux `high_seq`): SND.NXT when the episode began; it ends
     /// once everything below is acknowledged.
     pub(super) recover: u64,
-    /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4).
+    /// Reno/NewReno fast-recovery window inflation, bytes (RFC 5681 3.2 steps 3–4),
+    /// with `Reduction::Pipe` (ns-2's Reno and NewReno).
     pub(super) inflation: i64,
+    /// Without SACK: the segments duplicate ACKs reported delivered beyond SND.UNA,
+    /// bytes (RFC 9937's DeliveredData estimate without SACK; Linux's "reno SACKs",
+    /// `tcp_add_reno_sack`): each duplicate adds a segment, a cumulative ACK takes
+    /// back what it covers (`tcp_remove_reno_sacks`). The pipe PRR and rate halving
+    /// work from is what is outstanding less this.
+    pub(super) reno_sacked: u64,
     /// A partial ACK has already restarted the timer in this recovery (impatient
     /// NewReno, RFC 6582 section 4).
     pub(super) partial_ack_restarted_timer: bool,
@@ -35,9 +42,9 @@ pub(super) struct RecoveryWindow {
     pub(super) frto: bool,
     /// F-RTO step 2b: this ACK sends new data, not the segments the timeout marked.
     pub(super) frto_new_data: bool,
-    /// RFC 6937 state while in SACK fast recovery with `Reduction::Prr`.
+    /// RFC 6937 state while in fast recovery with `Reduction::Prr`.
     pub(super) prr: Option<Prr>,
-    /// Linux 2.6's rate-halving state while in SACK fast recovery with
+    /// Linux 2.6's rate-halving state while in fast recovery with
     /// `Reduction::RateHalving`.
     pub(super) halving: Option<RateHalving>,
     /// A lost retransmission has lowered the window a second time in this episode
@@ -54,6 +61,7 @@ impl Default for RecoveryWindow {
             dupacks: 0,
             recover: 0,
             inflation: 0,
+            reno_sacked: 0,
             partial_ack_restarted_timer: false,
             fast_retransmit_due: false,
             frto: false,
@@ -80,13 +88,15 @@ impl TcpSender {
         }
         self.recovery.recover = self.snd_nxt;
         self.recovery.lowered_twice = false;
-        if self.p.recovery == Recovery::Sack {
-            match self.p.reduction {
-                Reduction::Pipe => {}
-                Reduction::Prr => self.recovery.prr = Some(Prr::start(self.board.outstanding())),
-                Reduction::RateHalving => {
-                    self.recovery.halving = Some(RateHalving::start(self.cc.cwnd()))
-                }
+        // PRR and rate halving bring the window down with or without SACK (RFC 9937
+        // section 5 estimates DeliveredData from duplicate ACKs; Linux runs both for
+        // its Reno/NewReno); `Pipe` without SACK is RFC 5681/6582 window inflation.
+        match self.p.reduction {
+            _ if self.cc.controls_recovery_window() => {}
+            Reduction::Pipe => {}
+            Reduction::Prr => self.recovery.prr = Some(Prr::start(self.board.outstanding())),
+            Reduction::RateHalving => {
+                self.recovery.halving = Some(RateHalving::start(self.cc.cwnd()))
             }
         }
         self.start_undo_record();
@@ -109,11 +119,27 @@ impl TcpSender {
         // retransmitting the head): else a timer armed for the lost segment's first
         // transmission can expire before the retransmission's ACK returns.
         self.rto_at = Some(now + self.rtt.rto());
-        self.recovery.inflation = if self.p.recovery == Recovery::Sack {
-            0
-        } else {
+        self.recovery.inflation = if self.inflates_window() {
             (DUP_THRESH as u64 * self.mss()) as i64
+        } else {
+            0
         };
+    }
+
+    /// Whether fast recovery inflates cwnd by a segment per duplicate ACK (RFC 5681
+    /// 3.2): Reno and NewReno with `Reduction::Pipe`, as ns-2 runs them.
+    pub(super) fn inflates_window(&self) -> bool {
+        self.p.recovery != Recovery::Sack
+            && self.p.reduction == Reduction::Pipe
+            && !self.cc.controls_recovery_window()
+    }
+
+    /// What the sender takes to be in the network (RFC 6675's pipe): the scoreboard's
+    /// estimate, less what duplicate ACKs reported delivered without SACK.
+    pub(super) fn pipe(&self) -> u64 {
+        self.board
+            .in_flight()
+            .saturating_sub(self.recovery.reno_sacked)
     }
 
     /// A retransmission was found lost in SACK recovery with `Reduction::Pipe`: RFC
@@ -237,10 +263,11 @@ impl TcpSender {
     /// what is in the network — not what was SACKed, nor what was deemed lost and not
     /// resent (SND.NXT − SND.UNA would count the new data a recovery sent beyond the
     /// holes, and the old window a go-back-N is still resending: more than the path
-    /// ever held) — or the window.
+    /// ever held; without SACK, less what duplicate ACKs reported delivered) — or the
+    /// window.
     pub(super) fn network_basis(&self) -> u64 {
         match self.p.timeout_ssthresh {
-            TimeoutSsthresh::FlightSize => self.board.in_flight(),
+            TimeoutSsthresh::FlightSize => self.pipe(),
             TimeoutSsthresh::Cwnd => self.window_basis(),
         }
     }
@@ -296,6 +323,7 @@ impl TcpSender {
         self.recovery.halving = None;
         self.recovery.recover = self.snd_nxt;
         self.recovery.inflation = 0;
+        self.recovery.reno_sacked = 0; // Linux tcp_enter_loss: tcp_reset_reno_sack
         self.recovery.dupacks = 0;
         self.rto_at = Some(now + self.rtt.rto());
         if self.conn == Connection::SynSent {
