@@ -42,8 +42,10 @@ Queue/DropTail set summarystats_ false
 set r1 [$ns node]
 set r2 [$ns node]
 $ns duplex-link $r1 $r2 $neck_bw $neck_dl DropTail
-$ns queue-limit $r1 $r2 $neck_q
-$ns queue-limit $r2 $r1 $neck_q
+# neck_q counts packets waiting besides the one in transmission, as tcplab's limit;
+# ns-2's DropTail keeps at most queue-limit - 1 waiting (drop-tail.cc: length + 1 >= qlim_).
+$ns queue-limit $r1 $r2 [expr {$neck_q + 1}]
+$ns queue-limit $r2 $r1 [expr {$neck_q + 1}]
 
 set qmon [$ns monitor-queue $r1 $r2 ""]
 

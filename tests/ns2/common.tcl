@@ -30,6 +30,25 @@ proc match_tcplab_tcp {window iw minrto maxrto rtoinit} {
     Agent/TCP set rtxcur_init_ $rtoinit
 }
 
+# Puts `rng` on replication `run`'s own stream: a fixed seed and `run` substreams on
+# (MRG32k3a's substreams are 2^76 draws apart). Seeding with the run number itself is
+# not independent: the generator is linear, so seeds 1, 2, 3 give the same sequence
+# scaled by 1, 2, 3 (mod 1), and their first draws are 0.00034 x seed — the first packet
+# of every run is lost at any loss rate above 0.0004 x seed.
+proc independent_stream {rng run} {
+    $rng seed 12345
+    for {set i 0} {$i < $run} {incr i} {
+        $rng next-substream
+    }
+}
+
+# The default generator (RED's drops, 802.3 backoff, ...) on replication `run`'s own
+# stream, instead of `ns-random run` (see independent_stream).
+proc seed_default_rng {run} {
+    global defaultRNG
+    independent_stream $defaultRNG $run
+}
+
 # Bernoulli loss of `rate` per packet on the link from node `from` to node `to`, drawn
 # from its own generator seeded `seed`. `$ns lossmodel` puts the error module at the
 # head of the link: before the queue (tcplab's loss_at = "before_queue"). Losses go to
@@ -37,7 +56,8 @@ proc match_tcplab_tcp {window iw minrto maxrto rtoinit} {
 # only (tcplab reports the two separately).
 proc add_random_loss {ns from to rate seed} {
     set rng [new RNG]
-    $rng seed $seed
+    # Runs 1000 + seed: apart from the default generator's (seed_default_rng).
+    independent_stream $rng [expr {$seed + 1000}]
     set uniform [new RandomVariable/Uniform]
     $uniform use-rng $rng
     set em [new ErrorModel]
@@ -46,4 +66,12 @@ proc add_random_loss {ns from to rate seed} {
     $em ranvar $uniform
     $ns lossmodel $em $from $to
     $em drop-target [new Agent/Null]
+}
+
+# ns-2's queue-limit for a DropTail queue that holds `waiting` packets besides the one
+# being transmitted, as tcplab's `limit` counts: DropTail::enque drops an arrival when
+# `q_->length() + 1 >= qlim_` (queue/drop-tail.cc), so it keeps at most qlim_ - 1
+# waiting. (RED's hard limit, `qlen >= qlim` before the arrival, keeps qlim_ waiting.)
+proc droptail_limit {waiting} {
+    return [expr {$waiting + 1}]
 }

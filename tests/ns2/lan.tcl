@@ -14,11 +14,11 @@ parse_options lan.tcl
 
 set ns [new Simulator]
 # The 802.3 backoff draws from the default generator.
-ns-random $opt(seed)
+seed_default_rng $opt(seed)
 
 match_tcplab_tcp $opt(window) 1 0.2 60 1.0
 Agent/TCP set packetSize_ $opt(size)
-Queue/DropTail set limit_ $opt(qlim)
+Queue/DropTail set limit_ [droptail_limit $opt(qlim)]
 # make-lan's delay is the link layer's, paid on the way down and again on the way up;
 # the channel adds its own 4 us. tcplab's segment delay is the whole station-to-station
 # delay, so the LL gets half of it and the channel none.

@@ -39,6 +39,28 @@ ALGORITHMS: dict[str, dict] = {
 }
 
 
+def tcp_linux_transport(cc: str) -> dict:
+    """tcplab's transport for what ns-2's Agent/TCP/Linux runs with module ``cc`` over
+    a TCPSink/Sack1 (the mapping every ns-2 TCP/Linux comparison uses)."""
+    return {
+        "type": "tcp", "profile": "linux", "cc": ALGORITHMS[cc],
+        # One ACK per segment (ns-2's TCPSink/Sack1), no handshake (ns-2's TCP is
+        # one-way), IW 2 as on the ns-2 side. No timestamps: ns-2's carry no
+        # option bytes, tcplab's would make each packet 12 bytes longer; RTT is
+        # sampled on every ACK of never-retransmitted data instead.
+        "delayed_ack": False, "handshake": False, "initial_window": 2, "timestamps": False,
+        # ns-2's TCP/Linux sends while packets in flight < snd_cwnd and never
+        # consults window_ (which only sizes its scoreboard): no receive window.
+        "mss": f"{MSS}B", "receive_buffer": "4GB",
+        # Linux 2.6.22 recovers by rate halving (tcp_cwnd_down), not PRR (3.2).
+        "reduction": "rate_halving",
+        # ns-2's TCP/Linux runs the 2.6.22 modules over ns-2's own SACK scoreboard
+        # (RFC 3517's IsLost): no RACK, TLP, F-RTO or undo, and its sink sends no
+        # D-SACK blocks.
+        "loss_detection": "dupthresh", "tail_loss_probe": False, "frto": False, "undo": False, "dsack": False,
+    }
+
+
 @dataclass(frozen=True)
 class CcPath:
     """A single-bottleneck path: sender -(10× bottleneck, 1 ms)- r -(bottleneck)- sink."""
@@ -61,23 +83,7 @@ class CcPath:
 
     def scenario(self, cc: str) -> dict:
         big = {"type": "droptail", "limit": "1000000 packets"}
-        transport = {
-            "type": "tcp", "profile": "linux", "cc": ALGORITHMS[cc],
-            # One ACK per segment (ns-2's TCPSink/Sack1), no handshake (ns-2's TCP is
-            # one-way), IW 2 as on the ns-2 side. No timestamps: ns-2's carry no
-            # option bytes, tcplab's would make each packet 12 bytes longer; RTT is
-            # sampled on every ACK of never-retransmitted data instead.
-            "delayed_ack": False, "handshake": False, "initial_window": 2, "timestamps": False,
-            # ns-2's TCP/Linux sends while packets in flight < snd_cwnd and never
-            # consults window_ (which only sizes its scoreboard): no receive window.
-            "mss": f"{MSS}B", "receive_buffer": "4GB",
-            # Linux 2.6.22 recovers by rate halving (tcp_cwnd_down), not PRR (3.2).
-            "reduction": "rate_halving",
-            # ns-2's TCP/Linux runs the 2.6.22 modules over ns-2's own SACK scoreboard
-            # (RFC 3517's IsLost): no RACK, TLP, F-RTO or undo, and its sink sends no
-            # D-SACK blocks.
-            "loss_detection": "dupthresh", "tail_loss_probe": False, "frto": False, "undo": False, "dsack": False,
-        }
+        transport = tcp_linux_transport(cc)
         return {
             "simulation": {"duration": f"{self.duration_s}s", "seed": 1, "bin": "100ms"},
             "node": [{"name": "src"}, {"name": "r", "kind": "router"}, {"name": "dst"}],

@@ -34,7 +34,7 @@ $ns queue-limit $src $r 1000000
 $ns queue-limit $r $src 1000000
 $ns simplex-link $r $dst $opt(neck_bw) $opt(neck_delay) DropTail
 $ns simplex-link $dst $r $opt(neck_bw) $opt(neck_delay) DropTail
-$ns queue-limit $r $dst $opt(qlim)
+$ns queue-limit $r $dst [droptail_limit $opt(qlim)]
 $ns queue-limit $dst $r 1000000
 set qmon [$ns monitor-queue $r $dst ""]
 

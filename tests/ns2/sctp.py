@@ -11,6 +11,14 @@ Max.Burst 4. Targets (issue #12): completion time within ±10% and packets sent 
 
     python tests/ns2/sctp.py            # every case, prints the table
     python tests/ns2/sctp.py --quick    # the reduced set CI runs
+    python tests/ns2/sctp.py --study    # the sctp study's regimes (STUDY_CASES)
+
+The study's regimes (issue #29, item 4; `STUDY_CASES`): the study's 100 Mb/s path with
+its 64 KiB receive window, round-trip delays 0 (0.1 ms), 100, 200 and 500 ms, random
+loss 1-5%, transfers of 10 and 50 MB, 5 seeds where loss is random. ns-2's SCTP
+deadlocks past 65,536 messages on a stream (its 16-bit stream sequence numbers wrap and
+the receiver stops delivering), so transfers stay at or below 50 MB of 1,024-byte
+messages (48,829 messages); the study's 100 MB runs are not compared here.
 """
 
 from __future__ import annotations
@@ -31,30 +39,42 @@ PACKETS_TOLERANCE = 0.05
 
 @dataclass(frozen=True)
 class Case:
-    """One transfer: `size` bytes as `message`-byte messages with random loss `loss`."""
+    """One transfer: `size` bytes as `message`-byte messages with random loss `loss`,
+    over a -(100 Mb/s, `access_delay_ms`)- r -(`neck_mbps`, `neck_delay_ms`)- b, with a
+    receive window of `rwnd` bytes (None: never limiting)."""
 
     name: str
     size: int
     message: int
     loss: float = 0.0
     seeds: tuple[int, ...] = (1,)
+    neck_mbps: float = 10
+    neck_delay_ms: float = 49
+    access_delay_ms: float = 1
+    rwnd: int | None = None
+    duration_s: float = 1200
 
     def ns2_args(self, seed: int) -> list[str]:
         return [f"bytes={self.size}", f"message={self.message}", f"loss={self.loss}", f"seed={seed}",
-                "neck_bw=10Mb", "neck_delay=49ms", "duration=1200"]
+                f"neck_bw={self.neck_mbps}Mb", f"neck_delay={self.neck_delay_ms}ms",
+                f"access_delay={self.access_delay_ms}ms", f"rwnd={self.rwnd or 1000000000}",
+                f"duration={self.duration_s}"]
 
     def scenario(self, seed: int) -> dict:
-        neck: dict = {"from": "r", "to": "b", "bandwidth": "10Mbps", "delay": "49ms",
+        neck: dict = {"from": "r", "to": "b", "bandwidth": f"{self.neck_mbps}Mbps", "delay": f"{self.neck_delay_ms}ms",
                       "queue": {"type": "droptail", "limit": "100000 packets"}}
         if self.loss:
             neck["forward"] = {"loss": {"type": "bernoulli", "rate": self.loss}, "loss_at": "before_queue"}
+        transport: dict = {"type": "sctp", "handshake": False, "message_size": f"{self.message}B"}
+        if self.rwnd:
+            transport["receive_buffer"] = f"{self.rwnd}B"
         return {
-            "simulation": {"duration": "1200s", "seed": seed},
+            "simulation": {"duration": f"{self.duration_s}s", "seed": seed},
             "node": [{"name": "a"}, {"name": "r", "kind": "router"}, {"name": "b"}],
-            "link": [{"from": "a", "to": "r", "bandwidth": "100Mbps", "delay": "1ms",
+            "link": [{"from": "a", "to": "r", "bandwidth": "100Mbps", "delay": f"{self.access_delay_ms}ms",
                       "queue": {"type": "droptail", "limit": "100000 packets"}}, neck],
             "flow": [{"from": "a", "to": "b", "app": {"type": "file", "size": f"{self.size}B"},
-                      "transport": {"type": "sctp", "handshake": False, "message_size": f"{self.message}B"}}],
+                      "transport": transport}],
         }
 
 
@@ -75,6 +95,24 @@ CASES = [
     Case("2 MB, 1,024 B, loss 5%", 2_000_000, 1024, 0.05, (1, 2, 3, 4, 5)),
 ]
 QUICK = [CASES[0], CASES[4]]
+
+
+def _study(rtt_ms: float, size_mb: int, loss: float) -> Case:
+    """A point of the sctp study's path: 100 Mb/s, 0.05 ms access, the RTT on the
+    emulator's link (0 ms means the links' own 0.1 ms), 64 KiB window, 1,024-B messages."""
+    seeds = (1, 2, 3, 4, 5) if loss else (1,)
+    name = f"study: RTT {rtt_ms:g} ms, {size_mb} MB" + (f", loss {loss:.0%}" if loss else "")
+    return Case(name, size_mb * 1_000_000, 1024, loss, seeds, neck_mbps=100, neck_delay_ms=rtt_ms / 2,
+                access_delay_ms=0.05, rwnd=65536, duration_s=3600)
+
+
+#: The study's regimes: its delay runs (10 MB, no loss), its loss runs (RTT 0, 50 MB
+#: instead of 100 MB: ns-2's message limit), and loss at the longer delays.
+STUDY_CASES = [
+    *[_study(rtt, 10, 0.0) for rtt in (0, 100, 200, 500)],
+    *[_study(0, 50, loss) for loss in (0.01, 0.02, 0.03, 0.04, 0.05)],
+    *[_study(rtt, 10, loss) for rtt in (100, 500) for loss in (0.01, 0.05)],
+]
 
 
 def run_ns2(case: Case, seed: int, ns: str) -> Outcome:
@@ -110,6 +148,7 @@ def within(ours: float, theirs: float, tolerance: float) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="only the cases CI runs")
+    parser.add_argument("--study", action="store_true", help="the sctp study's regimes instead (STUDY_CASES)")
     args = parser.parse_args()
     ns = shutil.which("ns")
     if ns is None:
@@ -118,7 +157,7 @@ def main() -> int:
     print("| case | seeds | completion s: ns-2 | tcplab | diff | packets: ns-2 | tcplab | diff | within targets |")
     print("|---|---|---|---|---|---|---|---|---|")
     failed = 0
-    for case in QUICK if args.quick else CASES:
+    for case in STUDY_CASES if args.study else QUICK if args.quick else CASES:
         theirs, ours = compare(case, ns)
         ok = (within(ours.completion_s, theirs.completion_s, COMPLETION_TOLERANCE)
               and within(ours.packets, theirs.packets, PACKETS_TOLERANCE))

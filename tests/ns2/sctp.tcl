@@ -1,5 +1,5 @@
 # ns-2 side of the SCTP differential (sctp.py): one association from a to b over
-#   a -(100 Mb/s, 1 ms)- r -(bottleneck, optional random loss before its queue)- b
+#   a -(100 Mb/s, access_delay)- r -(bottleneck, optional random loss before its queue)- b
 # carrying a file of `bytes` written as messages of `message` bytes (one `send` per
 # message, so ns-2 bundles them as tcplab does). Prints, from the trace:
 #   "first_data T" (first DATA packet leaving a), "last_data T" (last DATA packet
@@ -11,19 +11,19 @@ source [file join [file dirname [info script]] common.tcl]
 
 array set opt {
     bytes 1000000  message 1452  neck_bw 10Mb  neck_delay 49ms  loss 0  seed 1
-    duration 600  streams 1
+    duration 600  streams 1  access_delay 1ms  rwnd 1000000000
 }
 parse_options sctp.tcl
 
 set ns [new Simulator]
-ns-random $opt(seed)
+seed_default_rng $opt(seed)
 set trace_file [file join [pwd] sctp-[pid].tr]
 set tf [open $trace_file w]
 
 set a [$ns node]
 set r [$ns node]
 set b [$ns node]
-$ns duplex-link $a $r 100Mb 1ms DropTail
+$ns duplex-link $a $r 100Mb $opt(access_delay) DropTail
 $ns duplex-link $r $b $opt(neck_bw) $opt(neck_delay) DropTail
 foreach {x y} [list $a $r $r $a $r $b $b $r] { $ns queue-limit $x $y 100000 }
 $ns trace-queue $a $r $tf
@@ -41,11 +41,11 @@ set s [new Agent/SCTP]
 $s set mtu_ 1500
 $s set dataChunkSize_ [expr {$opt(message) + 16}]
 $s set initialSsthresh_ 1000000000
-$s set initialRwnd_ 1000000000
+$s set initialRwnd_ $opt(rwnd)
 $s set numOutStreams_ $opt(streams)
 $ns attach-agent $a $s
 set sink [new Agent/SCTP]
-$sink set initialRwnd_ 1000000000
+$sink set initialRwnd_ $opt(rwnd)
 $ns attach-agent $b $sink
 $ns connect $s $sink
 

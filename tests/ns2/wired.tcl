@@ -20,7 +20,7 @@ parse_options wired.tcl
 
 set ns [new Simulator]
 # RED draws from the default generator; seed it so every seed is a distinct run.
-ns-random $opt(seed)
+seed_default_rng $opt(seed)
 
 match_tcplab_tcp $opt(window) $opt(iw) $opt(minrto) $opt(maxrto) $opt(rtoinit)
 Agent/TCP set singledup_ $opt(singledup)
@@ -40,7 +40,8 @@ set r [$ns node]
 set server [$ns node]
 $ns simplex-link $r $server $opt(neck_bw) $opt(neck_delay) $opt(queue)
 $ns simplex-link $server $r $opt(neck_bw) $opt(neck_delay) DropTail
-$ns queue-limit $r $server $opt(qlim)
+# qlim counts packets waiting (tcplab's limit); RED's hard limit counts the same way.
+$ns queue-limit $r $server [expr {$opt(queue) == "DropTail" ? [droptail_limit $opt(qlim)] : $opt(qlim)}]
 $ns queue-limit $server $r 100000
 set qmon [$ns monitor-queue $r $server ""]
 
