@@ -822,11 +822,14 @@ pub enum Profile {
 /// `rto_min`, `rto_max`, `rto_floor` for `rto`; `cc_preset` names the preset an
 /// algorithm starts from when it has one of that name, and `reno_recovery` the loss
 /// recovery of `cc = "reno"` without SACK when `recovery` is not written — Reno's
-/// own, RFC 5681 3.2, unless the profile says otherwise). Sources: ns-2.35
+/// own, RFC 5681 3.2, unless the profile says otherwise — and `reduction_without_sack`
+/// the `reduction` when neither it nor SACK is on). Sources: ns-2.35
 /// tcl/lib/ns-default.tcl (Agent/TCP, TCPSink) and Linux include/net/tcp.h.
 fn profiles() -> serde_json::Value {
     serde_json::json!({
-        "tcplab": {},
+        "tcplab": {
+            "reduction_without_sack": "pipe", // RFC 6582 NewReno's window inflation without SACK
+        },
         "ns2": {
             "initial_window": 2,             // windowInit_ 2
             "handshake": false,              // one-way Agent/TCP: no SYN

@@ -338,12 +338,17 @@ def _unwritten_recovery(d: dict, cc: dict, t: Table) -> str | None:
 
 
 def _reduction(t, d: dict) -> str:
-    """`reduction`, or its older spelling `prr = true|false` (not both)."""
+    """`reduction`, or its older spelling `prr = true|false` (not both). Unwritten and
+    without SACK, the profile's `reduction_without_sack` if it has one (the tcplab
+    profile: RFC 6582's window inflation)."""
     if t.has("prr") and t.has("reduction"):
         raise ScenarioError(join(t.path, "prr"), 'give either prr or reduction, not both (prr = true is reduction = "prr")')
     if t.has("prr"):
         return "prr" if t.get("prr", F.boolean, False) else "pipe"
-    return t.get("reduction", F.choice(format.choices("Reduction")), d["reduction"])
+    unwritten = d["reduction"]
+    if not t.get("sack", F.boolean, d["sack"]) and d.get("reduction_without_sack"):
+        unwritten = d["reduction_without_sack"]
+    return t.get("reduction", F.choice(format.choices("Reduction")), unwritten)
 
 
 def _segments(value: object, path: str) -> int:
