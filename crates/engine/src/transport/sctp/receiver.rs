@@ -1,7 +1,7 @@
 //! The data receiver of an SCTP association (RFC 9260 section 6.2): TSNs tracked as a
 //! cumulative point and gap ranges, SACKs with gap ack blocks and duplicate TSNs,
-//! delayed SACK (every second DATA packet or after the delay, at once when a gap
-//! exists or a duplicate arrives), the advertised window, the handshake's answers,
+//! delayed SACK (every second DATA packet or after the delay, at once while a gap
+//! exists or when a duplicate arrives), the advertised window, the handshake's answers,
 //! and delivery through [`Streams`].
 
 use super::streams::Streams;
@@ -147,7 +147,6 @@ impl SctpReceiver {
     }
 
     fn on_data(&mut self, now: SimTime, packet: &DataPacket, out: &mut Outbox) {
-        let had_gaps = !self.gaps.is_empty();
         let mut duplicate = false;
         for (tsn, chunk) in packet.data() {
             self.chunks_received += 1;
@@ -179,10 +178,11 @@ impl SctpReceiver {
             return;
         }
         self.unacked_packets += 1;
-        // Section 6.2: at once on a gap (or when one closes) and on a duplicate;
-        // otherwise every `sack_every` packets or after the delay.
-        if had_gaps
-            || !self.gaps.is_empty()
+        // Section 6.7: at once while a gap remains, and (6.2) on a duplicate; otherwise
+        // every `sack_every` packets or after the delay — also for the packet that
+        // closes the last gap (lksctp's sctp_gen_sack: "max_tsn_seen != ctsn"; ns-2's
+        // Agent/SCTP), unlike TCP's immediate ACK of a gap-filling segment.
+        if !self.gaps.is_empty()
             || duplicate
             || self.control != 0
             || self.unacked_packets >= self.p.sack_every
@@ -262,5 +262,53 @@ impl Endpoint for SctpReceiver {
             "data_chunks_received": self.chunks_received,
             "streams": streams,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::sctp::wire::DataChunk;
+
+    fn receiver() -> SctpReceiver {
+        SctpReceiver::new(ReceiverParams {
+            sack_every: 2,
+            sack_delay: SimTime::from_ms(200),
+            window: 1 << 20,
+            handshake: false,
+            streams: 1,
+        })
+    }
+
+    /// One packet with the single DATA chunk `tsn`; returns the SACKs it drew at once.
+    fn deliver(r: &mut SctpReceiver, tsn: u32) -> usize {
+        let mut p = DataPacket::new(tsn, 0);
+        p.push(
+            tsn,
+            DataChunk {
+                flags: wire::flags::BEGIN | wire::flags::END,
+                stream: 0,
+                ssn: 0,
+                len: 1000,
+                written_us: 0,
+            },
+        );
+        let mut out = Outbox::new();
+        r.on_packet(SimTime::ZERO, &TransportHeader::SctpData(p), &mut out);
+        out.drain_packets().count()
+    }
+
+    /// RFC 9260 6.7: a SACK at once while a gap exists; the packet that closes the
+    /// last gap waits like any other (every second packet or 200 ms), as lksctp's
+    /// sctp_gen_sack and ns-2's Agent/SCTP do — TCP's immediate ACK of a gap-filling
+    /// segment is not SCTP's rule.
+    #[test]
+    fn sacks_at_once_while_a_gap_exists_not_when_it_closes() {
+        let mut r = receiver();
+        assert_eq!(deliver(&mut r, 1), 0, "the first packet waits");
+        assert_eq!(deliver(&mut r, 3), 1, "TSN 2 missing: at once");
+        assert_eq!(deliver(&mut r, 4), 1, "still a gap: at once");
+        assert_eq!(deliver(&mut r, 2), 0, "the gap closes: delayed");
+        assert_eq!(r.poll_at(), Some(SimTime::from_ms(200)));
     }
 }
