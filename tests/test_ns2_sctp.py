@@ -1,6 +1,7 @@
 """SCTP against ns-2.35's Agent/SCTP (tests/ns2/sctp.py): the reduced set CI runs — a
 clean 10 MB transfer of 256-byte messages (bundling) and 2 MB of 1,024-byte messages
-under 3% loss (five seeds). `python tests/ns2/sctp.py` runs every case."""
+under 3% loss (five seeds), and the sctp study's 0.1 ms path with 3% loss (50 MB, five
+seeds). `python tests/ns2/sctp.py` runs every case, `--study` the study's regimes."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ sys.path.insert(0, str(REPO / "tests" / "ns2"))
 import sctp  # noqa: E402
 
 
-@pytest.mark.parametrize("case", sctp.QUICK, ids=[c.name for c in sctp.QUICK])
+@pytest.mark.parametrize("case", sctp.QUICK + sctp.STUDY_QUICK, ids=[c.name for c in sctp.QUICK + sctp.STUDY_QUICK])
 def test_completion_and_packets_agree_with_ns2(case: sctp.Case):
     theirs, ours = sctp.compare(case, ensure_ns2())
     print(f"\n{case.name}: completion {ours.completion_s:.3f} s vs ns-2 {theirs.completion_s:.3f} s, "

@@ -371,7 +371,7 @@ SEEDS = (1, 2, 3, 4, 5)
 STAR_GAPS = frozenset({"timeouts"})
 #: Fixed-RTO star points whose drops also differ by more than 10% (README item 1: they
 #: follow the timeout counts).
-STAR_DROPS_GAPS = frozenset({(0.05, 1), (0.075, 1), (0.05, 10)})
+STAR_DROPS_GAPS = frozenset({(0.05, 1), (0.075, 1), (0.5, 1), (0.05, 10)})
 AGGRESSIVE_RTO_GAPS = frozenset({"goodput", "drops", "timeouts"})
 
 CASES: list[Case] = [
