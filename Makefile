@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test lint test-rust test-python differential bench bench-engine bench-memory fuzz properties fmt clean
+.PHONY: install demo test lint test-rust test-python differential differential-kernel bench bench-engine bench-memory fuzz properties fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -55,10 +55,20 @@ test-python: install
 ## The whole differential suite against ns-2 (tests/ns2/README.md; CI runs a reduced set
 ## in `make test`); writes tests/ns2/RESULTS.md and, for the congestion-control modules,
 ## tests/ns2/LINUX_CC.md with cwnd figures. Needs the Debian package ns2.
+## Then the sampled comparisons of docs/differential.md (60 scenarios each of ns-2's
+## Agent/TCP and TCP/Linux; reports in tests/differential/ns2-*/REPORT.md).
 differential: install
 	@command -v ns >/dev/null || { echo "ns-2 missing: apt-get install ns2 (or run make test once as root)"; exit 2; }
 	$(BIN)/python tests/ns2/run.py --out tests/ns2/RESULTS.md
 	$(BIN)/python tests/ns2/linux_cc.py --out tests/ns2
+	$(BIN)/python tests/ns2/sctp.py --study
+	$(BIN)/python tests/differential/ns2.py --space ns2-tcp --sample 60 --seed 1 --out tests/differential/ns2-tcp
+	$(BIN)/python tests/differential/ns2.py --space ns2-linux --sample 60 --seed 1 --out tests/differential/ns2-linux
+
+## 48 scenarios of docs/differential.md over the real Linux stack and in the simulator
+## (needs root; about 45 minutes); report in tests/differential/kernel/REPORT.md.
+differential-kernel: install
+	$(BIN)/tcplab crosscheck --sample 48 --seed 1 --out tests/differential/kernel
 
 ## tcplab vs ns-2 vs ns-3 on benchmarks B1-B3 plus tcplab's scaling sweep; installs the
 ## peers if missing (ns2 from Debian, ns3 from PyPI) and writes benchmarks/RESULTS.md.

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -105,7 +105,7 @@ SetOpt = Annotated[
 ]
 
 
-def _fail(message: str, status: int) -> None:
+def _fail(message: str, status: int) -> NoReturn:
     err_console.print(f"[bold red]error:[/] {escape(one_line(message))}", highlight=False, soft_wrap=True)
     raise typer.Exit(status)
 

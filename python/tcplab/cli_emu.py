@@ -12,7 +12,6 @@ from typing import Annotated
 import typer
 
 from .cli import (
-    ScenarioArg,
     SetOpt,
     _exit_without_teardown,
     _fail,
@@ -133,20 +132,35 @@ def emu_command(
 
 @app.command("crosscheck")
 def crosscheck_command(
-    scenario: ScenarioArg,
+    scenario: Annotated[Path | None, typer.Argument(help="Scenario file (.toml or .yaml); or use --sample.",
+                                                    show_default=False)] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for both runs, the table and the plot "
-                                             "(default: results/<scenario name>-crosscheck).")] = None,
+                                             "(default: results/<scenario name>-crosscheck, or "
+                                             "results/crosscheck-sample-s<seed>).")] = None,
     set_: SetOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed; with --sample, the sample's "
+                                             "seed (default 1).", min=0)] = None,
     force: Annotated[bool, typer.Option("--force", help="Emulate even beyond this machine's measured capacity.")] = False,
+    sample: Annotated[int | None, typer.Option("--sample", help="Instead of a scenario: draw N scenarios from the "
+                                               "differential space (docs/differential.md), run each in both backends "
+                                               "and write REPORT.md and report.html (resumes where it stopped).",
+                                               min=1)] = None,
 ) -> None:
-    """Run a scenario in the simulator and over the Linux stack (needs root) and print them side by side."""
+    """Run a scenario in the simulator and over the Linux stack (needs root) and print them side by side;
+    or, with --sample N, N scenarios drawn at random, with a report of where the two agree."""
     from .emu import EmuError, require_root
     from .emu import crosscheck as cc
     from .output import write_directory
     from .results import RunResult
     from .runner import simulate
 
+    if sample is not None:
+        if scenario is not None or set_ or force:
+            _fail("crosscheck: --sample draws its own scenarios (give no SCENARIO, --set or --force)", 2)
+        _crosscheck_sample(sample, 1 if seed is None else seed, out)
+        return
+    if scenario is None:
+        _fail("crosscheck: give a scenario file, or --sample N", 2)
     try:
         require_root()
         loaded = load(scenario, set_ or [], seed)
@@ -175,4 +189,21 @@ def crosscheck_command(
     for t in fitted_tables(f"{loaded.name}: simulator vs Linux", columns, cells, out_console.width):
         out_console.print(t)
     out_console.print(f"Both runs, crosscheck.md and cwnd.png written to [bold]{escape(str(written))}[/]")
+    _exit_without_teardown()
+
+
+def _crosscheck_sample(count: int, seed: int, out: Path | None) -> None:
+    """``tcplab crosscheck --sample N``: a kernel differential campaign."""
+    from .differential import campaign, kernel
+    from .emu import EmuError, require_root
+
+    target = out if out is not None else Path("results") / f"crosscheck-sample-s{seed}"
+    command = f"tcplab crosscheck --sample {count} --seed {seed} --out {target}"
+    try:
+        require_root()
+        campaign.run("kernel", seed, count, target, kernel.compare, "Linux", command,
+                     progress=lambda line: out_console.print(escape(line), highlight=False))
+    except (OutputError, EmuError, OSError) as e:
+        _fail(str(e), 2)
+    out_console.print(f"Report written to [bold]{escape(str(target / 'REPORT.md'))}[/] and report.html")
     _exit_without_teardown()

@@ -1,0 +1,208 @@
+"""What a differential comparison measures in each run, and the agreement targets.
+
+Per flow: goodput, retransmissions, mean SRTT and the cwnd sawtooth's period; over
+the bulk TCP flows, Jain's fairness index. Runs of a scenario with random loss are
+compared as means over their seeds (the rule is the scenario's, fixed before any
+result: :attr:`~.space.Sample.random`).
+
+Goodput is compared per *flow class*: flows the scenario makes interchangeable (same
+kind, algorithm, path and RTT; :func:`~.space.flow_classes`) are one class, compared by
+their mean. Which of N identical flows wins more of a shared bottleneck is decided by
+timing details no two simulators share; how much the class gets is the model's
+answer. A class of one flow is that flow.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import asdict, dataclass, field
+
+from ..emu.crosscheck import sawtooth_period_s
+from ..results import RunResult
+
+#: Agreement targets (issue #29). Kernel: every flow's goodput within ±10%, the
+#: scenario's TCP retransmissions within a factor 1.5.
+KERNEL_FLOW_TOLERANCE = 0.10
+KERNEL_RETX_FACTOR = 1.5
+#: ns-2: the aggregate goodput within ±10%, every flow's within ±15%.
+NS2_AGGREGATE_TOLERANCE = 0.10
+NS2_FLOW_TOLERANCE = 0.15
+#: Shares of scenarios that must meet them (kernel: goodput, retransmissions; ns-2:
+#: aggregate, per flow).
+KERNEL_SHARES = (0.90, 0.80)
+NS2_SHARES = (0.90, 0.80)
+
+
+@dataclass
+class RunMetrics:
+    """One run's (or the seed mean's) figures, one entry per flow in scenario order."""
+
+    kinds: list[str]
+    goodput_bps: list[float]
+    retransmits: list[float | None]
+    srtt_ms: list[float | None]
+    period_s: list[float | None]
+    #: Each seed's per-flow goodput (mean figures: the runs they average).
+    seed_goodput_bps: list[list[float]] = field(default_factory=list)
+
+    @property
+    def aggregate_bps(self) -> float:
+        return sum(self.goodput_bps)
+
+    @property
+    def tcp_retransmits(self) -> float:
+        return sum(r or 0.0 for k, r in zip(self.kinds, self.retransmits, strict=True) if k == "tcp")
+
+    @property
+    def jain(self) -> float | None:
+        """Jain's index over the TCP flows (None with fewer than two)."""
+        xs = [g for k, g in zip(self.kinds, self.goodput_bps, strict=True) if k == "tcp"]
+        if len(xs) < 2 or not any(xs):
+            return None
+        return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs))
+
+
+def measure(result: RunResult) -> RunMetrics:
+    """The figures of a tcplab or emulated run."""
+    flows = result.summary["flows"]
+    periods: list[float | None] = []
+    frame = result.flow_series
+    for f in flows:
+        if f["transport"] != "tcp":
+            periods.append(None)
+            continue
+        rows = frame[frame["flow"] == f["id"]]
+        periods.append(sawtooth_period_s(rows["time_s"].to_numpy(dtype=float), rows["cwnd_bytes"].to_numpy(dtype=float)))
+    return RunMetrics(
+        kinds=[f["transport"] for f in flows],
+        goodput_bps=[float(f["goodput_bps"]) for f in flows],
+        retransmits=[None if f.get("retransmits") is None else float(f["retransmits"]) for f in flows],
+        srtt_ms=[None if f.get("srtt_ms") is None else float(f["srtt_ms"]) for f in flows],
+        period_s=periods,
+    )
+
+
+def _mean_of(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None and not math.isnan(v)]
+    return statistics.fmean(known) if known else None
+
+
+def mean(runs: list[RunMetrics]) -> RunMetrics:
+    """The per-flow means over runs of one scenario (different seeds)."""
+    first = runs[0]
+    n = len(first.kinds)
+    return RunMetrics(
+        kinds=first.kinds,
+        goodput_bps=[statistics.fmean(r.goodput_bps[i] for r in runs) for i in range(n)],
+        retransmits=[_mean_of([r.retransmits[i] for r in runs]) for i in range(n)],
+        srtt_ms=[_mean_of([r.srtt_ms[i] for r in runs]) for i in range(n)],
+        period_s=[_mean_of([r.period_s[i] for r in runs]) for i in range(n)],
+        seed_goodput_bps=[r.goodput_bps for r in runs],
+    )
+
+
+def relative(ours: float | None, theirs: float | None) -> float | None:
+    """(ours − theirs) / theirs; None when either is unknown or the reference is 0."""
+    if ours is None or theirs is None or theirs == 0 or math.isnan(ours) or math.isnan(theirs):
+        return None
+    return ours / theirs - 1.0
+
+
+def factor(a: float, b: float) -> float:
+    """max/min of two counts (1 when both are 0, infinite when one is)."""
+    if a == b:
+        return 1.0
+    lo, hi = sorted((a, b))
+    return math.inf if lo == 0 else hi / lo
+
+
+@dataclass
+class Comparison:
+    """One sample in tcplab and in a reference (``Linux`` or ``ns-2``).
+
+    ``status``: ``"compared"``, ``"excluded"`` (by a rule applied before running, with
+    ``reason``) or ``"failed"`` (a backend failed; ``reason`` says how)."""
+
+    name: str
+    space: str
+    description: str
+    status: str
+    reason: str = ""
+    seeds: list[int] = field(default_factory=list)
+    #: Flow classes (lists of flow indices); one class per flow when empty.
+    classes: list[list[int]] = field(default_factory=list)
+    ours: RunMetrics | None = None
+    theirs: RunMetrics | None = None
+    wall_s: float = 0.0
+
+    def flow_classes(self) -> list[list[int]]:
+        assert self.ours is not None
+        return self.classes or [[i] for i in range(len(self.ours.kinds))]
+
+    def class_goodput(self, metrics: RunMetrics, goodput: list[float] | None = None) -> list[float]:
+        """Mean goodput per flow of each class."""
+        values = metrics.goodput_bps if goodput is None else goodput
+        return [statistics.fmean(values[i] for i in c) for c in self.flow_classes()]
+
+    def flow_errors(self) -> list[float | None]:
+        """Each flow class's mean goodput, tcplab relative to the reference."""
+        assert self.ours is not None and self.theirs is not None
+        return [relative(a, b) for a, b in zip(self.class_goodput(self.ours), self.class_goodput(self.theirs), strict=True)]
+
+    def seed_noise(self) -> list[float | None]:
+        """Per class: two standard errors of the difference of the seed means,
+        relative to the reference's mean (None with one seed)."""
+        assert self.ours is not None and self.theirs is not None
+        if len(self.seeds) < 2:
+            return [None] * len(self.flow_classes())
+        ours = [self.class_goodput(self.ours, g) for g in self.ours.seed_goodput_bps]
+        theirs = [self.class_goodput(self.theirs, g) for g in self.theirs.seed_goodput_bps]
+        out: list[float | None] = []
+        for j, ref in enumerate(self.class_goodput(self.theirs)):
+            var = sum(statistics.variance([run[j] for run in side]) / len(side) for side in (ours, theirs))
+            out.append(2 * math.sqrt(var) / ref if ref else None)
+        return out
+
+    def aggregate_error(self) -> float | None:
+        assert self.ours is not None and self.theirs is not None
+        return relative(self.ours.aggregate_bps, self.theirs.aggregate_bps)
+
+    def retransmit_factor(self) -> float:
+        assert self.ours is not None and self.theirs is not None
+        return factor(self.ours.tcp_retransmits, self.theirs.tcp_retransmits)
+
+    def worst_flow_error(self) -> float:
+        """The flow-class error of largest magnitude, with its sign (infinite when a
+        class has no reference figure)."""
+        errors = [e if e is not None else math.inf for e in self.flow_errors()]
+        return max(errors, key=abs)
+
+    def verdicts(self) -> dict[str, bool]:
+        """Each target of the space: met or not."""
+        if self.space == "kernel":
+            return {"goodput": abs(self.worst_flow_error()) <= KERNEL_FLOW_TOLERANCE,
+                    "retransmits": self.retransmit_factor() <= KERNEL_RETX_FACTOR}
+        aggregate = self.aggregate_error()
+        return {"aggregate": aggregate is not None and abs(aggregate) <= NS2_AGGREGATE_TOLERANCE,
+                "per flow": abs(self.worst_flow_error()) <= NS2_FLOW_TOLERANCE}
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Comparison:
+        ours = RunMetrics(**data.pop("ours")) if data.get("ours") else None
+        theirs = RunMetrics(**data.pop("theirs")) if data.get("theirs") else None
+        data.pop("ours", None)
+        data.pop("theirs", None)
+        return cls(**data, ours=ours, theirs=theirs)
+
+
+def targets(space: str) -> list[tuple[str, float, str]]:
+    """(verdict key, required share, wording) of the space's targets."""
+    if space == "kernel":
+        return [("goodput", KERNEL_SHARES[0], f"every flow's goodput within ±{KERNEL_FLOW_TOLERANCE:.0%}"),
+                ("retransmits", KERNEL_SHARES[1], f"TCP retransmissions within a factor {KERNEL_RETX_FACTOR:g}")]
+    return [("aggregate", NS2_SHARES[0], f"aggregate goodput within ±{NS2_AGGREGATE_TOLERANCE:.0%}"),
+            ("per flow", NS2_SHARES[1], f"every flow's goodput within ±{NS2_FLOW_TOLERANCE:.0%}")]

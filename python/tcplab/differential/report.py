@@ -1,0 +1,192 @@
+"""The report of a differential campaign: ``REPORT.md`` and ``report.html`` in the
+campaign's directory, plus ``goodput.png`` (every flow, tcplab against the reference).
+
+Misses are explained by hand in ``explanations.toml`` beside the report (``[sample
+name] mechanism = "…"``): the report prints each miss with its explanation, or says
+that it has none yet.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import tomllib
+from pathlib import Path
+
+from .metrics import Comparison, targets
+
+EXPLANATIONS = "explanations.toml"
+
+
+def progress_line(done: int, total: int, c: Comparison) -> str:
+    """One line per finished sample, for long campaigns."""
+    head = f"[{done}/{total}] {c.name}"
+    if c.status != "compared":
+        return f"{head}: {c.status} ({c.reason})"
+    marks = ", ".join(f"{k} {'ok' if v else 'MISS'}" for k, v in c.verdicts().items())
+    return f"{head}: worst flow {c.worst_flow_error():+.1%}, retx ×{c.retransmit_factor():.2f}; {marks} ({c.wall_s:.0f} s)"
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None or math.isinf(x) else f"{100 * x:+.1f}%"
+
+
+def _mb(x: float) -> str:
+    return f"{x / 1e6:.3g}"
+
+
+def _num(x: float | None) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return f"{x:.3g}"
+
+
+def _mean_srtt(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else None
+
+
+def summary(outcomes: list[Comparison], space: str) -> list[tuple[str, int, int, float, bool]]:
+    """Per target: (wording, met, compared, required share, whether the share is met)."""
+    compared = [c for c in outcomes if c.status == "compared"]
+    rows = []
+    for key, share, wording in targets(space):
+        met = sum(c.verdicts()[key] for c in compared)
+        rows.append((wording, met, len(compared), share, bool(compared) and met >= share * len(compared)))
+    return rows
+
+
+def _explanations(out: Path) -> dict[str, str]:
+    path = out / EXPLANATIONS
+    if not path.exists():
+        return {}
+    return {name: entry.get("mechanism", "") for name, entry in tomllib.loads(path.read_text()).items()}
+
+
+def _noise_note(c: Comparison) -> str:
+    """Says which missed classes lie within two standard errors of the seed means."""
+    noisy = [f"class {j} ({_pct(e)}, noise ±{100 * n:.0f}%)" for j, (e, n) in enumerate(zip(c.flow_errors(), c.seed_noise(), strict=True))
+             if e is not None and n is not None and abs(e) > 0.1 and abs(e) <= n]
+    return (" Within two standard errors of the seed means: " + ", ".join(noisy) + ".") if noisy else ""
+
+
+def _rows(outcomes: list[Comparison], reference: str) -> tuple[list[str], list[list[str]]]:
+    head = ["scenario", "seeds", "goodput tcplab / " + reference + " Mb/s (per flow class)", "class errors", "aggregate",
+            "retx tcplab / " + reference, "SRTT ms", "cwnd period s", "Jain", "targets"]
+    rows = []
+    for c in outcomes:
+        if c.status != "compared" or c.ours is None or c.theirs is None:
+            rows.append([c.name, str(len(c.seeds)), f"{c.status}: {c.reason}", "", "", "", "", "", "", ""])
+            continue
+        o, t = c.ours, c.theirs
+        sizes = [len(k) for k in c.flow_classes()]
+        goodput = "; ".join(f"{_mb(a)}/{_mb(b)}" + (f" (×{n})" if n > 1 else "")
+                            for a, b, n in zip(c.class_goodput(o), c.class_goodput(t), sizes, strict=True))
+        periods = [(a, b) for k, a, b in zip(o.kinds, o.period_s, t.period_s, strict=True) if k == "tcp"]
+        period = "; ".join(f"{_num(a)}/{_num(b)}" for a, b in periods[:2])
+        rows.append([
+            c.name, str(len(c.seeds)), goodput, "; ".join(_pct(e) for e in c.flow_errors()), _pct(c.aggregate_error()),
+            f"{o.tcp_retransmits:.0f}/{t.tcp_retransmits:.0f}",
+            f"{_num(_mean_srtt(o.srtt_ms))}/{_num(_mean_srtt(t.srtt_ms))}", period,
+            f"{_num(o.jain)}/{_num(t.jain)}", ", ".join(f"{k} {'ok' if v else 'MISS'}" for k, v in c.verdicts().items()),
+        ])
+    return head, rows
+
+
+def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: dict[str, str],
+             command: str) -> str:
+    compared = [c for c in outcomes if c.status == "compared"]
+    lines = [f"# tcplab vs {reference}: {len(outcomes)} sampled scenarios (space `{space}`, seed {seed})", "",
+             f"Written by `{command}` (docs/differential.md). Each scenario's directory holds its "
+             "scenario file (`scenario.toml`), both backends' runs and `comparison.json`; tcplab's figures "
+             f"are the first of each pair, errors are tcplab relative to {reference}.", "",
+             "## Summary", "",
+             f"{len(compared)} compared, {sum(c.status == 'excluded' for c in outcomes)} excluded by rule, "
+             f"{sum(c.status == 'failed' for c in outcomes)} failed.", "",
+             "| target | met | share | required | |", "|---|---|---|---|---|"]
+    for wording, met, n, share, ok in summary(outcomes, space):
+        lines.append(f"| {wording} | {met} of {n} | {met / max(n, 1):.0%} | {share:.0%} | {'met' if ok else 'NOT MET'} |")
+    excluded = [c for c in outcomes if c.status != "compared"]
+    if excluded:
+        lines += ["", "## Excluded or failed", ""]
+        lines += [f"- `{c.name}` ({c.description}): {c.status}: {c.reason}" for c in excluded]
+    misses = [c for c in compared if not all(c.verdicts().values())]
+    lines += ["", f"## Misses ({len(misses)}), worst first", ""]
+    for c in sorted(misses, key=lambda c: -abs(c.worst_flow_error())):
+        missed = ", ".join(k for k, v in c.verdicts().items() if not v)
+        why = explanations.get(c.name, "*not explained yet*") + _noise_note(c)
+        lines.append(f"- **`{c.name}`** — {c.description}. Missed: {missed} (worst flow {_pct(c.worst_flow_error())}, "
+                     f"retransmissions ×{c.retransmit_factor():.2f}). {why}")
+    head, rows = _rows(outcomes, reference)
+    lines += ["", "## Every scenario", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    lines += ["", "![goodput of every flow](goodput.png)", ""]
+    return "\n".join(lines)
+
+
+def _html(markdown_text: str, outcomes: list[Comparison], reference: str) -> str:
+    head, rows = _rows(outcomes, reference)
+    descriptions = {c.name: c.description for c in outcomes}
+    summary_lines = markdown_text.split("## Every scenario")[0]
+    body = "".join(f"<p>{html.escape(line)}</p>" for line in summary_lines.splitlines() if line and not line.startswith("|"))
+    table = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
+    for r in rows:
+        name = r[0]
+        cells = [f'<a href="{name}/scenario.toml" title="{html.escape(descriptions.get(name, ""))}">{name}</a>']
+        cells += [html.escape(x) for x in r[1:]]
+        cls = ' class="miss"' if "MISS" in r[-1] else ""
+        table.append(f"<tr{cls}>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
+    table.append("</table>")
+    return ("<!doctype html><meta charset=utf-8><title>tcplab vs " + html.escape(reference) + "</title>"
+            "<style>body{font:14px sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse}"
+            "td,th{border:1px solid #ccc;padding:3px 6px;font-size:12px}tr.miss{background:#fde8e8}</style>"
+            + body + '<img src="goodput.png" style="max-width:700px">' + "".join(table))
+
+
+def plot(outcomes: list[Comparison], path: Path, reference: str) -> None:
+    """Every flow class's mean goodput, tcplab against the reference, log-log, with
+    the ±10% band."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs, ys, ok = [], [], []
+    for c in outcomes:
+        if c.status != "compared" or c.ours is None or c.theirs is None:
+            continue
+        good = all(c.verdicts().values())
+        for a, b in zip(c.class_goodput(c.ours), c.class_goodput(c.theirs), strict=True):
+            if a > 0 and b > 0:
+                xs.append(b / 1e6)
+                ys.append(a / 1e6)
+                ok.append(good)
+    fig, ax = plt.subplots(figsize=(5.5, 5))
+    if xs:
+        lo, hi = min(xs + ys) / 1.5, max(xs + ys) * 1.5
+        ax.plot([lo, hi], [lo, hi], color="gray", lw=0.8)
+        ax.fill_between([lo, hi], [lo * 0.9, hi * 0.9], [lo * 1.1, hi * 1.1], color="gray", alpha=0.15, label="±10%")
+        ax.scatter([x for x, g in zip(xs, ok, strict=True) if g], [y for y, g in zip(ys, ok, strict=True) if g],
+                   s=14, label="scenario meets the targets")
+        ax.scatter([x for x, g in zip(xs, ok, strict=True) if not g], [y for y, g in zip(ys, ok, strict=True) if not g],
+                   s=14, color="tab:red", label="scenario misses a target")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(lo, hi)
+    ax.set_xlabel(f"{reference}: mean goodput of a flow class, Mb/s")
+    ax.set_ylabel("tcplab: mean goodput of a flow class, Mb/s")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write(out: Path, outcomes: list[Comparison], space: str, seed: int, reference: str, command: str) -> Path:
+    """Writes REPORT.md, report.html and goodput.png into ``out``; returns REPORT.md."""
+    text = markdown(outcomes, space, seed, reference, _explanations(out), command)
+    plot(outcomes, out / "goodput.png", reference)
+    (out / "REPORT.md").write_text(text)
+    (out / "report.html").write_text(_html(text, outcomes, reference))
+    return out / "REPORT.md"

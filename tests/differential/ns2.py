@@ -1,0 +1,240 @@
+"""tcplab against ns-2.35 on scenarios sampled from the differential space
+(docs/differential.md): ns-2's Agent/TCP (Reno, Newreno, Sack1) against
+``profile = "ns2"`` (space ``ns2-tcp``, the mapping of tests/ns2/cases.py), and
+Agent/TCP/Linux with the Linux 2.6.22 modules against the mapping of
+tests/ns2/linux_cc.py (space ``ns2-linux``).
+
+Each sample is rendered twice from the same :class:`~tcplab.differential.space.Sample`:
+as a tcplab scenario (``scenario.toml``) and as a self-contained ns-2 script
+(``ns2-seed<K>.tcl``; ``ns ns2-seed1.tcl`` reruns it), both saved in the sample's
+directory.
+
+    python tests/differential/ns2.py --space ns2-tcp --sample 60 --seed 1 --out tests/differential/ns2-tcp
+    python tests/differential/ns2.py --space ns2-tcp --seed 1 --only 7 --sample 1 --out /tmp/s7   # one sample again
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "ns2"))
+import cases  # noqa: E402
+import linux_cc  # noqa: E402
+from tcplab.differential import campaign  # noqa: E402
+from tcplab.differential.metrics import Comparison, RunMetrics, mean, measure  # noqa: E402
+from tcplab.differential.scenario import BIG_QUEUE, UDP_PAYLOAD, access_delay_s, hop_delay_s, scenario  # noqa: E402
+from tcplab.differential.space import MSS, Flow, Sample, flow_classes  # noqa: E402
+from tcplab.emu.crosscheck import sawtooth_period_s  # noqa: E402
+
+#: Seeds of a sample with random loss (one without).
+SEEDS_WHEN_RANDOM = 5
+#: cwnd is sampled this often for the sawtooth period (flows beyond the first four are not traced).
+CWND_SAMPLE_S = 0.1
+TRACED_FLOWS = 4
+#: ns-2 runs at most this long per scenario.
+NS2_TIMEOUT_S = 1800
+
+
+def window_packets(sample: Sample, flow: Flow) -> int:
+    """ns-2's ``window_`` (and tcplab's receive window for Agent/TCP): twice what the
+    flow's path holds (its BDP plus the buffer) and 100 more, so it never limits."""
+    bdp = sample.neck_bps * flow.rtt_s / (8 * (MSS + 40))
+    return int(math.ceil(2 * (bdp + sample.buffer_packets))) + 100
+
+
+def transport(flow: Flow, sample: Sample) -> dict:
+    """tcplab's side of a TCP flow, from the suites' own mappings."""
+    if sample.space == "ns2-linux":
+        return linux_cc.tcp_linux_transport(flow.cc)
+    wired = cases.Wired(variant=flow.cc, payloads=(MSS,), window=window_packets(sample, flow), iw=2,
+                        fixed_rto=sample.fixed_rto_s)
+    return wired._tcp(MSS)
+
+
+def tcl(sample: Sample, seed: int) -> str:
+    """A self-contained ns-2 script of the sample (see the module doc)."""
+    rto = sample.fixed_rto_s
+    minrto, maxrto, rtoinit = (rto, rto, rto) if rto else (0.2, 60, 1.0)
+    lines = [
+        f"# {sample.name} (seed {seed}): {sample.describe()}",
+        "# Written by tests/differential/ns2.py; run with: ns <this file>",
+        "set ns [new Simulator]",
+        # Replication `seed` on its own substreams of one seed: small seeds themselves
+        # give the same, scaled, draws (tests/ns2/common.tcl, independent_stream).
+        "proc independent_stream {rng run} {", "    $rng seed 12345",
+        "    for {set i 0} {$i < $run} {incr i} { $rng next-substream }", "}",
+        f"independent_stream $defaultRNG {seed}",
+        # As tests/ns2/common.tcl's match_tcplab_tcp: no send overhead, a 100 us RTT clock.
+        "Agent/TCP set tcpTick_ 0.0001", "Agent/TCP set overhead_ 0", "Agent/TCP set maxcwnd_ 0",
+        "Agent/TCP set windowInit_ 2", f"Agent/TCP set minrto_ {minrto}", f"Agent/TCP set maxrto_ {maxrto}",
+        f"Agent/TCP set rtxcur_init_ {rtoinit}", f"Agent/TCP set packetSize_ {MSS}",
+        "Agent/TCP set singledup_ 1", "Agent/TCP/Newreno set newreno_changes1_ 1",
+        "Queue/DropTail set summarystats_ false",
+    ]
+    if sample.space == "ns2-linux":
+        lines += ["Agent/TCP/Linux set timestamps_ true", "Agent/TCPSink set ts_echo_rfc1323_ true"]
+    hops = sample.hops
+    lines += [f"set r({h}) [$ns node]" for h in range(hops + 1)]
+    for h in range(hops):
+        bw, d = sample.neck_bps, hop_delay_s(sample)
+        lines += [f"$ns simplex-link $r({h}) $r({h + 1}) {bw:.0f} {d:.9f} DropTail",
+                  f"$ns simplex-link $r({h + 1}) $r({h}) {bw:.0f} {d:.9f} DropTail",
+                  # DropTail keeps queue-limit - 1 waiting (drop-tail.cc); tcplab's limit counts waiting.
+                  f"$ns queue-limit $r({h}) $r({h + 1}) {sample.buffer_packets + 1}",
+                  f"$ns queue-limit $r({h + 1}) $r({h}) {BIG_QUEUE}",
+                  f'set qmon({h}) [$ns monitor-queue $r({h}) $r({h + 1}) ""]']
+    if sample.loss is not None:
+        assert sample.loss.burst <= 1.0, "ns-2 samples draw Bernoulli loss only"
+        # Before the first hop's queue, from its own generator (tests/ns2/common.tcl).
+        lines += ["set lrng [new RNG]", f"independent_stream $lrng {seed + 1000}", "set lu [new RandomVariable/Uniform]",
+                  "$lu use-rng $lrng",
+                  "set em [new ErrorModel]", f"$em set rate_ {sample.loss.rate}", "$em unit pkt", "$em ranvar $lu",
+                  "$ns lossmodel $em $r(0) $r(1)", "$em drop-target [new Agent/Null]"]
+    access = sample.neck_bps * sample.access_factor
+    traced = []
+    for i, f in enumerate(sample.flows):
+        d = access_delay_s(sample, f)
+        first, last = f.hops[0], f.hops[-1] + 1
+        lines += [f"set s({i}) [$ns node]", f"set d({i}) [$ns node]",
+                  f"$ns duplex-link $s({i}) $r({first}) {access:.0f} {d:.9f} DropTail",
+                  f"$ns duplex-link $r({last}) $d({i}) {access:.0f} {d:.9f} DropTail"]
+        lines += [f"$ns queue-limit {a} {b} {BIG_QUEUE}" for a, b in
+                  ((f"$s({i})", f"$r({first})"), (f"$r({first})", f"$s({i})"),
+                   (f"$r({last})", f"$d({i})"), (f"$d({i})", f"$r({last})"))]
+        if f.kind == "tcp":
+            if sample.space == "ns2-linux":
+                agent, sink = "Agent/TCP/Linux", "Agent/TCPSink/Sack1"
+            else:
+                agent = f"Agent/TCP/{f.cc}" if f.cc != "Reno" else "Agent/TCP/Reno"
+                sink = "Agent/TCPSink/Sack1" if f.cc == "Sack1" else "Agent/TCPSink"
+            lines += [f"set a({i}) [new {agent}]", f"set k({i}) [new {sink}]",
+                      f"$a({i}) set window_ {window_packets(sample, f)}",
+                      f"$ns attach-agent $s({i}) $a({i})", f"$ns attach-agent $d({i}) $k({i})",
+                      f"$ns connect $a({i}) $k({i})", f"set app({i}) [$a({i}) attach-app FTP]"]
+            if sample.space == "ns2-linux":
+                lines.append(f'$ns at {f.start_s} "$a({i}) select_ca {f.cc}"')
+            if len(traced) < TRACED_FLOWS:
+                traced.append(i)
+        else:
+            # Full 1,500-byte packets: ns-2's UDP adds no header to packetSize_, and
+            # splits a message larger than the agent's own packetSize_ (1,000 by default).
+            lines += [f"set a({i}) [new Agent/UDP]", f"$a({i}) set packetSize_ {UDP_PAYLOAD + 28}",
+                      f"set k({i}) [new Agent/LossMonitor]",
+                      f"$ns attach-agent $s({i}) $a({i})", f"$ns attach-agent $d({i}) $k({i})",
+                      f"$ns connect $a({i}) $k({i})", f"set app({i}) [new Application/Traffic/CBR]",
+                      # tcplab's CBR rate counts payload; ns-2's counts the whole packet.
+                      f"$app({i}) set packetSize_ {UDP_PAYLOAD + 28}",
+                      f"$app({i}) set rate_ {f.rate_bps * (UDP_PAYLOAD + 28) / UDP_PAYLOAD:.0f}",
+                      f"$app({i}) attach-agent $a({i})"]
+        lines.append(f'$ns at {f.start_s} "$app({i}) start"')
+    lines += ["proc trace_cwnd {} {", "    global ns a", "    set line \"cwnd [$ns now]\""]
+    lines += [f"    append line \" [$a({i}) set cwnd_]\"" for i in traced]
+    lines += ["    puts $line", f"    $ns at [expr [$ns now] + {CWND_SAMPLE_S}] trace_cwnd", "}"]
+    if traced:
+        lines.append(f"$ns at {CWND_SAMPLE_S} trace_cwnd")
+    lines += ["proc finish {} {", "    global a k qmon"]
+    for i, f in enumerate(sample.flows):
+        if f.kind == "tcp":
+            lines.append(f'    puts "tcp {i} [$a({i}) set ack_] [$a({i}) set nrexmitpack_] [$a({i}) set nrexmit_]"')
+        else:
+            lines.append(f'    puts "udp {i} [$k({i}) set bytes_]"')
+    lines += [f'    puts "drops {h} [$qmon({h}) set pdrops_]"' for h in range(hops)]
+    lines += ["    exit 0", "}", f'$ns at {sample.duration_s} "finish"', "$ns run", ""]
+    return "\n".join(lines)
+
+
+def run_ns2(sample: Sample, seed: int, directory: Path, ns: str) -> RunMetrics:
+    """Runs the sample's ns-2 script for ``seed`` and reads its figures."""
+    script = directory / f"ns2-seed{seed}.tcl"
+    script.write_text(tcl(sample, seed))
+    proc = subprocess.run([ns, script.name], capture_output=True, text=True, timeout=NS2_TIMEOUT_S, cwd=directory)
+    if proc.returncode != 0:
+        raise RuntimeError(f"ns-2 failed on {script}: {proc.stderr.strip()[-400:]}")
+    n = len(sample.flows)
+    goodput = [0.0] * n
+    retx: list[float | None] = [None] * n
+    times, cwnds = [], []
+    traced = [i for i, f in enumerate(sample.flows) if f.kind == "tcp"][:TRACED_FLOWS]
+    for line in proc.stdout.splitlines():
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "tcp":
+            i = int(w[1])
+            # ack_: the highest cumulatively acknowledged segment, numbered from 0.
+            goodput[i] = (int(w[2]) + 1) * MSS * 8 / (sample.duration_s - sample.flows[i].start_s)
+            retx[i] = float(w[3])
+        elif w[0] == "udp":
+            i = int(w[1])
+            payload = int(w[2]) * UDP_PAYLOAD / (UDP_PAYLOAD + 28)
+            goodput[i] = payload * 8 / (sample.duration_s - sample.flows[i].start_s)
+        elif w[0] == "cwnd":
+            times.append(float(w[1]))
+            cwnds.append([float(x) for x in w[2:]])
+    periods: list[float | None] = [None] * n
+    if times:
+        import numpy as np
+
+        t, c = np.asarray(times), np.asarray(cwnds)
+        for col, i in enumerate(traced):
+            periods[i] = sawtooth_period_s(t, c[:, col])
+    kinds = ["tcp" if f.kind == "tcp" else "udp" for f in sample.flows]
+    return RunMetrics(kinds, goodput, retx, [None] * n, periods)
+
+
+def compare(sample: Sample, directory: Path, ns: str) -> Comparison:
+    """The sample in tcplab and in ns-2, for each of its seeds."""
+    import tcplab
+
+    doc = scenario(sample, transport)
+    campaign.write_scenario(directory, sample, doc, "ns-2's side: ns2-seed<K>.tcl beside it")
+    seeds = campaign.seeds_for(sample, SEEDS_WHEN_RANDOM)
+    outcome = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=seeds,
+                         classes=flow_classes(sample))
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            theirs_f = [pool.submit(run_ns2, sample, s, directory, ns) for s in seeds]
+            ours = []
+            for s in seeds:
+                result = tcplab.run(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": s}}))
+                ours.append(measure(result))
+                ours[-1].srtt_ms = [None] * len(sample.flows)  # ns-2's side has none to compare
+            theirs = [f.result() for f in theirs_f]
+    except (RuntimeError, subprocess.TimeoutExpired, tcplab.ScenarioError) as e:
+        outcome.status, outcome.reason = "failed", f"{type(e).__name__}: {e}"
+        return outcome
+    outcome.ours, outcome.theirs = mean(ours), mean(theirs)
+    return outcome
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--space", choices=("ns2-tcp", "ns2-linux"), required=True)
+    ap.add_argument("--sample", type=int, required=True, help="number of scenarios")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--rerun", action="store_true", help="run samples again even if their results exist")
+    ap.add_argument("--only", type=lambda v: [int(x) for x in v.split(",")], help="comma-separated sample indices")
+    args = ap.parse_args(argv)
+    ns = shutil.which("ns")
+    if ns is None:
+        print("ns-2 missing: apt-get install ns2", file=sys.stderr)
+        return 2
+    command = (f"python tests/differential/ns2.py --space {args.space} --sample {args.sample} --seed {args.seed} "
+               f"--out {args.out}")
+    outcomes = campaign.run(args.space, args.seed, args.sample, args.out, lambda s, d: compare(s, d, ns), "ns-2",
+                            command, rerun=args.rerun, only=args.only)
+    from tcplab.differential.report import summary
+
+    return 0 if all(ok for *_, ok in summary(outcomes, args.space)) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

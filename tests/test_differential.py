@@ -1,0 +1,185 @@
+"""The differential comparisons of docs/differential.md: the sampler and the metrics
+against hand-computed expectations, and a few committed samples of each space rerun in
+both backends (ns-2 where it is installed or installable, the kernel as root).
+
+The full samples run behind `make differential` and `make differential-kernel`; their
+reports are committed in tests/differential/<space>/.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import tcplab
+from conftest import REPO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tcplab.differential import metrics, space
+from tcplab.differential.metrics import Comparison, RunMetrics
+from tcplab.differential.scenario import scenario
+from tcplab.scenario.units import parse_duration_ns
+
+COMMITTED = REPO / "tests" / "differential"
+sys.path.insert(0, str(COMMITTED))
+import ns2  # noqa: E402  (tests/differential/ns2.py: the ns-2 renderer and mapping)
+
+samples = st.builds(space.draw, st.sampled_from(space.SPACES), st.integers(0, 10**6), st.integers(0, 999))
+
+
+@settings(max_examples=150, deadline=None)
+@given(samples)
+def test_samples_stay_in_the_documented_space(s: space.Sample):
+    family = "kernel" if s.space == "kernel" else "ns2"
+    lo, hi = space.RATE_RANGE[family]
+    assert lo - 500 <= s.neck_bps <= hi + 500  # rounded to whole kb/s
+    assert s.buffer_packets >= 2
+    assert s.topology in ("dumbbell", "parking_lot")
+    bulk = [f for f in s.flows if f.kind == "tcp"]
+    assert 1 <= len(bulk) <= 4 or (len(bulk) == 100 and s.corner and s.space == "ns2-tcp")
+    assert len(s.flows) - len(bulk) <= 1
+    for f in s.flows:
+        assert space.RTT_RANGE[0] - 5e-5 <= f.rtt_s <= space.RTT_RANGE[1] + 5e-5
+        assert all(0 <= h < s.hops for h in f.hops)
+        if f.kind != "tcp":
+            assert 0.1 * s.neck_bps - 500 <= f.rate_bps <= 0.5 * s.neck_bps + 500
+    if s.loss is not None:
+        assert (0.01 if s.corner and s.loss.rate >= 0.01 else space.LOSS_RANGE[0]) * 0.99 <= s.loss.rate <= 0.05
+        assert s.loss.burst == 1.0 or s.space == "kernel"
+    lo_d, hi_d = space.DURATION_BOUNDS_S[family]
+    assert space.MIN_DURATION_S <= s.duration_s <= hi_d
+    if s.duration_s < lo_d - 0.05:
+        # Only ns-2's packet budget cuts a duration below its bound.
+        assert family == "ns2"
+        assert s.duration_s == space.MIN_DURATION_S or s.neck_bps * s.duration_s / (8 * 1500) <= space.NS2_PACKET_BUDGET * 1.01
+    assert s.sack or s.space == "kernel" or s.flows[0].cc in ("Reno", "Newreno", "Sack1")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(space.SPACES), st.integers(0, 10**6), st.integers(0, 20))
+def test_a_sample_is_the_same_whatever_the_sample_size(name, seed, index):
+    assert space.draw(name, seed, index) == space.draw(name, seed, index)
+    assert space.draw_many(name, seed, index + 1)[index] == space.draw(name, seed, index)
+
+
+def _delay_s(text: str) -> float:
+    return parse_duration_ns(text, "delay") / 1e9
+
+
+def _path_delay_s(doc: dict, src: str, dst: str) -> float:
+    """One-way propagation delay from src to dst, by walking the scenario's links (the
+    topology is a tree: a depth-first search finds the one path)."""
+    edges: dict[str, list[tuple[str, float]]] = {}
+    for link in doc["link"]:
+        d = _delay_s(link["delay"])
+        edges.setdefault(link["from"], []).append((link["to"], d))
+        edges.setdefault(link["to"], []).append((link["from"], d))
+    stack = [(src, 0.0, "")]
+    while stack:
+        node, total, parent = stack.pop()
+        if node == dst:
+            return total
+        stack += [(n, total + d, node) for n, d in edges[node] if n != parent]
+    raise AssertionError(f"no path from {src} to {dst}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(samples)
+def test_every_sampled_scenario_loads_and_each_flow_has_its_drawn_rtt(s: space.Sample):
+    doc = scenario(s, ns2.transport) if s.space.startswith("ns2") else scenario(s)
+    tcplab.load(doc)  # raises ScenarioError on anything the schema refuses
+    for i, f in enumerate(s.flows):
+        assert math.isclose(2 * _path_delay_s(doc, f"s{i}", f"d{i}"), f.rtt_s, rel_tol=1e-6, abs_tol=1e-9)
+
+
+@pytest.mark.parametrize("rate,burst", [(0.01, 4.0), (0.05, 2.0), (1e-5, 10.0)])
+def test_gilbert_elliott_loss_has_the_drawn_mean_rate_and_burst(rate, burst):
+    t = space.Loss(rate, burst).table()
+    p, r = t["p_good_to_bad"], t["p_bad_to_good"]
+    assert math.isclose(p / (p + r), rate, rel_tol=1e-9)  # stationary share of the bad (all-lost) state
+    assert math.isclose(1 / r, burst, rel_tol=1e-9)  # mean sojourn in the bad state
+
+
+def test_flow_classes_group_interchangeable_flows():
+    s = space.Sample("kernel", 1, 0, "dumbbell", 10e6, 0.02, 10, 10.0, (
+        space.Flow("tcp", "cubic", 0.02, (0,)), space.Flow("tcp", "reno", 0.02, (0,)),
+        space.Flow("tcp", "cubic", 0.02, (0,), start_s=0.5), space.Flow("tcp", "cubic", 0.04, (0,))), 20.0)
+    assert space.flow_classes(s) == [[0, 2], [1], [3]]
+
+
+def _metrics(goodput: list[float], retx: list[float | None]) -> RunMetrics:
+    kinds = ["tcp" if r is not None else "udp" for r in retx]
+    n = len(goodput)
+    return RunMetrics(kinds, goodput, retx, [None] * n, [None] * n)
+
+
+def test_comparison_metrics_by_hand():
+    ours = _metrics([6e6, 2e6, 1e6], [10.0, 5.0, None])
+    theirs = _metrics([4e6, 4e6, 1.2e6], [12.0, 12.0, None])
+    c = Comparison("x", "kernel", "", "compared", classes=[[0, 1], [2]], ours=ours, theirs=theirs)
+    # Class 0: mean 4 vs 4 Mb/s; class 1 (UDP): 1 vs 1.2.
+    assert c.flow_errors() == pytest.approx([0.0, -1 / 6])
+    assert c.aggregate_error() == pytest.approx(9 / 9.2 - 1)
+    assert c.retransmit_factor() == pytest.approx(24 / 15)
+    assert c.verdicts() == {"goodput": False, "retransmits": False}
+    # Jain over the TCP flows: (6+2)² / (2·(36+4)) = 0.8; (4+4)² / (2·32) = 1.
+    assert ours.jain == pytest.approx(0.8) and theirs.jain == pytest.approx(1.0)
+    assert metrics.factor(0, 0) == 1.0 and metrics.factor(0, 3) == math.inf and metrics.factor(3, 2) == 1.5
+
+
+def test_seed_noise_is_two_standard_errors_of_the_difference():
+    ours = metrics.mean([_metrics([g], [0.0]) for g in (9.0, 11.0)])
+    theirs = metrics.mean([_metrics([g], [0.0]) for g in (8.0, 12.0)])
+    c = Comparison("x", "ns2-tcp", "", "compared", seeds=[1, 2], ours=ours, theirs=theirs)
+    # Variances 2 and 8 over 2 seeds: SE² = 1 + 4; 2·√5 / 10.
+    assert c.seed_noise() == [pytest.approx(2 * math.sqrt(5) / 10)]
+
+
+# --- committed samples rerun -------------------------------------------------------
+
+def ci_samples(name: str, count: int) -> list[int]:
+    """The CI subset of a committed campaign, by rule: the first `count` samples without
+    random loss that were compared and met every target of their space with half the
+    tolerance to spare."""
+    tolerance = metrics.KERNEL_FLOW_TOLERANCE if name == "kernel" else metrics.NS2_FLOW_TOLERANCE
+    chosen = []
+    for path in sorted((COMMITTED / name).glob("*/comparison.json")):
+        c = Comparison.from_json(json.loads(path.read_text()))
+        sample = space.draw(c.space, *map(int, c.name.rsplit("-s", 1)[1].split("-")))
+        if sample.random or c.status != "compared" or not all(c.verdicts().values()):
+            continue
+        if abs(c.worst_flow_error()) <= tolerance / 2 and (name != "kernel" or c.retransmit_factor() <= 1.25):
+            chosen.append(sample.index)
+        if len(chosen) == count:
+            break
+    return chosen
+
+
+@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux"])
+def test_committed_ns2_samples_still_agree(name, tmp_path):
+    from test_ns2_differential import ensure_ns2
+
+    ns = ensure_ns2()
+    indices = ci_samples(name, 4)
+    assert len(indices) == 4, f"tests/differential/{name} has fewer than 4 agreeing samples without random loss"
+    for index in indices:
+        c = ns2.compare(space.draw(name, 1, index), tmp_path / str(index), ns)
+        print(f"\n{c.name}: class errors {[f'{e:+.1%}' for e in c.flow_errors() if e is not None]}")
+        assert all(c.verdicts().values()), (c.name, c.description, c.flow_errors())
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="emulation needs root")
+def test_committed_kernel_samples_still_agree(tmp_path: Path):
+    from tcplab.differential import kernel
+
+    indices = ci_samples("kernel", 2)
+    assert len(indices) == 2, "tests/differential/kernel has fewer than 2 agreeing samples without random loss"
+    for index in indices:
+        c = kernel.compare(space.draw("kernel", 1, index), tmp_path / str(index))
+        print(f"\n{c.name}: class errors {[f'{e:+.1%}' for e in c.flow_errors() if e is not None]}, "
+              f"retransmissions ×{c.retransmit_factor():.2f}")
+        assert all(c.verdicts().values()), (c.name, c.description, c.flow_errors(), c.retransmit_factor())
