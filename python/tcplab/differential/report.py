@@ -93,28 +93,42 @@ def _rows(outcomes: list[Comparison], reference: str) -> tuple[list[str], list[l
     return head, rows
 
 
+def _misses(outcomes: list[Comparison], explanations: dict[str, str]) -> list[tuple[Comparison, str, str]]:
+    """(comparison, targets missed, explanation) for every miss, worst first."""
+    misses = [c for c in outcomes if c.status == "compared" and not all(c.verdicts().values())]
+    out = []
+    for c in sorted(misses, key=lambda c: -abs(c.worst_flow_error())):
+        missed = ", ".join(k for k, v in c.verdicts().items() if not v)
+        out.append((c, missed, explanations.get(c.name, "*not explained yet*") + _noise_note(c)))
+    return out
+
+
+def _header(outcomes: list[Comparison], space: str, seed: int, reference: str, command: str) -> tuple[str, str, str]:
+    """(title, provenance sentence, counts sentence)."""
+    title = f"tcplab vs {reference}: {len(outcomes)} sampled scenarios (space {space}, seed {seed})"
+    provenance = (f"Written by {command} (docs/differential.md). Each scenario's directory holds its scenario file "
+                  "(scenario.toml), both backends' runs and comparison.json; tcplab's figures are the first of each "
+                  f"pair, errors are tcplab relative to {reference}.")
+    counts = (f"{sum(c.status == 'compared' for c in outcomes)} compared, {sum(c.status == 'excluded' for c in outcomes)} "
+              f"excluded by rule, {sum(c.status == 'failed' for c in outcomes)} failed.")
+    return title, provenance, counts
+
+
 def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: dict[str, str],
              command: str) -> str:
-    compared = [c for c in outcomes if c.status == "compared"]
-    lines = [f"# tcplab vs {reference}: {len(outcomes)} sampled scenarios (space `{space}`, seed {seed})", "",
-             f"Written by `{command}` (docs/differential.md). Each scenario's directory holds its "
-             "scenario file (`scenario.toml`), both backends' runs and `comparison.json`; tcplab's figures "
-             f"are the first of each pair, errors are tcplab relative to {reference}.", "",
-             "## Summary", "",
-             f"{len(compared)} compared, {sum(c.status == 'excluded' for c in outcomes)} excluded by rule, "
-             f"{sum(c.status == 'failed' for c in outcomes)} failed.", "",
-             "| target | met | share | required | |", "|---|---|---|---|---|"]
+    title, provenance, counts = _header(outcomes, space, seed, reference, command)
+    provenance = provenance.replace(command, f"`{command}`").replace("scenario.toml", "`scenario.toml`")
+    lines = [f"# {title.replace(space, f'`{space}`', 1)}", "", provenance.replace("comparison.json", "`comparison.json`"), "",
+             "## Summary", "", counts, "", "| target | met | share | required | |", "|---|---|---|---|---|"]
     for wording, met, n, share, ok in summary(outcomes, space):
         lines.append(f"| {wording} | {met} of {n} | {met / max(n, 1):.0%} | {share:.0%} | {'met' if ok else 'NOT MET'} |")
     excluded = [c for c in outcomes if c.status != "compared"]
     if excluded:
         lines += ["", "## Excluded or failed", ""]
         lines += [f"- `{c.name}` ({c.description}): {c.status}: {c.reason}" for c in excluded]
-    misses = [c for c in compared if not all(c.verdicts().values())]
+    misses = _misses(outcomes, explanations)
     lines += ["", f"## Misses ({len(misses)}), worst first", ""]
-    for c in sorted(misses, key=lambda c: -abs(c.worst_flow_error())):
-        missed = ", ".join(k for k, v in c.verdicts().items() if not v)
-        why = explanations.get(c.name, "*not explained yet*") + _noise_note(c)
+    for c, missed, why in misses:
         lines.append(f"- **`{c.name}`** — {c.description}. Missed: {missed} (worst flow {_pct(c.worst_flow_error())}, "
                      f"retransmissions ×{c.retransmit_factor():.2f}). {why}")
     head, rows = _rows(outcomes, reference)
@@ -124,23 +138,44 @@ def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, 
     return "\n".join(lines)
 
 
-def _html(markdown_text: str, outcomes: list[Comparison], reference: str) -> str:
+def _html(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: dict[str, str],
+          command: str) -> str:
+    e = html.escape
+    title, provenance, counts = _header(outcomes, space, seed, reference, command)
+    parts = [f"<h1>{e(title)}</h1>", f"<p>{e(provenance)}</p>", "<h2>Summary</h2>", f"<p>{e(counts)}</p>",
+             "<table><tr><th>target</th><th>met</th><th>share</th><th>required</th><th></th></tr>"]
+    for wording, met, n, share, ok in summary(outcomes, space):
+        parts.append(f"<tr><td>{e(wording)}</td><td>{met} of {n}</td><td>{met / max(n, 1):.0%}</td><td>{share:.0%}</td>"
+                     f"<td class={'ok' if ok else 'miss'}>{'met' if ok else 'NOT MET'}</td></tr>")
+    parts.append("</table>")
+    excluded = [c for c in outcomes if c.status != "compared"]
+    if excluded:
+        parts += ["<h2>Excluded or failed</h2><ul>"]
+        parts += [f"<li><code>{e(c.name)}</code> ({e(c.description)}): {e(c.status)}: {e(c.reason)}</li>" for c in excluded]
+        parts.append("</ul>")
+    misses = _misses(outcomes, explanations)
+    parts.append(f"<h2>Misses ({len(misses)}), worst first</h2><ul>")
+    for c, missed, why in misses:
+        parts.append(f'<li><a href="{e(c.name)}/scenario.toml"><code>{e(c.name)}</code></a> — {e(c.description)}. '
+                     f"Missed: <b>{e(missed)}</b> (worst flow {_pct(c.worst_flow_error())}, retransmissions "
+                     f"×{c.retransmit_factor():.2f}). {e(why)}</li>")
+    parts.append('</ul><img src="goodput.png" alt="goodput of every flow class" style="max-width:600px">')
     head, rows = _rows(outcomes, reference)
     descriptions = {c.name: c.description for c in outcomes}
-    summary_lines = markdown_text.split("## Every scenario")[0]
-    body = "".join(f"<p>{html.escape(line)}</p>" for line in summary_lines.splitlines() if line and not line.startswith("|"))
-    table = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
+    parts += ["<h2>Every scenario</h2>",
+              "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>"]
     for r in rows:
         name = r[0]
-        cells = [f'<a href="{name}/scenario.toml" title="{html.escape(descriptions.get(name, ""))}">{name}</a>']
-        cells += [html.escape(x) for x in r[1:]]
+        cells = [f'<a href="{e(name)}/scenario.toml" title="{e(descriptions.get(name, ""))}">{e(name)}</a>']
+        cells += [e(x) for x in r[1:]]
         cls = ' class="miss"' if "MISS" in r[-1] else ""
-        table.append(f"<tr{cls}>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
-    table.append("</table>")
-    return ("<!doctype html><meta charset=utf-8><title>tcplab vs " + html.escape(reference) + "</title>"
-            "<style>body{font:14px sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse}"
-            "td,th{border:1px solid #ccc;padding:3px 6px;font-size:12px}tr.miss{background:#fde8e8}</style>"
-            + body + '<img src="goodput.png" style="max-width:700px">' + "".join(table))
+        parts.append(f"<tr{cls}>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
+    parts.append("</table>")
+    return ("<!doctype html><meta charset=utf-8><title>" + e(title) + "</title>"
+            "<style>body{font:14px/1.45 sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0}"
+            "td,th{border:1px solid #ccc;padding:3px 6px;font-size:12px;vertical-align:top}tr.miss{background:#fde8e8}"
+            "td.miss{color:#b00;font-weight:bold}td.ok{color:#070}li{margin:.4em 0}code{font-size:13px}</style>"
+            + "".join(parts))
 
 
 def plot(outcomes: list[Comparison], path: Path, reference: str) -> None:
@@ -185,8 +220,9 @@ def plot(outcomes: list[Comparison], path: Path, reference: str) -> None:
 
 def write(out: Path, outcomes: list[Comparison], space: str, seed: int, reference: str, command: str) -> Path:
     """Writes REPORT.md, report.html and goodput.png into ``out``; returns REPORT.md."""
-    text = markdown(outcomes, space, seed, reference, _explanations(out), command)
+    explanations = _explanations(out)
+    text = markdown(outcomes, space, seed, reference, explanations, command)
     plot(outcomes, out / "goodput.png", reference)
     (out / "REPORT.md").write_text(text)
-    (out / "report.html").write_text(_html(text, outcomes, reference))
+    (out / "report.html").write_text(_html(outcomes, space, seed, reference, explanations, command))
     return out / "REPORT.md"

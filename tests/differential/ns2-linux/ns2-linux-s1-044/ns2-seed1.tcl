@@ -1,0 +1,61 @@
+# ns2-linux-s1-044 (seed 1): dumbbell; 6.26 Mb/s; RTT 107 ms; buffer 17 pkt (0.31 BDP); access ×124; 1× reno; 20 s
+# Written by tests/differential/ns2.py; run with: ns <this file>
+set ns [new Simulator]
+proc independent_stream {rng run} {
+    $rng seed 12345
+    for {set i 0} {$i < $run} {incr i} { $rng next-substream }
+}
+independent_stream $defaultRNG 1
+Agent/TCP set tcpTick_ 0.0001
+Agent/TCP set overhead_ 0
+Agent/TCP set maxcwnd_ 0
+Agent/TCP set windowInit_ 2
+Agent/TCP set minrto_ 0.2
+Agent/TCP set maxrto_ 60
+Agent/TCP set rtxcur_init_ 1.0
+Agent/TCP set packetSize_ 1460
+Agent/TCP set singledup_ 1
+Agent/TCP/Newreno set newreno_changes1_ 1
+Queue/DropTail set summarystats_ false
+Agent/TCP/Linux set timestamps_ true
+Agent/TCPSink set ts_echo_rfc1323_ true
+set r(0) [$ns node]
+set r(1) [$ns node]
+$ns simplex-link $r(0) $r(1) 6262000 0.021360000 DropTail
+$ns simplex-link $r(1) $r(0) 6262000 0.021360000 DropTail
+$ns queue-limit $r(0) $r(1) 18
+$ns queue-limit $r(1) $r(0) 100000
+set qmon(0) [$ns monitor-queue $r(0) $r(1) ""]
+set s(0) [$ns node]
+set d(0) [$ns node]
+$ns duplex-link $s(0) $r(0) 776675860 0.016020000 DropTail
+$ns duplex-link $r(1) $d(0) 776675860 0.016020000 DropTail
+$ns queue-limit $s(0) $r(0) 100000
+$ns queue-limit $r(0) $s(0) 100000
+$ns queue-limit $r(1) $d(0) 100000
+$ns queue-limit $d(0) $r(1) 100000
+set a(0) [new Agent/TCP/Linux]
+set k(0) [new Agent/TCPSink/Sack1]
+$a(0) set window_ 246
+$ns attach-agent $s(0) $a(0)
+$ns attach-agent $d(0) $k(0)
+$ns connect $a(0) $k(0)
+set app(0) [$a(0) attach-app FTP]
+$ns at 0.0 "$a(0) select_ca reno"
+$ns at 0.0 "$app(0) start"
+proc trace_cwnd {} {
+    global ns a
+    set line "cwnd [$ns now]"
+    append line " [$a(0) set cwnd_]"
+    puts $line
+    $ns at [expr [$ns now] + 0.1] trace_cwnd
+}
+$ns at 0.1 trace_cwnd
+proc finish {} {
+    global a k qmon
+    puts "tcp 0 [$a(0) set ack_] [$a(0) set nrexmitpack_] [$a(0) set nrexmit_]"
+    puts "drops 0 [$qmon(0) set pdrops_]"
+    exit 0
+}
+$ns at 20.0 "finish"
+$ns run

@@ -1,0 +1,78 @@
+# ns2-tcp-s1-028 (seed 1): dumbbell; 5.06 Gb/s; RTT 220 ms; buffer 16442 pkt (0.18 BDP); access ×4.34; 1× Sack1, 1× udp_cbr; 7.1 s
+# Written by tests/differential/ns2.py; run with: ns <this file>
+set ns [new Simulator]
+proc independent_stream {rng run} {
+    $rng seed 12345
+    for {set i 0} {$i < $run} {incr i} { $rng next-substream }
+}
+independent_stream $defaultRNG 1
+Agent/TCP set tcpTick_ 0.0001
+Agent/TCP set overhead_ 0
+Agent/TCP set maxcwnd_ 0
+Agent/TCP set windowInit_ 2
+Agent/TCP set minrto_ 0.2
+Agent/TCP set maxrto_ 60
+Agent/TCP set rtxcur_init_ 1.0
+Agent/TCP set packetSize_ 1460
+Agent/TCP set singledup_ 1
+Agent/TCP/Newreno set newreno_changes1_ 1
+Queue/DropTail set summarystats_ false
+set r(0) [$ns node]
+set r(1) [$ns node]
+$ns simplex-link $r(0) $r(1) 5064923000 0.044080000 DropTail
+$ns simplex-link $r(1) $r(0) 5064923000 0.044080000 DropTail
+$ns queue-limit $r(0) $r(1) 16443
+$ns queue-limit $r(1) $r(0) 100000
+set qmon(0) [$ns monitor-queue $r(0) $r(1) ""]
+set s(0) [$ns node]
+set d(0) [$ns node]
+$ns duplex-link $s(0) $r(0) 21981765820 0.033060000 DropTail
+$ns duplex-link $r(1) $d(0) 21981765820 0.033060000 DropTail
+$ns queue-limit $s(0) $r(0) 100000
+$ns queue-limit $r(0) $s(0) 100000
+$ns queue-limit $r(1) $d(0) 100000
+$ns queue-limit $d(0) $r(1) 100000
+set a(0) [new Agent/TCP/Sack1]
+set k(0) [new Agent/TCPSink/Sack1]
+$a(0) set window_ 219036
+$ns attach-agent $s(0) $a(0)
+$ns attach-agent $d(0) $k(0)
+$ns connect $a(0) $k(0)
+set app(0) [$a(0) attach-app FTP]
+$ns at 0.0 "$app(0) start"
+set s(1) [$ns node]
+set d(1) [$ns node]
+$ns duplex-link $s(1) $r(0) 21981765820 0.033060000 DropTail
+$ns duplex-link $r(1) $d(1) 21981765820 0.033060000 DropTail
+$ns queue-limit $s(1) $r(0) 100000
+$ns queue-limit $r(0) $s(1) 100000
+$ns queue-limit $r(1) $d(1) 100000
+$ns queue-limit $d(1) $r(1) 100000
+set a(1) [new Agent/UDP]
+$a(1) set packetSize_ 1500
+set k(1) [new Agent/LossMonitor]
+$ns attach-agent $s(1) $a(1)
+$ns attach-agent $d(1) $k(1)
+$ns connect $a(1) $k(1)
+set app(1) [new Application/Traffic/CBR]
+$app(1) set packetSize_ 1500
+$app(1) set rate_ 2086735394
+$app(1) attach-agent $a(1)
+$ns at 0.487 "$app(1) start"
+proc trace_cwnd {} {
+    global ns a
+    set line "cwnd [$ns now]"
+    append line " [$a(0) set cwnd_]"
+    puts $line
+    $ns at [expr [$ns now] + 0.1] trace_cwnd
+}
+$ns at 0.1 trace_cwnd
+proc finish {} {
+    global a k qmon
+    puts "tcp 0 [$a(0) set ack_] [$a(0) set nrexmitpack_] [$a(0) set nrexmit_]"
+    puts "udp 1 [$k(1) set bytes_]"
+    puts "drops 0 [$qmon(0) set pdrops_]"
+    exit 0
+}
+$ns at 7.1 "finish"
+$ns run

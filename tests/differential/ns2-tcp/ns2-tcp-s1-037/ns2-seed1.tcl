@@ -1,0 +1,122 @@
+# ns2-tcp-s1-037 (seed 1): dumbbell; 366 Mb/s; RTT 28.5 ms; buffer 1599 pkt (1.8 BDP); access ×1.42; loss 7.2e-05; 4× Newreno; 20 s
+# Written by tests/differential/ns2.py; run with: ns <this file>
+set ns [new Simulator]
+proc independent_stream {rng run} {
+    $rng seed 12345
+    for {set i 0} {$i < $run} {incr i} { $rng next-substream }
+}
+independent_stream $defaultRNG 1
+Agent/TCP set tcpTick_ 0.0001
+Agent/TCP set overhead_ 0
+Agent/TCP set maxcwnd_ 0
+Agent/TCP set windowInit_ 2
+Agent/TCP set minrto_ 0.2
+Agent/TCP set maxrto_ 60
+Agent/TCP set rtxcur_init_ 1.0
+Agent/TCP set packetSize_ 1460
+Agent/TCP set singledup_ 1
+Agent/TCP/Newreno set newreno_changes1_ 1
+Queue/DropTail set summarystats_ false
+set r(0) [$ns node]
+set r(1) [$ns node]
+$ns simplex-link $r(0) $r(1) 366232000 0.005700000 DropTail
+$ns simplex-link $r(1) $r(0) 366232000 0.005700000 DropTail
+$ns queue-limit $r(0) $r(1) 1600
+$ns queue-limit $r(1) $r(0) 100000
+set qmon(0) [$ns monitor-queue $r(0) $r(1) ""]
+set lrng [new RNG]
+independent_stream $lrng 1001
+set lu [new RandomVariable/Uniform]
+$lu use-rng $lrng
+set em [new ErrorModel]
+$em set rate_ 7.2e-05
+$em unit pkt
+$em ranvar $lu
+$ns lossmodel $em $r(0) $r(1)
+$em drop-target [new Agent/Null]
+set s(0) [$ns node]
+set d(0) [$ns node]
+$ns duplex-link $s(0) $r(0) 520049440 0.004275000 DropTail
+$ns duplex-link $r(1) $d(0) 520049440 0.004275000 DropTail
+$ns queue-limit $s(0) $r(0) 100000
+$ns queue-limit $r(0) $s(0) 100000
+$ns queue-limit $r(1) $d(0) 100000
+$ns queue-limit $d(0) $r(1) 100000
+set a(0) [new Agent/TCP/Newreno]
+set k(0) [new Agent/TCPSink]
+$a(0) set window_ 5038
+$ns attach-agent $s(0) $a(0)
+$ns attach-agent $d(0) $k(0)
+$ns connect $a(0) $k(0)
+set app(0) [$a(0) attach-app FTP]
+$ns at 0.0 "$app(0) start"
+set s(1) [$ns node]
+set d(1) [$ns node]
+$ns duplex-link $s(1) $r(0) 520049440 0.019625000 DropTail
+$ns duplex-link $r(1) $d(1) 520049440 0.019625000 DropTail
+$ns queue-limit $s(1) $r(0) 100000
+$ns queue-limit $r(0) $s(1) 100000
+$ns queue-limit $r(1) $d(1) 100000
+$ns queue-limit $d(1) $r(1) 100000
+set a(1) [new Agent/TCP/Newreno]
+set k(1) [new Agent/TCPSink]
+$a(1) set window_ 8786
+$ns attach-agent $s(1) $a(1)
+$ns attach-agent $d(1) $k(1)
+$ns connect $a(1) $k(1)
+set app(1) [$a(1) attach-app FTP]
+$ns at 0.576 "$app(1) start"
+set s(2) [$ns node]
+set d(2) [$ns node]
+$ns duplex-link $s(2) $r(0) 520049440 0.005800000 DropTail
+$ns duplex-link $r(1) $d(2) 520049440 0.005800000 DropTail
+$ns queue-limit $s(2) $r(0) 100000
+$ns queue-limit $r(0) $s(2) 100000
+$ns queue-limit $r(1) $d(2) 100000
+$ns queue-limit $d(2) $r(1) 100000
+set a(2) [new Agent/TCP/Newreno]
+set k(2) [new Agent/TCPSink]
+$a(2) set window_ 5410
+$ns attach-agent $s(2) $a(2)
+$ns attach-agent $d(2) $k(2)
+$ns connect $a(2) $k(2)
+set app(2) [$a(2) attach-app FTP]
+$ns at 0.713 "$app(2) start"
+set s(3) [$ns node]
+set d(3) [$ns node]
+$ns duplex-link $s(3) $r(0) 520049440 0.011275000 DropTail
+$ns duplex-link $r(1) $d(3) 520049440 0.011275000 DropTail
+$ns queue-limit $s(3) $r(0) 100000
+$ns queue-limit $r(0) $s(3) 100000
+$ns queue-limit $r(1) $d(3) 100000
+$ns queue-limit $d(3) $r(1) 100000
+set a(3) [new Agent/TCP/Newreno]
+set k(3) [new Agent/TCPSink]
+$a(3) set window_ 6747
+$ns attach-agent $s(3) $a(3)
+$ns attach-agent $d(3) $k(3)
+$ns connect $a(3) $k(3)
+set app(3) [$a(3) attach-app FTP]
+$ns at 0.908 "$app(3) start"
+proc trace_cwnd {} {
+    global ns a
+    set line "cwnd [$ns now]"
+    append line " [$a(0) set cwnd_]"
+    append line " [$a(1) set cwnd_]"
+    append line " [$a(2) set cwnd_]"
+    append line " [$a(3) set cwnd_]"
+    puts $line
+    $ns at [expr [$ns now] + 0.1] trace_cwnd
+}
+$ns at 0.1 trace_cwnd
+proc finish {} {
+    global a k qmon
+    puts "tcp 0 [$a(0) set ack_] [$a(0) set nrexmitpack_] [$a(0) set nrexmit_]"
+    puts "tcp 1 [$a(1) set ack_] [$a(1) set nrexmitpack_] [$a(1) set nrexmit_]"
+    puts "tcp 2 [$a(2) set ack_] [$a(2) set nrexmitpack_] [$a(2) set nrexmit_]"
+    puts "tcp 3 [$a(3) set ack_] [$a(3) set nrexmitpack_] [$a(3) set nrexmit_]"
+    puts "drops 0 [$qmon(0) set pdrops_]"
+    exit 0
+}
+$ns at 20.0 "finish"
+$ns run

@@ -1,0 +1,93 @@
+# ns2-tcp-s1-045 (seed 1): parking lot; 34.2 Mb/s; RTT 16 ms; buffer 138 pkt (3 BDP); access ×176; loss 0.035; 2× Sack1; 20 s
+# Written by tests/differential/ns2.py; run with: ns <this file>
+set ns [new Simulator]
+proc independent_stream {rng run} {
+    $rng seed 12345
+    for {set i 0} {$i < $run} {incr i} { $rng next-substream }
+}
+independent_stream $defaultRNG 1
+Agent/TCP set tcpTick_ 0.0001
+Agent/TCP set overhead_ 0
+Agent/TCP set maxcwnd_ 0
+Agent/TCP set windowInit_ 2
+Agent/TCP set minrto_ 0.2
+Agent/TCP set maxrto_ 60
+Agent/TCP set rtxcur_init_ 1.0
+Agent/TCP set packetSize_ 1460
+Agent/TCP set singledup_ 1
+Agent/TCP/Newreno set newreno_changes1_ 1
+Queue/DropTail set summarystats_ false
+set r(0) [$ns node]
+set r(1) [$ns node]
+set r(2) [$ns node]
+$ns simplex-link $r(0) $r(1) 34241000 0.001600000 DropTail
+$ns simplex-link $r(1) $r(0) 34241000 0.001600000 DropTail
+$ns queue-limit $r(0) $r(1) 139
+$ns queue-limit $r(1) $r(0) 100000
+set qmon(0) [$ns monitor-queue $r(0) $r(1) ""]
+$ns simplex-link $r(1) $r(2) 34241000 0.001600000 DropTail
+$ns simplex-link $r(2) $r(1) 34241000 0.001600000 DropTail
+$ns queue-limit $r(1) $r(2) 139
+$ns queue-limit $r(2) $r(1) 100000
+set qmon(1) [$ns monitor-queue $r(1) $r(2) ""]
+set lrng [new RNG]
+independent_stream $lrng 1001
+set lu [new RandomVariable/Uniform]
+$lu use-rng $lrng
+set em [new ErrorModel]
+$em set rate_ 0.035
+$em unit pkt
+$em ranvar $lu
+$ns lossmodel $em $r(0) $r(1)
+$em drop-target [new Agent/Null]
+set s(0) [$ns node]
+set d(0) [$ns node]
+$ns duplex-link $s(0) $r(0) 6040112400 0.002400000 DropTail
+$ns duplex-link $r(2) $d(0) 6040112400 0.002400000 DropTail
+$ns queue-limit $s(0) $r(0) 100000
+$ns queue-limit $r(0) $s(0) 100000
+$ns queue-limit $r(2) $d(0) 100000
+$ns queue-limit $d(0) $r(2) 100000
+set a(0) [new Agent/TCP/Sack1]
+set k(0) [new Agent/TCPSink/Sack1]
+$a(0) set window_ 468
+$ns attach-agent $s(0) $a(0)
+$ns attach-agent $d(0) $k(0)
+$ns connect $a(0) $k(0)
+set app(0) [$a(0) attach-app FTP]
+$ns at 0.0 "$app(0) start"
+set s(1) [$ns node]
+set d(1) [$ns node]
+$ns duplex-link $s(1) $r(0) 6040112400 0.006275000 DropTail
+$ns duplex-link $r(1) $d(1) 6040112400 0.006275000 DropTail
+$ns queue-limit $s(1) $r(0) 100000
+$ns queue-limit $r(0) $s(1) 100000
+$ns queue-limit $r(1) $d(1) 100000
+$ns queue-limit $d(1) $r(1) 100000
+set a(1) [new Agent/TCP/Sack1]
+set k(1) [new Agent/TCPSink/Sack1]
+$a(1) set window_ 538
+$ns attach-agent $s(1) $a(1)
+$ns attach-agent $d(1) $k(1)
+$ns connect $a(1) $k(1)
+set app(1) [$a(1) attach-app FTP]
+$ns at 0.021 "$app(1) start"
+proc trace_cwnd {} {
+    global ns a
+    set line "cwnd [$ns now]"
+    append line " [$a(0) set cwnd_]"
+    append line " [$a(1) set cwnd_]"
+    puts $line
+    $ns at [expr [$ns now] + 0.1] trace_cwnd
+}
+$ns at 0.1 trace_cwnd
+proc finish {} {
+    global a k qmon
+    puts "tcp 0 [$a(0) set ack_] [$a(0) set nrexmitpack_] [$a(0) set nrexmit_]"
+    puts "tcp 1 [$a(1) set ack_] [$a(1) set nrexmitpack_] [$a(1) set nrexmit_]"
+    puts "drops 0 [$qmon(0) set pdrops_]"
+    puts "drops 1 [$qmon(1) set pdrops_]"
+    exit 0
+}
+$ns at 20.0 "finish"
+$ns run

@@ -1,0 +1,93 @@
+# ns2-tcp-s1-053 (seed 1): parking lot; 8.42 Mb/s; RTT 87.9 ms; buffer 222 pkt (3.6 BDP); access ×2.63; loss 0.0081; 2× Reno; 31 s
+# Written by tests/differential/ns2.py; run with: ns <this file>
+set ns [new Simulator]
+proc independent_stream {rng run} {
+    $rng seed 12345
+    for {set i 0} {$i < $run} {incr i} { $rng next-substream }
+}
+independent_stream $defaultRNG 1
+Agent/TCP set tcpTick_ 0.0001
+Agent/TCP set overhead_ 0
+Agent/TCP set maxcwnd_ 0
+Agent/TCP set windowInit_ 2
+Agent/TCP set minrto_ 0.2
+Agent/TCP set maxrto_ 60
+Agent/TCP set rtxcur_init_ 1.0
+Agent/TCP set packetSize_ 1460
+Agent/TCP set singledup_ 1
+Agent/TCP/Newreno set newreno_changes1_ 1
+Queue/DropTail set summarystats_ false
+set r(0) [$ns node]
+set r(1) [$ns node]
+set r(2) [$ns node]
+$ns simplex-link $r(0) $r(1) 8420000 0.008790000 DropTail
+$ns simplex-link $r(1) $r(0) 8420000 0.008790000 DropTail
+$ns queue-limit $r(0) $r(1) 223
+$ns queue-limit $r(1) $r(0) 100000
+set qmon(0) [$ns monitor-queue $r(0) $r(1) ""]
+$ns simplex-link $r(1) $r(2) 8420000 0.008790000 DropTail
+$ns simplex-link $r(2) $r(1) 8420000 0.008790000 DropTail
+$ns queue-limit $r(1) $r(2) 223
+$ns queue-limit $r(2) $r(1) 100000
+set qmon(1) [$ns monitor-queue $r(1) $r(2) ""]
+set lrng [new RNG]
+independent_stream $lrng 1001
+set lu [new RandomVariable/Uniform]
+$lu use-rng $lrng
+set em [new ErrorModel]
+$em set rate_ 0.0081
+$em unit pkt
+$em ranvar $lu
+$ns lossmodel $em $r(0) $r(1)
+$em drop-target [new Agent/Null]
+set s(0) [$ns node]
+set d(0) [$ns node]
+$ns duplex-link $s(0) $r(0) 22144600 0.013185000 DropTail
+$ns duplex-link $r(2) $d(0) 22144600 0.013185000 DropTail
+$ns queue-limit $s(0) $r(0) 100000
+$ns queue-limit $r(0) $s(0) 100000
+$ns queue-limit $r(2) $d(0) 100000
+$ns queue-limit $d(0) $r(2) 100000
+set a(0) [new Agent/TCP/Reno]
+set k(0) [new Agent/TCPSink]
+$a(0) set window_ 668
+$ns attach-agent $s(0) $a(0)
+$ns attach-agent $d(0) $k(0)
+$ns connect $a(0) $k(0)
+set app(0) [$a(0) attach-app FTP]
+$ns at 0.0 "$app(0) start"
+set s(1) [$ns node]
+set d(1) [$ns node]
+$ns duplex-link $s(1) $r(0) 22144600 0.047280000 DropTail
+$ns duplex-link $r(1) $d(1) 22144600 0.047280000 DropTail
+$ns queue-limit $s(1) $r(0) 100000
+$ns queue-limit $r(0) $s(1) 100000
+$ns queue-limit $r(1) $d(1) 100000
+$ns queue-limit $d(1) $r(1) 100000
+set a(1) [new Agent/TCP/Reno]
+set k(1) [new Agent/TCPSink]
+$a(1) set window_ 835
+$ns attach-agent $s(1) $a(1)
+$ns attach-agent $d(1) $k(1)
+$ns connect $a(1) $k(1)
+set app(1) [$a(1) attach-app FTP]
+$ns at 1.0 "$app(1) start"
+proc trace_cwnd {} {
+    global ns a
+    set line "cwnd [$ns now]"
+    append line " [$a(0) set cwnd_]"
+    append line " [$a(1) set cwnd_]"
+    puts $line
+    $ns at [expr [$ns now] + 0.1] trace_cwnd
+}
+$ns at 0.1 trace_cwnd
+proc finish {} {
+    global a k qmon
+    puts "tcp 0 [$a(0) set ack_] [$a(0) set nrexmitpack_] [$a(0) set nrexmit_]"
+    puts "tcp 1 [$a(1) set ack_] [$a(1) set nrexmitpack_] [$a(1) set nrexmit_]"
+    puts "drops 0 [$qmon(0) set pdrops_]"
+    puts "drops 1 [$qmon(1) set pdrops_]"
+    exit 0
+}
+$ns at 31.0 "finish"
+$ns run
