@@ -10,7 +10,7 @@ as a tcplab scenario (``scenario.toml``) and as a self-contained ns-2 script
 directory.
 
     python tests/differential/ns2.py --space ns2-tcp --sample 60 --seed 1 --out tests/differential/ns2-tcp
-    python tests/differential/ns2.py --space ns2-tcp --seed 1 --only 7 --sample 1 --out /tmp/s7   # one sample again
+    python tests/differential/ns2.py --space ns2-tcp --seed 1 --only 7 --out /tmp/s7   # one sample again
 """
 
 from __future__ import annotations
@@ -194,7 +194,8 @@ def compare(sample: Sample, directory: Path, ns: str) -> Comparison:
     import tcplab
 
     doc = scenario(sample, transport)
-    campaign.write_scenario(directory, sample, doc, "ns-2's side: ns2-seed<K>.tcl beside it")
+    campaign.write_scenario(directory, sample, doc, f"ns-2's side: ns2-seed<K>.tcl, written beside it by "
+                            f"tests/differential/ns2.py --space {sample.space} --seed {sample.seed} --only {sample.index}")
     seeds = campaign.seeds_for(sample, SEEDS_WHEN_RANDOM)
     outcome = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=seeds,
                          classes=flow_classes(sample))
@@ -217,19 +218,21 @@ def compare(sample: Sample, directory: Path, ns: str) -> Comparison:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--space", choices=("ns2-tcp", "ns2-linux"), required=True)
-    ap.add_argument("--sample", type=int, required=True, help="number of scenarios")
+    ap.add_argument("--sample", type=int, help="number of scenarios (samples 0 ... N-1)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--rerun", action="store_true", help="run samples again even if their results exist")
     ap.add_argument("--only", type=lambda v: [int(x) for x in v.split(",")], help="comma-separated sample indices")
     args = ap.parse_args(argv)
+    if args.sample is None and args.only is None:
+        ap.error("give --sample N or --only INDEX[,INDEX...]")
     ns = shutil.which("ns")
     if ns is None:
         print("ns-2 missing: apt-get install ns2", file=sys.stderr)
         return 2
-    command = (f"python tests/differential/ns2.py --space {args.space} --sample {args.sample} --seed {args.seed} "
-               f"--out {args.out}")
-    outcomes = campaign.run(args.space, args.seed, args.sample, args.out, lambda s, d: compare(s, d, ns), "ns-2",
+    what = f"--sample {args.sample}" if args.only is None else "--only " + ",".join(map(str, args.only))
+    command = f"python tests/differential/ns2.py --space {args.space} {what} --seed {args.seed} --out {args.out}"
+    outcomes = campaign.run(args.space, args.seed, args.sample or 0, args.out, lambda s, d: compare(s, d, ns), "ns-2",
                             command, rerun=args.rerun, only=args.only)
     from tcplab.differential.report import summary
 
