@@ -48,10 +48,12 @@ class RunMetrics:
 
     @property
     def aggregate_bps(self) -> float:
+        """Goodput summed over every flow."""
         return sum(self.goodput_bps)
 
     @property
     def tcp_retransmits(self) -> float:
+        """Retransmissions summed over the TCP flows."""
         return sum(r or 0.0 for k, r in zip(self.kinds, self.retransmits, strict=True) if k == "tcp")
 
     @property
@@ -137,6 +139,7 @@ class Comparison:
     wall_s: float = 0.0
 
     def flow_classes(self) -> list[list[int]]:
+        """The flow classes compared (each flow alone when none were recorded)."""
         assert self.ours is not None
         return self.classes or [[i] for i in range(len(self.ours.kinds))]
 
@@ -165,10 +168,12 @@ class Comparison:
         return out
 
     def aggregate_error(self) -> float | None:
+        """Goodput summed over every flow, tcplab relative to the reference."""
         assert self.ours is not None and self.theirs is not None
         return relative(self.ours.aggregate_bps, self.theirs.aggregate_bps)
 
     def retransmit_factor(self) -> float:
+        """TCP retransmissions, the larger count over the smaller (see :func:`factor`)."""
         assert self.ours is not None and self.theirs is not None
         return factor(self.ours.tcp_retransmits, self.theirs.tcp_retransmits)
 
@@ -188,15 +193,15 @@ class Comparison:
                 "per flow": abs(self.worst_flow_error()) <= NS2_FLOW_TOLERANCE}
 
     def to_json(self) -> dict:
+        """Plain data for ``comparison.json``."""
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict) -> Comparison:
-        ours = RunMetrics(**data.pop("ours")) if data.get("ours") else None
-        theirs = RunMetrics(**data.pop("theirs")) if data.get("theirs") else None
-        data.pop("ours", None)
-        data.pop("theirs", None)
-        return cls(**data, ours=ours, theirs=theirs)
+        """The comparison :meth:`to_json` wrote."""
+        fields = dict(data)
+        ours, theirs = fields.pop("ours", None), fields.pop("theirs", None)
+        return cls(**fields, ours=RunMetrics(**ours) if ours else None, theirs=RunMetrics(**theirs) if theirs else None)
 
 
 def targets(space: str) -> list[tuple[str, float, str]]:

@@ -118,6 +118,7 @@ class Sample:
 
     @property
     def hops(self) -> int:
+        """Bottleneck hops: two in a parking lot, one in a dumbbell."""
         return 2 if self.topology == "parking_lot" else 1
 
     @property
