@@ -57,13 +57,15 @@ test-python: install
 ## tests/ns2/LINUX_CC.md with cwnd figures. Needs the Debian package ns2.
 ## Then the sampled comparisons of docs/differential.md (60 scenarios each of ns-2's
 ## Agent/TCP and TCP/Linux; reports in tests/differential/ns2-*/REPORT.md).
+## Each comparison exits 1 when it misses a target; `-` runs the rest all the same
+## (the reports say what missed).
 differential: install
 	@command -v ns >/dev/null || { echo "ns-2 missing: apt-get install ns2 (or run make test once as root)"; exit 2; }
-	$(BIN)/python tests/ns2/run.py --out tests/ns2/RESULTS.md
-	$(BIN)/python tests/ns2/linux_cc.py --out tests/ns2
-	$(BIN)/python tests/ns2/sctp.py --study
-	$(BIN)/python tests/differential/ns2.py --space ns2-tcp --sample 60 --seed 1 --out tests/differential/ns2-tcp
-	$(BIN)/python tests/differential/ns2.py --space ns2-linux --sample 60 --seed 1 --out tests/differential/ns2-linux
+	-$(BIN)/python tests/ns2/run.py --out tests/ns2/RESULTS.md
+	-$(BIN)/python tests/ns2/linux_cc.py --out tests/ns2
+	-$(BIN)/python tests/ns2/sctp.py --study
+	-$(BIN)/python tests/differential/ns2.py --space ns2-tcp --sample 60 --seed 1 --out tests/differential/ns2-tcp
+	-$(BIN)/python tests/differential/ns2.py --space ns2-linux --sample 60 --seed 1 --out tests/differential/ns2-linux
 
 ## 48 scenarios of docs/differential.md over the real Linux stack and in the simulator
 ## (needs root; about 45 minutes); report in tests/differential/kernel/REPORT.md.
