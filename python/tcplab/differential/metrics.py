@@ -18,7 +18,7 @@ import math
 import statistics
 from dataclasses import asdict, dataclass, field
 
-from ..emu.crosscheck import sawtooth_period_s
+from ..emu.crosscheck import flow_cwnd, sawtooth_period_s
 from ..results import RunResult
 
 #: Agreement targets (issue #29). Kernel: every flow's goodput within ±10%, the
@@ -68,14 +68,8 @@ class RunMetrics:
 def measure(result: RunResult) -> RunMetrics:
     """The figures of a tcplab or emulated run."""
     flows = result.summary["flows"]
-    periods: list[float | None] = []
-    frame = result.flow_series
-    for f in flows:
-        if f["transport"] != "tcp":
-            periods.append(None)
-            continue
-        rows = frame[frame["flow"] == f["id"]]
-        periods.append(sawtooth_period_s(rows["time_s"].to_numpy(dtype=float), rows["cwnd_bytes"].to_numpy(dtype=float)))
+    series = result.flow_series
+    periods = [sawtooth_period_s(*flow_cwnd(series, f["id"])) if f["transport"] == "tcp" else None for f in flows]
     return RunMetrics(
         kinds=[f["transport"] for f in flows],
         goodput_bps=[float(f["goodput_bps"]) for f in flows],
@@ -85,7 +79,8 @@ def measure(result: RunResult) -> RunMetrics:
     )
 
 
-def _mean_of(values: list[float | None]) -> float | None:
+def mean_of(values: list[float | None]) -> float | None:
+    """The mean of the known values (None when there are none)."""
     known = [v for v in values if v is not None and not math.isnan(v)]
     return statistics.fmean(known) if known else None
 
@@ -97,9 +92,9 @@ def mean(runs: list[RunMetrics]) -> RunMetrics:
     return RunMetrics(
         kinds=first.kinds,
         goodput_bps=[statistics.fmean(r.goodput_bps[i] for r in runs) for i in range(n)],
-        retransmits=[_mean_of([r.retransmits[i] for r in runs]) for i in range(n)],
-        srtt_ms=[_mean_of([r.srtt_ms[i] for r in runs]) for i in range(n)],
-        period_s=[_mean_of([r.period_s[i] for r in runs]) for i in range(n)],
+        retransmits=[mean_of([r.retransmits[i] for r in runs]) for i in range(n)],
+        srtt_ms=[mean_of([r.srtt_ms[i] for r in runs]) for i in range(n)],
+        period_s=[mean_of([r.period_s[i] for r in runs]) for i in range(n)],
         seed_goodput_bps=[r.goodput_bps for r in runs],
     )
 

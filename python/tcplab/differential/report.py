@@ -13,7 +13,7 @@ import math
 import tomllib
 from pathlib import Path
 
-from .metrics import Comparison, targets
+from .metrics import Comparison, mean_of, targets
 
 EXPLANATIONS = "explanations.toml"
 
@@ -39,11 +39,6 @@ def _num(x: float | None) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     return f"{x:.3g}"
-
-
-def _mean_srtt(values: list[float | None]) -> float | None:
-    known = [v for v in values if v is not None]
-    return sum(known) / len(known) if known else None
 
 
 def summary(outcomes: list[Comparison], space: str) -> list[tuple[str, int, int, float, bool]]:
@@ -87,7 +82,7 @@ def _rows(outcomes: list[Comparison], reference: str) -> tuple[list[str], list[l
         rows.append([
             c.name, str(len(c.seeds)), goodput, "; ".join(_pct(e) for e in c.flow_errors()), _pct(c.aggregate_error()),
             f"{o.tcp_retransmits:.0f}/{t.tcp_retransmits:.0f}",
-            f"{_num(_mean_srtt(o.srtt_ms))}/{_num(_mean_srtt(t.srtt_ms))}", period,
+            f"{_num(mean_of(o.srtt_ms))}/{_num(mean_of(t.srtt_ms))}", period,
             f"{_num(o.jain)}/{_num(t.jain)}", ", ".join(f"{k} {'ok' if v else 'MISS'}" for k, v in c.verdicts().items()),
         ])
     return head, rows

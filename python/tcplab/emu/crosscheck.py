@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from ..results import RunResult
 
@@ -50,9 +51,10 @@ class Row:
         return 100.0 * (self.emu - self.sim) / self.sim
 
 
-def _flow_cwnd(result: RunResult, flow: str) -> tuple[np.ndarray, np.ndarray]:
-    frame = result.flow_series
-    rows = frame[frame["flow"] == flow]
+def flow_cwnd(series: pd.DataFrame, flow: str) -> tuple[np.ndarray, np.ndarray]:
+    """A flow's cwnd series (time s, bytes) from a run's flow series (``RunResult.
+    flow_series``, which builds the table on every access: read it once per run)."""
+    rows = series[series["flow"] == flow]
     return rows["time_s"].to_numpy(dtype=float), rows["cwnd_bytes"].to_numpy(dtype=float)
 
 
@@ -60,6 +62,7 @@ def rows(sim: RunResult, emu: RunResult) -> list[Row]:
     """The side-by-side figures of every flow, and of the link direction that queued
     most in the simulator."""
     out: list[Row] = []
+    sim_series, emu_series = sim.flow_series, emu.flow_series
     for fs, fe in zip(sim.summary["flows"], emu.summary["flows"], strict=True):
         f = fs["id"]
         out += [Row(f, "goodput Mb/s", fs["goodput_bps"] / 1e6, fe["goodput_bps"] / 1e6),
@@ -68,7 +71,7 @@ def rows(sim: RunResult, emu: RunResult) -> list[Row]:
         if fs["transport"] == "tcp":
             out += [Row(f, "retransmits", fs["retransmits"], fe["retransmits"]),
                     Row(f, "mean SRTT ms", fs["srtt_ms"], fe["srtt_ms"])]
-            periods = [sawtooth_period_s(*_flow_cwnd(r, f)) for r in (sim, emu)]
+            periods = [sawtooth_period_s(*flow_cwnd(series, f)) for series in (sim_series, emu_series)]
             out.append(Row(f, "cwnd sawtooth period s", *periods))
         else:
             out.append(Row(f, "mean one-way delay ms", fs["delay_ms"]["mean"], fe["delay_ms"]["mean"]))
@@ -93,11 +96,12 @@ def plot_cwnd(sim: RunResult, emu: RunResult, path: Path) -> Path | None:
     import matplotlib.pyplot as plt
 
     shown = flows[:6]
+    series = {"simulator": sim.flow_series, "Linux (emulated)": emu.flow_series}
     fig, axes = plt.subplots(len(shown), 1, figsize=(8, 2.6 * len(shown) + 0.6), squeeze=False, sharex=True)
     for ax, flow in zip(axes[:, 0], shown, strict=True):
-        for result, label, style in ((sim, "simulator", "-"), (emu, "Linux (emulated)", "-")):
-            t, w = _flow_cwnd(result, flow)
-            ax.plot(t, w / 1e3, style, lw=1.1, label=label)
+        for label, frame in series.items():
+            t, w = flow_cwnd(frame, flow)
+            ax.plot(t, w / 1e3, "-", lw=1.1, label=label)
         ax.set_ylabel("cwnd kB")
         ax.set_title(flow, fontsize=10, loc="left")
         ax.grid(alpha=0.3)
