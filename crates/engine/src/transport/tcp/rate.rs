@@ -117,16 +117,18 @@ impl RateSampler {
         min_rtt: Option<SimTime>,
         want_sample: bool,
     ) -> AckRate {
-        if bytes > 0 {
-            self.delivered += bytes;
-            self.delivered_time = now;
-        }
-        // Without a delivered segment's record (a duplicate ACK without SACK, counted
-        // by the sender as one segment delivered) the count grows but there is no
-        // sample: Linux's tcp_rate_gen with no prior_mstamp.
         let Some(newest) = newest else {
+            // Without a delivered segment's record (a duplicate ACK without SACK,
+            // counted by the sender as one segment delivered) the count grows but
+            // there is no sample: Linux's tcp_rate_gen with no prior_mstamp.
+            if bytes > 0 {
+                self.delivered += bytes;
+                self.delivered_time = now;
+            }
             return AckRate::default();
         };
+        self.delivered += bytes;
+        self.delivered_time = now;
         if self.app_limited_until != 0 && self.delivered > self.app_limited_until {
             self.app_limited_until = 0;
         }

@@ -225,16 +225,22 @@ impl TcpSender {
         if self.board.retransmissions_lost() > retransmissions_lost_before {
             self.on_lost_retransmission(now);
         }
-        let pipe = self.pipe();
         if self.recovery.phase == Phase::Open && (dupthresh_reached || lost_found) {
             self.enter_fast_recovery(now);
-        } else if let Some(prr) = &mut self.recovery.prr {
+        } else if self.recovery.prr.is_some() {
+            let (pipe, ssthresh) = (self.pipe(), self.cc.ssthresh());
             let safe_ack = self.snd_una > prior_una && self.board.losses_marked() == losses_before;
-            prr.on_ack(delivered, pipe, self.cc.ssthresh(), mss, safe_ack);
+            if let Some(prr) = &mut self.recovery.prr {
+                prr.on_ack(delivered, pipe, ssthresh, mss, safe_ack);
+            }
         }
-        if let Some(halving) = &mut self.recovery.halving {
-            // Linux runs tcp_cwnd_down on every ACK in recovery, the first included.
-            halving.on_ack(delivered > 0, pipe, self.cc.min_cwnd(), mss);
+        if self.recovery.halving.is_some() {
+            // Linux runs tcp_cwnd_down on every ACK in recovery, the first included,
+            // with the pipe after the fast retransmit's marking.
+            let (pipe, min_cwnd) = (self.pipe(), self.cc.min_cwnd());
+            if let Some(halving) = &mut self.recovery.halving {
+                halving.on_ack(delivered > 0, pipe, min_cwnd, mss);
+            }
         }
         if self.p.tail_loss_probe && self.snd_una > prior_una {
             self.arm_loss_probe(now); // RFC 8985 7.2: restarted by an ACK of new data
@@ -258,6 +264,9 @@ impl TcpSender {
     /// delivered what the duplicates had not counted, and at least the hole it filled).
     /// Returns the bytes newly delivered.
     fn take_back_reno_sacks(&mut self, acked: u64) -> u64 {
+        if self.recovery.reno_sacked == 0 {
+            return acked; // every ACK of a sender that inflates instead
+        }
         let counted = self
             .recovery
             .reno_sacked

@@ -146,6 +146,9 @@ pub struct TcpSender {
     growth_delayed: bool,
     /// Pace: `pacing` asked for it or the algorithm requires it.
     paced: bool,
+    /// Fast recovery inflates cwnd per duplicate ACK (RFC 5681 3.2; see
+    /// `inflates_window`): fixed by the configuration and the algorithm.
+    inflates: bool,
     /// The algorithm reads delivery-rate samples.
     rate_samples: bool,
     pace_wait: bool,
@@ -194,8 +197,12 @@ impl TcpSender {
         });
         let rtt = RttEstimator::new(rto);
         let rate_samples = cc.wants_rate_samples();
+        let inflates = p.recovery != Recovery::Sack
+            && p.reduction == Reduction::Pipe
+            && !cc.controls_recovery_window();
         TcpSender {
             paced: p.pacing || cc.requires_pacing(),
+            inflates,
             rate_samples,
             rate: RateSampler::new(),
             cc,

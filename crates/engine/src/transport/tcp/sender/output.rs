@@ -159,7 +159,7 @@ impl TcpSender {
             }
             let cwnd = self.cwnd();
             let in_flight = self.board.in_flight();
-            let pipe = self.pipe();
+            let pipe = self.pipe_from(in_flight);
             let retransmission = if self.recovery.frto_new_data {
                 None // F-RTO step 2b: new data first
             } else {

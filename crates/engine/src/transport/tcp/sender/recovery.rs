@@ -129,17 +129,19 @@ impl TcpSender {
     /// Whether fast recovery inflates cwnd by a segment per duplicate ACK (RFC 5681
     /// 3.2): Reno and NewReno with `Reduction::Pipe`, as ns-2 runs them.
     pub(super) fn inflates_window(&self) -> bool {
-        self.p.recovery != Recovery::Sack
-            && self.p.reduction == Reduction::Pipe
-            && !self.cc.controls_recovery_window()
+        self.inflates
     }
 
     /// What the sender takes to be in the network (RFC 6675's pipe): the scoreboard's
     /// estimate, less what duplicate ACKs reported delivered without SACK.
     pub(super) fn pipe(&self) -> u64 {
-        self.board
-            .in_flight()
-            .saturating_sub(self.recovery.reno_sacked)
+        self.pipe_from(self.board.in_flight())
+    }
+
+    /// [`Self::pipe`] from the scoreboard's `in_flight`, for callers that have it.
+    #[inline(always)]
+    pub(super) fn pipe_from(&self, in_flight: u64) -> u64 {
+        in_flight.saturating_sub(self.recovery.reno_sacked)
     }
 
     /// A retransmission was found lost in SACK recovery with `Reduction::Pipe`: RFC
