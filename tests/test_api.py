@@ -123,6 +123,22 @@ def test_bad_input_raises_scenario_error_with_path():
     assert e.value.source == "<text>"
 
 
+def test_bare_numbers_are_read_only_where_their_unit_cannot_be_mistaken():
+    """0, an MTU, an MSS and a queue limit may be written bare; a bare duration, rate
+    or size may not (10 could be 10 ms or 10 s). The bare forms mean what their unit
+    forms mean: the same engine input."""
+    bare = BASE.replace('delay = "2ms"', "delay = 0").replace(
+        'queue = { type = "droptail", limit = "50 packets" }', 'queue = { type = "droptail", limit = 50 }, mtu = 9000')
+    spelled = BASE.replace('delay = "2ms"', 'delay = "0s"').replace(
+        'queue = { type = "droptail", limit = "50 packets" }',
+        'queue = { type = "droptail", limit = "50 packets" }, mtu = "9000B"')
+    assert bare != BASE and "mtu = 9000" in bare
+    assert tcplab.load(bare).engine_json() == tcplab.load(spelled).engine_json()
+    for key, bad in (("simulation.duration", 2), ("flow[0].app.rate", 6e6), ("flow[0].app.packet_size", 1000)):
+        with pytest.raises(tcplab.ScenarioError, match="needs its unit"):
+            tcplab.load(BASE, overrides=[(key, bad)])
+
+
 def test_gilbert_elliott_loss_is_bursty():
     text = BASE.replace('queue = {', 'loss = { type = "gilbert_elliott", p_good_to_bad = 0.01, p_bad_to_good = 0.2 }, queue = {')
     r = tcplab.run(text, overrides=["simulation.duration=20s"])
@@ -154,8 +170,10 @@ def test_numpy_scalars_are_read_as_the_numbers_they_hold():
     same numbers typed by hand."""
     import numpy as np
 
-    plain = tcplab.run(SCENARIOS / "default.toml", overrides=[("simulation.duration", 1.5)], seed=4)
-    numpy = tcplab.run(SCENARIOS / "default.toml", overrides=[("simulation.duration", np.float32(1.5))], seed=np.int64(4))
+    limit = "topology.dumbbell.bottleneck.queue.limit"
+    plain = tcplab.run(SCENARIOS / "default.toml", overrides=[(limit, 30), ("simulation.duration", "1.5s")], seed=4)
+    numpy = tcplab.run(SCENARIOS / "default.toml", overrides=[(limit, np.int64(30)), ("simulation.duration", "1.5s")],
+                       seed=np.int64(4))
     assert numpy.summary["flows"] == plain.summary["flows"]
 
 

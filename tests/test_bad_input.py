@@ -19,7 +19,11 @@ CASES = [
     ("misspelled_link_key", BASE.replace('bandwidth = "10Mbps"', 'bandwith = "10Mbps"'), ["topology.dumbbell.bottleneck.bandwith", "did you mean 'bandwidth'"]),
     ("unknown_unit", BASE.replace('"10Mbps"', '"10Mbsp"'), ["topology.dumbbell.bottleneck.bandwidth", "unknown rate unit 'Mbsp'", "did you mean 'Mbps'"]),
     ("wrong_unit_kind", BASE.replace('delay = "10ms"', 'delay = "10Mbps"'), ["topology.dumbbell.bottleneck.delay", "unknown time unit"]),
-    ("rate_without_unit", BASE.replace('rate = "6Mbps"', 'rate = "6"'), ["flow[0].app.rate", "needs a unit"]),
+    ("rate_without_unit", BASE.replace('rate = "6Mbps"', 'rate = "6"'), ["flow[0].app.rate", "needs its unit", '"6Mbps"']),
+    # A bare number could be 10 ms or 10 s, 10 bit/s or 10 Mbit/s: the message says how to write it.
+    ("bare_bandwidth", BASE.replace('bandwidth = "10Mbps"', "bandwidth = 10"), ["topology.dumbbell.bottleneck.bandwidth", "needs its unit", '"10Mbps"']),
+    ("bare_delay", BASE.replace('delay = "10ms"', "delay = 10"), ["topology.dumbbell.bottleneck.delay", "needs its unit", '"10ms" or "10s"']),
+    ("bare_packet_size", BASE.replace('packet_size = "1000B"', "packet_size = 1000"), ["flow[0].app.packet_size", "needs its unit", '"1000B"']),
     ("zero_bandwidth", BASE.replace('"10Mbps"', '"0Mbps"'), ["topology.dumbbell.bottleneck.bandwidth", "greater than 0"]),
     ("negative_bandwidth", BASE.replace('"10Mbps"', '"-10Mbps"'), ["topology.dumbbell.bottleneck.bandwidth", "negative"]),
     ("unknown_reduction", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", reduction = "halving"'), ["flow[0].transport.reduction", "pipe, prr, rate_halving"]),

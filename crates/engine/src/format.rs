@@ -18,9 +18,18 @@ use std::borrow::Cow;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 
 /// A value written as a number with a unit (`"10ms"`, `"1Gbps"`, `"1500B"`), or a
-/// template (`"{i * 10}ms"`) in a table with `count`.
+/// template (`"{i * 10}ms"`) in a table with `count`. `$number` says what a bare number
+/// may be: `any` (counted in `$plain`, for packets, segments, probabilities and byte
+/// counts every tool writes bare, such as an MTU) or `zero` (only 0: a bare 10 could be
+/// 10 ms or 10 s, 10 bit/s or 10 Mbit/s, so the front end asks for the unit).
 macro_rules! unit_type {
-    ($name:ident, $unit:literal, $number:literal, $examples:tt, $doc:literal) => {
+    ($name:ident, $unit:literal, zero, $examples:tt, $doc:literal) => {
+        unit_type!(@emit $name, $unit, {"const": 0, "description": "0 needs no unit"}, $examples, $doc);
+    };
+    ($name:ident, $unit:literal, $plain:literal, $examples:tt, $doc:literal) => {
+        unit_type!(@emit $name, $unit, {"type": "number", "minimum": 0, "description": $plain}, $examples, $doc);
+    };
+    (@emit $name:ident, $unit:literal, $number:tt, $examples:tt, $doc:literal) => {
         #[doc = $doc]
         pub struct $name(serde_json::Value);
 
@@ -33,7 +42,7 @@ macro_rules! unit_type {
                 json_schema!({
                     "description": $doc,
                     "anyOf": [
-                        {"type": "number", "minimum": 0, "description": $number},
+                        $number,
                         {"type": "string", "pattern": UNIT_PATTERN},
                     ],
                     "examples": $examples,
@@ -51,14 +60,16 @@ const UNIT_PATTERN: &str =
 unit_type!(
     Duration,
     "duration",
-    "seconds",
+    zero,
     ["10ms", "1.5s", "100us"],
-    "A time: a number with ns, us, ms, s or min (a plain number is seconds)."
+    "A time: a number with ns, us, ms, s or min (a bare number other than 0 is an error)."
 );
-unit_type!(Rate, "rate", "bit/s", ["100Mbps", "1Gbps", "64kbps"],
-    "A bit rate: a number with bps, kbps, Mbps, Gbps (b/s spellings too; B/s for bytes); a plain number is bit/s.");
-unit_type!(Size, "size", "bytes", ["1500B", "9KiB", "10MB"],
-    "A size in bytes: B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024); a plain number is bytes.");
+unit_type!(Rate, "rate", zero, ["100Mbps", "1Gbps", "64kbps"],
+    "A bit rate: a number with bps, kbps, Mbps, Gbps (b/s spellings too; B/s for bytes); a bare number other than 0 is an error.");
+unit_type!(Size, "size", zero, ["1500B", "9KiB", "10MB"],
+    "A size in bytes: B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024); a bare number other than 0 is an error.");
+unit_type!(Bytes, "size", "bytes", [1500, "9000B"],
+    "A byte count written bare as every tool writes it (an MTU, an MSS) or with a size unit.");
 unit_type!(Amount, "amount", "packets", ["100 packets", "64KB"],
     "A queue limit, threshold or buffer: packets (a plain number, or \"N packets\"/\"N segments\") or a byte size.");
 unit_type!(
@@ -264,7 +275,7 @@ pub struct LinkProperties {
     /// Largest IP packet the link carries, 68 to 65,535 bytes (9,000 / 9,180 for jumbo frames).
     #[serde(default)]
     #[schemars(extend("default" = DEFAULT_MTU))]
-    pub mtu: Option<Size>,
+    pub mtu: Option<Bytes>,
     /// Link-layer bytes added to every packet on the wire: 0 (as ns-2), "ethernet" (38) or a size.
     #[serde(default)]
     #[schemars(extend("default" = DEFAULT_FRAMING))]
@@ -316,7 +327,7 @@ pub enum Framing {
     /// "ethernet" (38 bytes: preamble, header, FCS, inter-frame gap) or "none" (0).
     Named(FramingName),
     /// Bytes per packet.
-    Bytes(Size),
+    Bytes(Bytes),
 }
 
 /// A named link-layer framing.
@@ -481,7 +492,7 @@ pub struct Segment {
     /// Largest IP packet.
     #[serde(default)]
     #[schemars(extend("default" = DEFAULT_MTU))]
-    pub mtu: Option<Size>,
+    pub mtu: Option<Bytes>,
     /// Link-layer bytes per packet.
     #[serde(default)]
     #[schemars(extend("default" = DEFAULT_FRAMING))]
@@ -698,7 +709,7 @@ pub struct Tcp {
     pub sack: bool,
     /// Maximum segment size (default: path MTU − 40).
     #[serde(default)]
-    pub mss: Option<Size>,
+    pub mss: Option<Bytes>,
     /// Initial window in segments (RFC 6928).
     #[serde(default)]
     #[schemars(extend("default" = 10))]

@@ -19,6 +19,7 @@ from .topology import expand_topology
 from .units import (
     parse_amount,
     parse_duration_ns,
+    parse_frame_bytes,
     parse_probability,
     parse_rate_bps,
     parse_size_bytes,
@@ -154,7 +155,7 @@ def _framing(value: object, path: str) -> int:
         return 0
     if isinstance(value, str) and not any(c.isdigit() for c in value):
         raise ScenarioError(path, f'expected "ethernet", "none" or a size in bytes, got {value!r}')
-    return parse_size_bytes(value, path)
+    return parse_frame_bytes(value, path)
 
 
 def _direction(t: Table, side: str, queue: tuple[dict, str], loss: tuple[dict, str], loss_at: str) -> dict:
@@ -179,7 +180,7 @@ def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] 
     return {
         "bandwidth_bps": t.get("bandwidth", parse_rate_bps),
         "delay_ns": t.get("delay", parse_duration_ns),
-        "mtu_bytes": t.get("mtu", parse_size_bytes, DEFAULT_MTU),
+        "mtu_bytes": t.get("mtu", parse_frame_bytes, DEFAULT_MTU),
         "framing_bytes": t.get("framing", _framing, _framing(format.default("LinkProperties", "framing"), "")),
         "cost": t.get("cost", F.positive_integer, format.default("LinkProperties", "cost")),
         "forward": _direction(t, "forward", queue, loss, loss_at),
@@ -298,7 +299,7 @@ def _tcp(t: Table) -> dict:
         # recovery with SACK, Reno's with the Reno algorithm, else NewReno).
         "recovery": t.get("recovery", F.choice(RECOVERIES), _unwritten_recovery(d, cc, t)),
         "sack": t.get("sack", F.boolean, d["sack"]),
-        "mss_bytes": t.get("mss", parse_size_bytes, None),
+        "mss_bytes": t.get("mss", parse_frame_bytes, None),
         "initial_window_segments": t.get("initial_window", _segments, d["initial_window"]),
         "handshake": t.get("handshake", F.boolean, d["handshake"]),
         "ack_every": every,

@@ -1,7 +1,10 @@
 """Parsing of quantities with units: "2ms", "10Mbps", "1.5KB", "50 packets".
 
-Strings carry a unit; plain numbers are in SI base units (seconds, bit/s, bytes),
-except queue limits, where a plain number counts packets (as in ns-2 and ns-3).
+Durations, rates and sizes carry their unit: a bare number (`delay = 10`) is an error
+that says how to write it, since nothing tells 10 ms from 10 s or 10 Mbit/s from 10
+bit/s. Zero needs no unit, and two places keep the convention every tool shares:
+MTUs and MSSs are plain byte counts (`mtu = 9000`, as `ip link` writes it) and queue
+limits plain packet counts (as in ns-2 and ns-3).
 Decimal prefixes are powers of 1000 (1 KB = 1000 B, 1 Mbps = 10^6 bit/s); binary
 prefixes (KiB, MiB, GiB) are powers of 1024. Everything returns integers in the
 engine's units (ns, bit/s, bytes), rounded to the nearest unit.
@@ -72,25 +75,38 @@ def _scale(unit: str, table: dict, path: str, what: str, value: object) -> float
     raise ScenarioError(path, f"unknown {what} unit '{unit}' in {value!r}{suggest(unit, table)}; known units: {known}")
 
 
+def _bare(value: object) -> str:
+    """How a bare number was written, for the message that asks for its unit."""
+    return str(value).strip() if isinstance(value, str) else f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def parse_duration_ns(value: object, path: str) -> int:
-    """A duration ("2ms", "1.5s", "100us"; a plain number is seconds) in ns."""
-    number, unit = _split(value, path, "a duration", '"2ms" or 0.002')
+    """A duration ("2ms", "1.5s", "100us", or 0) in ns."""
+    number, unit = _split(value, path, "a duration", '"2ms"')
+    if unit is None and number != 0:
+        n = _bare(value)
+        raise ScenarioError(path, f'a duration needs its unit: write "{n}ms" or "{n}s", not {value!r}')
     scale = 1.0 if unit is None else _scale(unit, DURATION_UNITS, path, "time", value)
     return _whole(number * scale * 1e9, path, value, "duration", "ns (584 years)")
 
 
 def parse_rate_bps(value: object, path: str) -> int:
-    """A bit rate ("100Mbps", "1Gbps"; a plain number is bit/s) in bit/s."""
-    number, unit = _split(value, path, "a bit rate", '"100Mbps" or 1e8')
-    if unit is None and isinstance(value, str):
-        raise ScenarioError(path, f"a rate needs a unit, e.g. \"{value}Mbps\" (plain numbers are bit/s)")
+    """A bit rate ("100Mbps", "1Gbps", "64kbps", or 0) in bit/s."""
+    number, unit = _split(value, path, "a bit rate", '"100Mbps"')
+    if unit is None and number != 0:
+        n = _bare(value)
+        raise ScenarioError(path, f'a bit rate needs its unit: write "{n}Mbps" or "{n}kbps" ("{n}bps" for bit/s), not {value!r}')
     scale = 1.0 if unit is None else _scale(unit, RATE_UNITS, path, "rate", value)
     return _whole(number * scale, path, value, "rate", "bit/s")
 
 
-def parse_size_bytes(value: object, path: str) -> int:
-    """A size in bytes ("1500B", "1.5KB", "9KiB"; a plain number is bytes)."""
-    number, unit = _split(value, path, "a size", '"1500B" or 1500')
+def parse_size_bytes(value: object, path: str, *, bare_is_bytes: bool = False) -> int:
+    """A size in bytes ("1500B", "1.5KB", "9KiB", or 0). ``bare_is_bytes``: a plain
+    number is a byte count (MTU, MSS, framing: written that way by every tool)."""
+    number, unit = _split(value, path, "a size", '"1500B"')
+    if unit is None and number != 0 and not bare_is_bytes:
+        n = _bare(value)
+        raise ScenarioError(path, f'a size needs its unit: write "{n}B", "{n}KB" or "{n}MB", not {value!r}')
     if unit is not None and unit.lower() in PACKET_UNITS:
         raise ScenarioError(path, f"expected a size in bytes here, got {value!r}")
     scale = 1 if unit is None else _scale(unit, SIZE_UNITS, path, "size", value)
@@ -98,6 +114,11 @@ def parse_size_bytes(value: object, path: str) -> int:
     if result != number * scale and unit in (None, "B", "byte", "bytes"):
         raise ScenarioError(path, f"expected a whole number of bytes, got {value!r}")
     return result
+
+
+def parse_frame_bytes(value: object, path: str) -> int:
+    """An MTU, MSS or framing overhead: a size whose bare number is a byte count."""
+    return parse_size_bytes(value, path, bare_is_bytes=True)
 
 
 class Amount(namedtuple("Amount", "value unit")):
