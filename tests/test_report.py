@@ -150,7 +150,11 @@ def test_report_in_headless_chromium(tcp_run):
         box = panel.bounding_box()
         page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
         tooltip = cwnd.locator(".tooltip")
-        assert tooltip.is_visible() and name in tooltip.inner_text()
+        # It lists the flows by value (the top ones, then "… N more"): a flow of the
+        # legend, whichever leads at that instant.
+        legend = cwnd.locator(".legend .entry").evaluate_all("es => es.map(e => e.dataset.name)")
+        text = tooltip.inner_text()
+        assert tooltip.is_visible() and text.startswith("time (s)") and any(f"{n}:" in text for n in legend)
         ticks = "f => [...f.querySelector('svg.panel').querySelectorAll('g.axes text')].map(t => t.textContent).join('|')"
         whole = cwnd.evaluate(ticks)
         page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5)
