@@ -68,8 +68,13 @@ unit_type!(Rate, "rate", zero, ["100Mbps", "1Gbps", "64kbps"],
     "A bit rate: a number with bps, kbps, Mbps, Gbps (b/s spellings too; B/s for bytes); a bare number other than 0 is an error.");
 unit_type!(Size, "size", zero, ["1500B", "9KiB", "10MB"],
     "A size in bytes: B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024); a bare number other than 0 is an error.");
-unit_type!(Bytes, "size", "bytes", [1500, "9000B"],
-    "A byte count written bare as every tool writes it (an MTU, an MSS) or with a size unit.");
+unit_type!(
+    Bytes,
+    "size",
+    "bytes",
+    [1500, "9000B"],
+    "A byte count written bare as every tool writes it (an MTU, an MSS) or with a size unit."
+);
 unit_type!(Amount, "amount", "packets", ["100 packets", "64KB"],
     "A queue limit, threshold or buffer: packets (a plain number, or \"N packets\"/\"N segments\") or a byte size.");
 unit_type!(
