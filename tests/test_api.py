@@ -202,3 +202,33 @@ def test_a_position_in_the_engine_json_maps_back_to_its_keys():
         at = text.index(token, start) + len(token)  # serde reports the end of the token
         assert _json_path_at(text, at) == path, (path, token)
         start = at
+
+
+def test_every_flow_says_what_ran():
+    """summary.json, flows.csv and the tables name the algorithm, the profile and SACK
+    (or the SCTP streams), not only "tcp" (issue #32, item 5)."""
+    text = BASE + """
+[[flow]]
+from = "left1"
+to = "right1"
+app = { type = "bulk" }
+transport = { type = "tcp", cc = "cubic", profile = "linux" }
+
+[[flow]]
+count = 2
+name = "r{i}"
+from = "left0"
+to = "right0"
+app = { type = "bulk" }
+transport = { type = "tcp", cc = "reno", sack = true }
+
+[[flow]]
+from = "left1"
+to = "right1"
+app = { type = "bulk" }
+transport = { type = "sctp", streams = 2 }
+"""
+    r = tcplab.run(text.replace('duration = "2s"', 'duration = "0.2s"'))
+    assert list(r.flows.label) == ["udp", "cubic (linux, SACK)", "reno (tcplab, SACK)", "reno (tcplab, SACK)",
+                                   "sctp (2 streams)"]
+    assert list(r.flows.columns[:5]) == ["id", "src", "dst", "transport", "label"]

@@ -164,13 +164,14 @@ COMPACT_EXTREMES = 5
 def _flow_table(title: str, flows: list[dict], width: int) -> list[BoxTable]:
     from .tables import Column, fitted_tables
 
-    columns = [Column("flow", numeric=False), Column("path", numeric=False), Column("proto", numeric=False),
+    columns = [Column("flow", numeric=False), Column("path", numeric=False), Column("transport", numeric=False),
                Column("goodput Mb/s"), Column("rx max Mb/s"), Column("sent pkts"), Column("lost pkts"), Column("loss %"),
                Column("delay mean ms"), Column("p99 ms"), Column("jitter ms")]
     rows = []
     for f in flows:
         d = f["delay_ms"]
-        rows.append([escape(f["id"]), escape(f"{f['src']}→{f['dst']}"), f["transport"], _mbps(f["goodput_bps"]),
+        rows.append([escape(f["id"]), escape(f"{f['src']}→{f['dst']}"), escape(f.get("label", f["transport"])),
+                     _mbps(f["goodput_bps"]),
                      _mbps(f["throughput_max_bps"]), f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}",
                      f"{100 * f['loss_rate']:.2f}", _ms(d["mean"]), _ms(d["p99"]), _ms(f['jitter_ms'])])
     return fitted_tables(title, columns, rows, width)

@@ -23,6 +23,7 @@ from .output import write_directory
 from .provenance import provenance
 from .scenario import toml_writer
 from .series import Series
+from .stack import describe, with_label
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -134,6 +135,8 @@ class RunResult:
     def from_engine(cls, engine: dict, scenario: Scenario, wall_time_s: float) -> RunResult:
         """Wraps the engine's results (:func:`tcplab.runner.simulate`) for ``scenario``
         with the scenario as run and the run's provenance."""
+        labels = {f["name"]: describe(f, scenario.raw) for f in scenario.engine["flows"]}
+        flows = [with_label(f, labels.get(f["id"], f["transport"])) for f in engine["flows"]]
         summary = {
             "tcplab_version": __version__,
             "scenario": scenario.name,
@@ -144,7 +147,7 @@ class RunResult:
             "bin_s": engine["bin_s"],
             "events": engine["events"],
             "wall_time_s": wall_time_s,
-            "flows": engine["flows"],
+            "flows": flows,
             "links": engine["links"],
             "fairness": engine["fairness"],
         }
@@ -233,7 +236,7 @@ class RunResult:
                 f"{len(s['flows']):,} flows, {s['events']:,} events</p>")
         flows = pd.DataFrame({
             "flow": [f["id"] for f in s["flows"]],
-            "transport": [f["transport"] for f in s["flows"]],
+            "transport": [f.get("label", f["transport"]) for f in s["flows"]],
             "goodput Mb/s": [f["goodput_bps"] / 1e6 for f in s["flows"]],
             "throughput Mb/s": [f["throughput_bps"] / 1e6 for f in s["flows"]],
             "loss %": [100 * f["loss_rate"] for f in s["flows"]],

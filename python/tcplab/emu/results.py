@@ -28,6 +28,7 @@ from ..provenance import provenance
 from ..results import RunResult
 from ..scenario.loader import Scenario
 from ..series import Series
+from ..stack import describe
 from .traffic import _INFINITE_SSTHRESH, delay_summary
 
 #: A link's achieved rate is reported once it was busy this long (model time, s): the
@@ -99,6 +100,7 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
         delays = delay_summary(receiver.get("delays_us") or [])
         flows.append({
             "id": f["name"], "src": f["from"], "dst": f["to"], "transport": f["transport"]["type"],
+            "label": describe(f, scenario.raw, "Linux kernel", plan["kernel_cc"]) if plan else describe(f, scenario.raw),
             "sent_bytes": sender.get("app_bytes_sent", 0),
             "delivered_bytes": receiver.get("delivered_total", 0),
             "goodput_bps": receiver.get("delivered_total", 0) * 8 / active,

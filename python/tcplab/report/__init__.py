@@ -93,7 +93,7 @@ def _flows_section(summary: dict) -> str:
     rows = []
     for f in shown:
         d = f["delay_ms"]
-        rows.append([f["id"], f"{f['src']}→{f['dst']}", f["transport"], _num(f["goodput_bps"] / 1e6),
+        rows.append([f["id"], f"{f['src']}→{f['dst']}", f.get("label", f["transport"]), _num(f["goodput_bps"] / 1e6),
                      _num(f["throughput_bps"] / 1e6), _num(f["throughput_max_bps"] / 1e6), f"{f['packets_sent']:,}",
                      f"{f['packets_dropped']:,}", _num(100 * f["loss_rate"], 2), _num(d["mean"]), _num(d["p99"]),
                      _num(f["jitter_ms"]), _num(f.get("retransmits"), 0), _num(f.get("rto_count"), 0),
