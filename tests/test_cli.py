@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -124,10 +125,28 @@ def test_validate_reports_a_valid_scenario():
     assert proc.returncode == 0 and "valid" in proc.stdout
 
 
-def test_help_on_every_command():
-    for args in (["--help"], ["run", "--help"], ["validate", "--help"]):
-        proc = run_cli(*args)
-        assert proc.returncode == 0 and "Usage" in proc.stdout
+COMMANDS = ["run", "validate", "report", "compare", "sweep", "query", "reproduce", "emu", "crosscheck", "examples",
+            "schema"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_reads_whole_at_80_columns(command):
+    """Every command's help at 80 columns: nothing cut ("…"), no Python object where a
+    value should be named, and text in square brackets kept (Rich reads it as markup
+    unless escaped: "A scenario with a  table")."""
+    env = {**os.environ, "COLUMNS": "80"}
+    proc = subprocess.run([sys.executable, "-m", "tcplab", command, "--help"], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0 and "Usage" in proc.stdout, proc.stderr
+    assert "…" not in proc.stdout and "<function" not in proc.stdout, proc.stdout
+    assert all(len(line) <= 80 for line in proc.stdout.splitlines())
+    if command == "sweep":
+        assert "[sweep]" in proc.stdout
+
+
+def test_help_lists_every_command():
+    proc = run_cli("--help")
+    assert proc.returncode == 0 and all(c in proc.stdout for c in COMMANDS)
 
 
 def test_names_that_look_like_terminal_markup_are_printed_as_written(tmp_path):

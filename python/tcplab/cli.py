@@ -100,8 +100,7 @@ ScenarioArg = Annotated[Path, typer.Argument(help="Scenario file (.toml or .yaml
 SetOpt = Annotated[
     list[str] | None,
     typer.Option("--set", "-s", metavar="KEY=VALUE",
-                 help="Override a scenario field by its dotted path, e.g. topology.dumbbell.bottleneck.bandwidth=50Mbps "
-                      "or flow[0].app.rate=2Mbps. Repeatable."),
+                 help="Override a scenario field: its dotted path = a value (e.g. flow[0].app.rate = 2Mbps). Repeatable."),
 ]
 
 
@@ -286,7 +285,7 @@ def run(
     scenario: ScenarioArg,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Results directory (default: results/<scenario name>). Replaced atomically.")] = None,
     set_: SetOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", metavar="N", help="Override simulation.seed.", min=0)] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print summary.json to stdout instead of tables.")] = False,
     html_report: Annotated[bool, typer.Option(
         "--report/--no-report", help="Write report.html: tables and interactive charts, one file that works offline.")] = True,
@@ -305,7 +304,8 @@ def run(
         "--pcap", metavar="all|FLOW|LINK",
         help="Write libpcap captures into OUT/pcap: every link direction (all), a link direction (e.g. a->b), or a "
              "flow (its sender's link, both directions). Repeatable.")] = None,
-    snaplen: Annotated[int, typer.Option("--snaplen", min=40, max=65535, help="Bytes kept of each captured packet (SCTP packets are kept whole).")] = 80,
+    snaplen: Annotated[int, typer.Option("--snaplen", metavar="BYTES", min=40, max=65535,
+                                         help="Bytes kept of each captured packet (SCTP packets are kept whole).")] = 80,
 ) -> None:
     """Run a scenario: print a summary and write summary.json, CSV tables, Parquet time series and report.html."""
     progress = _LazyProgress()

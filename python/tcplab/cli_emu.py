@@ -88,7 +88,7 @@ def emu_command(
     scenario: Annotated[Path | None, typer.Argument(help="Scenario file (.toml or .yaml).", show_default=False)] = None,
     out: OutOpt = None,
     set_: SetOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed.", min=0)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", metavar="N", help="Override simulation.seed.", min=0)] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print summary.json to stdout instead of tables.")] = False,
     cleanup: Annotated[bool, typer.Option("--cleanup", help="Remove what an interrupted emulated run left behind, and exit.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Run even if the scenario offers more packets/s than this machine's "
@@ -138,7 +138,7 @@ def crosscheck_command(
                                              "(default: results/<scenario name>-crosscheck, or "
                                              "results/crosscheck-sample-s<seed>).")] = None,
     set_: SetOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Override simulation.seed; with --sample, the sample's "
+    seed: Annotated[int | None, typer.Option("--seed", metavar="N", help="Override simulation.seed; with --sample, the sample's "
                                              "seed (default 1).", min=0)] = None,
     force: Annotated[bool, typer.Option("--force", help="Emulate even beyond this machine's measured capacity.")] = False,
     sample: Annotated[int | None, typer.Option("--sample", help="Instead of a scenario: draw N scenarios from the "

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
 BackendOpt = Annotated[str, typer.Option(
-    "--backend", click_type=click.Choice(["sim", "emu"]),
+    "--backend", click_type=click.Choice(["sim", "emu"]), metavar="sim|emu",
     help="sim: the simulator; emu: each run over the real Linux stack (needs root; real time, one run at a time).")]
 JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Local worker processes (default: all cores).")]
 DaskOpt = Annotated[str | None, typer.Option(
@@ -89,7 +89,7 @@ def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: s
 
 @app.command()
 def sweep(
-    file: Annotated[Path, typer.Argument(help="A scenario with a [sweep] table, or a sweep file (scenario = \"...\").", show_default=False)],
+    file: Annotated[Path, typer.Argument(help="A scenario with a \\[sweep] table, or a sweep file (scenario = \"...\").", show_default=False)],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Sweep directory (default: results/<name>-sweep). Rerunning resumes it.")] = None,
     jobs: JobsOpt = None,
     dask: DaskOpt = None,
