@@ -135,6 +135,9 @@ def test_bad_override_exits_2_and_names_the_key(write_scenario):
     assert proc.returncode == 2 and "--set" in proc.stderr and "out of range" in proc.stderr
     proc = run_cli("validate", str(path), "--set", "nonsense")
     assert proc.returncode == 2 and "KEY=VALUE" in proc.stderr
+    # A key that is a digit to str.isdigit() but not to int(): a key, not an index.
+    proc = run_cli("validate", str(path), "--set", "²=1")
+    assert proc.returncode == 2 and "unknown key '²'" in proc.stderr and "internal error" not in proc.stderr
 
 
 def test_output_path_that_is_a_file_exits_2(write_scenario, tmp_path):

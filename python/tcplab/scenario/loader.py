@@ -130,7 +130,7 @@ def _override_steps(key: str) -> list:
                                      "or link[from=b].delay)", "--set")
         pos = m.end()
         if m.group(1) is not None:
-            steps.append(int(m.group(1)) if m.group(1).isdigit() else m.group(1))
+            steps.append(int(m.group(1)) if m.group(1).isascii() and m.group(1).isdigit() else m.group(1))
             continue
         sel = m.group(2).strip()
         if sel == "*":
