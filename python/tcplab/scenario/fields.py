@@ -91,6 +91,25 @@ def positive_integer(value: object, path: str) -> int:
     return integer(value, path, minimum=1)
 
 
+#: The largest count the engine keeps in 32 bits (segments, streams, ACK ratios, bytes
+#: of one packet or message).
+U32_MAX = 2**32 - 1
+
+
+def at_most_u32(n: int, path: str) -> int:
+    """``n``, or a ScenarioError naming ``path`` when it exceeds :data:`U32_MAX`: the
+    front end checks it, since the engine's reader could only say "expected u32"
+    without the field."""
+    if n > U32_MAX:
+        raise ScenarioError(path, f"at most {U32_MAX:,}, got {n:,}")
+    return n
+
+
+def count32(value: object, path: str) -> int:
+    """A whole number from 1 to :data:`U32_MAX`."""
+    return at_most_u32(positive_integer(value, path), path)
+
+
 def number(value: object, path: str) -> float:
     """A finite non-negative number."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -182,7 +182,7 @@ def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] 
         "delay_ns": t.get("delay", parse_duration_ns),
         "mtu_bytes": t.get("mtu", parse_frame_bytes, DEFAULT_MTU),
         "framing_bytes": t.get("framing", _framing, _framing(format.default("LinkProperties", "framing"), "")),
-        "cost": t.get("cost", F.positive_integer, format.default("LinkProperties", "cost")),
+        "cost": t.get("cost", F.count32, format.default("LinkProperties", "cost")),
         "forward": _direction(t, "forward", queue, loss, loss_at),
         "reverse": _direction(t, "reverse", queue, loss, loss_at),
         "origin": path,
@@ -267,7 +267,7 @@ def _delayed_ack(defaults: dict):
         if isinstance(value, bool):
             return (2 if value else 1), timeout
         t = Table(value, path, format.keys("DelayedAckTable"), "true, false or a table { every = 2, timeout = \"40ms\" }")
-        return t.get("every", F.positive_integer, defaults["ack_every"]), t.get("timeout", parse_duration_ns, timeout)
+        return t.get("every", F.count32, defaults["ack_every"]), t.get("timeout", parse_duration_ns, timeout)
 
     return read
 
@@ -299,7 +299,7 @@ def _tcp(t: Table) -> dict:
         # recovery with SACK, Reno's with the Reno algorithm, else NewReno).
         "recovery": t.get("recovery", F.choice(RECOVERIES), _unwritten_recovery(d, cc, t)),
         "sack": t.get("sack", F.boolean, d["sack"]),
-        "mss_bytes": t.get("mss", parse_frame_bytes, None),
+        "mss_bytes": t.get("mss", _bytes32(parse_frame_bytes), None),
         "initial_window_segments": t.get("initial_window", _segments, d["initial_window"]),
         "handshake": t.get("handshake", F.boolean, d["handshake"]),
         "ack_every": every,
@@ -357,7 +357,12 @@ def _segments(value: object, path: str) -> int:
     amount = parse_amount(value, path)
     if amount.unit != "packets":
         raise ScenarioError(path, f'expected a number of segments, e.g. 10 or "10 segments", got {value!r}')
-    return int(amount.value)
+    return F.at_most_u32(int(amount.value), path)
+
+
+def _bytes32(parse):
+    """``parse`` (a size reader) bounded to what the engine keeps in 32 bits."""
+    return lambda value, path: F.at_most_u32(parse(value, path), path)
 
 
 def _sctp(t: Table) -> dict:
@@ -366,8 +371,8 @@ def _sctp(t: Table) -> dict:
     rto = t.get("rto", _sctp_rto, _sctp_rto({}, ""))
     return {
         "type": "sctp",
-        "streams": t.get("streams", F.positive_integer, d["streams"]),
-        "message_bytes": t.get("message_size", parse_size_bytes, None),
+        "streams": t.get("streams", F.count32, d["streams"]),
+        "message_bytes": t.get("message_size", _bytes32(parse_size_bytes), None),
         "unordered": t.get("unordered", F.boolean, d["unordered"]),
         "handshake": t.get("handshake", F.boolean, d["handshake"]),
         "nodelay": t.get("nodelay", F.boolean, d["nodelay"]),
@@ -375,10 +380,10 @@ def _sctp(t: Table) -> dict:
         "receive_buffer": t.get("receive_buffer", _amount, _amount(d["receive_buffer"], "")),
         "send_buffer": t.get("send_buffer", _amount, _amount(d["send_buffer"], "")),
         "rto": rto,
-        "fast_retransmit_after": t.get("fast_retransmit_after", F.positive_integer, d["fast_retransmit_after"]),
+        "fast_retransmit_after": t.get("fast_retransmit_after", F.count32, d["fast_retransmit_after"]),
         "sack_every": every,
         "sack_delay_ns": timeout,
-        "max_burst": t.get("max_burst", F.positive_integer, d["max_burst"]),
+        "max_burst": t.get("max_burst", F.count32, d["max_burst"]),
         "burst_limit": t.get("burst_limit", F.choice(format.choices("BurstLimit")), d["burst_limit"]),
     }
 
@@ -389,7 +394,7 @@ def _delayed_sack(value: object, path: str) -> tuple[int, int]:
     if isinstance(value, bool):
         return (format.default("DelayedSackTable", "every") if value else 1), timeout
     t = Table(value, path, format.keys("DelayedSackTable"), "true, false or a table { every = 2, timeout = \"200ms\" }")
-    return (t.get("every", F.positive_integer, format.default("DelayedSackTable", "every")),
+    return (t.get("every", F.count32, format.default("DelayedSackTable", "every")),
             t.get("timeout", parse_duration_ns, timeout))
 
 
