@@ -44,6 +44,22 @@ def test_its_own_results_are_replaced(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
+@pytest.mark.parametrize("target", ["a", "b", "."])
+def test_compare_never_writes_over_a_run_it_reads(tmp_path, target):
+    """`compare A B --out A` deleted run A and exited 0 (issue #35): an --out that is
+    one of the runs, or holds one, is refused before anything is written."""
+    scenario = _scenario(tmp_path)
+    runs = tmp_path / "runs"
+    for name, seed in (("a", "1"), ("b", "2")):
+        assert run_cli("run", str(scenario), "--out", str(runs / name), "--no-plots", "--seed", seed).returncode == 0
+    (runs / "a" / "notes.txt").write_text("mine")
+    before = {p: p.read_bytes() for p in sorted((runs / "a").rglob("*")) if p.is_file()}
+    r = run_cli("compare", str(runs / "a"), str(runs / "b"), "--out", str(runs / target))
+    assert r.returncode == 2 and "choose another --out" in r.stderr
+    assert {p: p.read_bytes() for p in sorted((runs / "a").rglob("*")) if p.is_file()} == before
+    assert run_cli("compare", str(runs / "a"), str(runs / "b"), "--out", str(tmp_path / "ab")).returncode == 0
+
+
 def test_a_symlinked_out_keeps_pointing_at_the_results(tmp_path):
     target = tmp_path / "real"
     link = tmp_path / "link"

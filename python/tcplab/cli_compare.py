@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .cli import _fail, app, escape, out_console
-from .output import OutputError
+from .output import OutputError, check_output_apart
 
 if TYPE_CHECKING:
     from .tables import BoxTable
@@ -56,6 +56,8 @@ def compare(
     if len(runs) < 2:
         _fail("compare: give at least two results directories", 2)
     try:
+        if out is not None:
+            check_output_apart(out, runs)  # before anything is written
         c = compare_runs(runs)
         written = write_overlays(runs, out) if out is not None else None
     except OutputError as e:

@@ -27,7 +27,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 #: The file that marks a directory as tcplab's results, with the layout's version.
@@ -52,6 +52,19 @@ def check_output(out: str | Path) -> Path:
         return _check_output(out)
     except OSError as e:  # a name too long, a loop of symlinks, an I/O error
         raise OutputError(f"{_shown(out)}: cannot be used as --out ({e.strerror or e})") from None
+
+
+def check_output_apart(out: str | Path, inputs: Sequence[str | Path]) -> Path:
+    """:func:`check_output`, and refused when ``out`` is one of the directories the
+    command reads, or holds one: writing there would replace what it reads from
+    (`tcplab compare A B --out A` deleted A's results)."""
+    path = check_output(out)
+    for given in inputs:
+        source = Path(os.path.realpath(given))
+        if source == path or path in source.parents:
+            raise OutputError(f"{_shown(out)}: holds {_shown(given)}, which this command reads; writing there would "
+                              "replace it (choose another --out)")
+    return path
 
 
 def _check_output(out: str | Path) -> Path:
