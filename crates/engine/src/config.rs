@@ -486,6 +486,10 @@ pub struct TcpConfig {
     pub timestamps: bool,
     /// RFC 7323 window scaling (without it the window is at most 65,535 bytes).
     pub window_scaling: bool,
+    /// Linux's receive-window autotuning (`tcp_moderate_rcvbuf`): the window offered
+    /// grows with what is read, up to `receive_buffer` (transport/tcp/autotune.rs).
+    #[serde(default)]
+    pub receive_autotuning: bool,
     /// Retransmission timer.
     pub rto: RtoConfig,
     /// Space segments at cwnd/SRTT (×2 in slow start, ×1.2 after, as Linux) instead of bursts.

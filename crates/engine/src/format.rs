@@ -742,6 +742,12 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub window_scaling: bool,
+    /// Linux's receive-window autotuning: the window offered grows with what the
+    /// application reads (twice the best round trip's, plus data held above a hole), up
+    /// to `receive_buffer`, instead of all of it from the start.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub receive_autotuning: bool,
     /// The retransmission timer.
     #[serde(default)]
     pub rto: Option<Rto>,
@@ -879,6 +885,7 @@ fn profiles() -> serde_json::Value {
             "sack": true,
             "timestamps": true,
             "window_scaling": true,
+            "receive_autotuning": true,      // tcp_moderate_rcvbuf = 1 (tcp_rcv_space_adjust, tcp_rcvbuf_grow)
             "rto_initial": "1s",             // TCP_TIMEOUT_INIT
             "rto_min": "200ms",              // TCP_RTO_MIN
             "rto_max": "120s",               // TCP_RTO_MAX

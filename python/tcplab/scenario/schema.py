@@ -308,6 +308,7 @@ def _tcp(t: Table) -> dict:
         "max_window": t.get("max_window", _amount, None if d["max_window"] is None else _amount(d["max_window"], "")),
         "timestamps": t.get("timestamps", F.boolean, d["timestamps"]),
         "window_scaling": t.get("window_scaling", F.boolean, d["window_scaling"]),
+        "receive_autotuning": t.get("receive_autotuning", F.boolean, d["receive_autotuning"]),
         "rto": t.get("rto", _rto(d), _rto(d)({}, "")),
         "pacing": t.get("pacing", F.boolean, d["pacing"]),
         "send_jitter_ns": t.get("send_jitter", parse_duration_ns, parse_duration_ns(d["send_jitter"], "")),

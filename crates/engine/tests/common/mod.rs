@@ -191,6 +191,7 @@ pub fn tcp() -> TcpConfig {
         max_window: None,
         timestamps: false,
         window_scaling: true,
+        receive_autotuning: false,
         rto: RtoConfig {
             initial_ns: 1_000_000_000,
             min_ns: 200_000_000,

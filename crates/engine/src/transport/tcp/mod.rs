@@ -19,6 +19,7 @@
 //! sequence number 0 and data starts at 1 (also without a handshake, which behaves
 //! like ns-2's one-way TCP); the receiving application reads at once.
 
+pub mod autotune;
 pub mod cc;
 #[cfg(test)]
 mod harness;
@@ -51,6 +52,7 @@ use crate::net::packet::IPV4_HEADER_BYTES;
 use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::validate::{at, err};
+use autotune::Autotune;
 use segment::{SCALED_WINDOW_MAX, TCP_HEADER_BYTES, TIMESTAMPS_OPTION_BYTES, UNSCALED_WINDOW_MAX};
 
 /// TCP as the engine sees it (see [`Transport`]).
@@ -226,7 +228,12 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             recovery,
             initial_window: cfg.initial_window_segments as u64 * segment_bytes as u64,
             max_window: cfg.max_window.map_or(u64::MAX, |a| a.bytes(segment_bytes)),
-            peer_window: window,
+            // The first window the receiver offers: all of it, or autotuning's start.
+            peer_window: if cfg.receive_autotuning {
+                autotune::INITIAL_WINDOW_BYTES.min(window)
+            } else {
+                window
+            },
             handshake: cfg.handshake,
             timestamps: cfg.timestamps,
             pacing: cfg.pacing,
@@ -267,6 +274,9 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
         timestamps: cfg.timestamps,
         window,
         handshake: cfg.handshake,
+        autotune: cfg
+            .receive_autotuning
+            .then(|| Autotune::new(window, segment_bytes as u64)),
     });
     (sender, receiver)
 }

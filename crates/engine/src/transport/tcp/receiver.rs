@@ -10,7 +10,10 @@
 //!   `ack_every`-th full segment, or when the delayed-ACK timer fires.
 //! * Timestamps (RFC 7323 section 4.3): echo the TSval of the earliest segment not yet
 //!   acknowledged.
+//! * With `autotune`, the window offered grows as Linux's does (`autotune.rs`) instead
+//!   of being the whole buffer from the start.
 
+use super::autotune::Autotune;
 use super::segment::{flags, TcpSegment, MAX_SACK_BLOCKS};
 use crate::net::packet::TransportHeader;
 use crate::time::SimTime;
@@ -34,6 +37,9 @@ pub struct ReceiverParams {
     pub window: u64,
     /// Wait for a SYN before accepting data.
     pub handshake: bool,
+    /// Linux's receive-window autotuning, growing towards `window` (`None`: the whole
+    /// `window` is offered from the start).
+    pub autotune: Option<Autotune>,
 }
 
 /// A TCP receiver endpoint.
@@ -50,6 +56,8 @@ pub struct TcpReceiver {
     out_of_order: VecDeque<(u64, u64)>,
     /// The range holding the most recent out-of-order arrival (reported first).
     latest_block: Option<u64>,
+    /// Bytes held in `out_of_order` (they take up receive buffer).
+    held: u64,
     /// A duplicate segment's range for the next ACK's first block (RFC 2883).
     dsack: Option<(u64, u64)>,
     fin_seq: Option<u64>,
@@ -68,6 +76,7 @@ impl TcpReceiver {
             rcv_nxt: if established { 1 } else { 0 },
             out_of_order: VecDeque::new(),
             latest_block: None,
+            held: 0,
             dsack: None,
             fin_seq: None,
             unacked_segments: 0,
@@ -117,7 +126,10 @@ impl TcpReceiver {
             self.rcv_nxt,
             0,
             flags::ACK | extra_flags,
-            self.p.window,
+            match &mut self.p.autotune {
+                Some(a) => a.offer(self.rcv_nxt, self.held),
+                None => self.p.window,
+            },
         );
         self.add_sack_blocks(&mut seg);
         seg.set_timestamps(
@@ -140,6 +152,12 @@ impl TcpReceiver {
             e = e.max(self.out_of_order[last].1);
             last += 1;
         }
+        let replaced: u64 = self
+            .out_of_order
+            .range(first..last)
+            .map(|b| b.1 - b.0)
+            .sum();
+        self.held += (e - s) - replaced;
         if first == last {
             self.out_of_order.insert(first, (s, e));
         } else {
@@ -191,6 +209,7 @@ impl TcpReceiver {
                 break;
             }
             self.rcv_nxt = self.rcv_nxt.max(e);
+            self.held -= e - s;
             self.out_of_order.pop_front();
         }
         let mut delivered = self.rcv_nxt - before;
@@ -201,6 +220,9 @@ impl TcpReceiver {
             }
         }
         out.deliver(delivered);
+        if let Some(a) = &mut self.p.autotune {
+            a.on_read(now, self.rcv_nxt, self.p.timestamps);
+        }
         let finished = self.stats.completed_at == Some(now);
         self.unacked_segments += 1;
         had_holes || finished || self.unacked_segments >= self.p.ack_every
@@ -224,6 +246,12 @@ impl Endpoint for TcpReceiver {
         }
         if self.ts_to_echo.is_none() {
             self.ts_to_echo = seg.ts_val();
+        }
+        if let (Some(a), Some(echo)) = (&mut self.p.autotune, seg.ts_ecr()) {
+            // Our TSvals are send times (ns): the echo dates the ACK this data answers.
+            if echo > 0 && echo <= now.as_ns() {
+                a.on_rtt_sample(SimTime(now.as_ns() - echo));
+            }
         }
         if self.accept(now, seg, out) {
             self.send_ack(now, 0, out);
@@ -262,6 +290,7 @@ mod tests {
             timestamps: false,
             window: 1 << 20,
             handshake: false,
+            autotune: None,
         })
     }
 
@@ -300,6 +329,22 @@ mod tests {
             blocks,
             vec![(seq(4), seq(5)), (seq(6), seq(8)), (seq(2), seq(3))]
         );
+    }
+
+    /// The bytes held above holes (what autotuning's free space subtracts) follow
+    /// every insertion, merge and release.
+    #[test]
+    fn held_bytes_follow_the_out_of_order_ranges() {
+        let mut r = receiver();
+        let held = |r: &TcpReceiver| r.out_of_order.iter().map(|b| b.1 - b.0).sum::<u64>();
+        for k in [6, 2, 7, 4, 4, 3, 9] {
+            deliver(&mut r, k);
+            assert_eq!(r.held, held(&r));
+        }
+        assert_eq!(r.held, 6 * MSS as u64); // 2, 3, 4, 6, 7, 9
+        deliver(&mut r, 0);
+        deliver(&mut r, 1); // 0-4 in order now: 6, 7, 9 stay
+        assert_eq!((r.held, held(&r)), (3 * MSS as u64, 3 * MSS as u64));
     }
 
     /// RFC 2883 section 4: a segment received twice is reported in a first D-SACK block —

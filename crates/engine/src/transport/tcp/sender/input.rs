@@ -32,6 +32,9 @@ impl TcpSender {
     /// Processes an acknowledgement (RFC 5681, 6582, 6675).
     pub(super) fn on_ack(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) {
         self.rwnd = seg.window;
+        if let Some(val) = seg.ts_val() {
+            self.ts_recent = Some(val);
+        }
         let mss = self.mss();
         // The timestamp echo, for RACK and the undo tests (RFC 7323 section 4.3).
         let ts_ecr = seg.ts_ecr().filter(|_| self.p.timestamps);

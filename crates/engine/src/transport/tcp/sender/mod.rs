@@ -136,6 +136,8 @@ pub struct TcpSender {
     snd_nxt: u64,
     /// Peer's advertised window (SND.WND).
     rwnd: u64,
+    /// The peer's latest TSval (RFC 7323 TS.Recent), echoed in TSecr.
+    ts_recent: Option<u64>,
     /// Where loss recovery stands and what it has set (`recovery.rs`).
     recovery: RecoveryWindow,
     next_send_at: SimTime,
@@ -213,6 +215,7 @@ impl TcpSender {
             snd_nxt: 0,
             fin_sent: false,
             rwnd: p.peer_window,
+            ts_recent: None,
             recovery: RecoveryWindow::default(),
             board: match p.loss_detection {
                 LossDetection::Rack => Scoreboard::new(rate_samples).with_rack(),
@@ -256,7 +259,9 @@ impl TcpSender {
             0
         };
         let mut seg = TcpSegment::new(seq, 1, payload_bytes, seg_flags | ack_flag, 0);
-        seg.set_timestamps(self.p.timestamps.then_some(now.as_ns()), None);
+        // RFC 7323 section 4.3: echo TS.Recent, the receiver's latest TSval (its
+        // receive-window autotuning times its RTT from it).
+        seg.set_timestamps(self.p.timestamps.then_some(now.as_ns()), self.ts_recent);
         seg
     }
 }
