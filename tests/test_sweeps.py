@@ -198,6 +198,21 @@ def test_query_command(write_scenario, tmp_path):
     assert r.returncode == 0 and r.stdout.splitlines() == ["n", "4"]
     bad = run_cli("query", str(tmp_path / "s"), "SELECT nope FROM runs")
     assert bad.returncode == 2 and "nope" in bad.stderr
+    # Every value whole at 80 columns (#32 item 8): the 24-character run keys, not "2…".
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COLUMNS": "80"}
+    wide = subprocess.run([sys.executable, "-m", "tcplab", "query", str(tmp_path / "s"), "SELECT * FROM runs"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    keys = run_cli("query", str(tmp_path / "s"), "SELECT key FROM runs", "--csv").stdout.split()[1:]
+    assert wide.returncode == 0 and "…" not in wide.stdout and all(k in wide.stdout for k in keys)
+    assert all(len(line) <= 80 for line in wide.stdout.splitlines())
+    # A DuckDB error in one line, not its "\n"-escaped pointer into the SQL.
+    missing = run_cli("query", str(tmp_path / "s"), "SELECT * FROM nope")
+    assert missing.returncode == 2 and "nope" in missing.stderr and "\\n" not in missing.stderr
+    assert len(missing.stderr.strip().splitlines()) == 1
 
 
 def test_failed_point_is_recorded_and_others_run(write_scenario, tmp_path):

@@ -134,22 +134,24 @@ def query(
     try:
         df = con.execute(sql).df()
     except duckdb.Error as e:
-        _fail(f"query: {e}", 2)
+        # One line: DuckDB's message without its multi-line pointer into the SQL.
+        message = " ".join(str(e).split("\nLINE ")[0].split())
+        _fail(f"query: {message}", 2)
     finally:
         con.close()
     if csv:
         out_console.file.write(df.to_csv(index=False))
         return
-    from rich.table import Table
+    import pandas as pd
 
-    table = Table()
-    for col in df.columns:
-        table.add_column(str(col))
     from .sweeps.stats import mean_ci_text
+    from .tables import Column, fitted_tables
 
-    for row in df.itertuples(index=False):
-        table.add_row(*(mean_ci_text(v) if isinstance(v, float) else escape(str(v)) for v in row))
-    out_console.print(table)
+    # Every value whole: a result wider than the terminal continues in further tables,
+    # each led by the first column (as `tcplab run`'s tables do).
+    columns = [Column(escape(str(c)), numeric=pd.api.types.is_numeric_dtype(df[c])) for c in df.columns]
+    rows = [[mean_ci_text(v) if isinstance(v, float) else escape(str(v)) for v in row] for row in df.itertuples(index=False)]
+    out_console.print(*fitted_tables(f"{len(df):,} rows", columns, rows, out_console.width))
 
 
 @app.command()
