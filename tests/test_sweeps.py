@@ -179,6 +179,8 @@ def test_sweep_is_identical_on_one_and_two_workers_and_resumes(write_scenario, t
     # Per-point summary with a CI and a plot.
     assert (tmp_path / "one" / "summary.csv").exists()
     assert list((tmp_path / "one" / "plots").glob("*.png"))
+    # The plot says what its bars are (#32 item 8), in the PNG's title and the report.
+    assert "95% confidence interval" in (tmp_path / "one" / "report.html").read_text()
 
 
 def test_python_api_returns_runs_and_a_connection(write_scenario, tmp_path):

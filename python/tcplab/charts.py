@@ -98,6 +98,8 @@ class Chart:
     xlog: bool = False
     #: Labels of x = 0, 1, 2… when the x values are categories (names, not numbers).
     xcategories: list[str] | None = None
+    #: A line under the title saying how to read the figure (what error bars are).
+    caption: str = ""
 
 
 #: Cells of a series converted at a time when reducing it: bounds the transient

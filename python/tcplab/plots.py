@@ -69,7 +69,7 @@ def draw(chart: Chart, path: Path, dpi: int = PNG_DPI) -> None:
     fig, axes = plt.subplots(panels, 1, figsize=(8, 4.5 if panels == 1 else 2.0 + 2.25 * panels), sharex=True, squeeze=False)
     for ax, panel in zip(axes[:, 0], chart.panels, strict=True):
         _draw_panel(ax, panel)
-    axes[0, 0].set_title(chart.title, fontsize="medium")
+    axes[0, 0].set_title(chart.title + (f"\n{chart.caption}" if chart.caption else ""), fontsize="medium")
     axes[-1, 0].set_xlabel(chart.xlabel)
     if chart.xlog:
         axes[-1, 0].set_xscale("log")

@@ -51,7 +51,8 @@ def chart_json(chart: Chart) -> dict:
                 "categories": p.bars.categories,
                 "values": {k: [float(x) for x in v] for k, v in p.bars.values.items()}},
         })
-    return {"name": chart.name, "title": chart.title, "xlabel": chart.xlabel, "panels": panels, "xlog": chart.xlog,
+    title = chart.title + (f" — {chart.caption}" if chart.caption else "")
+    return {"name": chart.name, "title": title, "xlabel": chart.xlabel, "panels": panels, "xlog": chart.xlog,
             "xcategories": chart.xcategories}
 
 

@@ -60,10 +60,13 @@ def metric_chart(summary, spec: SweepSpec, plot: PlotSpec, title: str | None = N
                           df[plot.y].to_numpy(dtype=float) * scale,
                           err=df[f"{plot.y}_ci"].fillna(0).to_numpy(dtype=float) * scale, markers=True))
     note = f" ({', '.join(f'{h} = {spec.parameter(h).values[0]}' for h in held)})" if held else ""
+    # Say what the bars are: a reader cannot tell a 95% interval from a standard error.
+    caption = (f"mean of {spec.replications} runs per point; bars: 95% confidence interval"
+               if spec.replications > 1 else "one run per point (no interval)")
     name = f"{_slug(plot.y)}_vs_{_slug(plot.x)}{'_by_' + _slug(plot.lines) if plot.lines else ''}"
     return Chart(name, (title or f"{label} vs {plot.x}") + note, plot.x, [Panel(label, lines=lines)],
                  xlog=spec.parameter(plot.x).log_scale and numeric and all(bool((ln.x > 0).all()) for ln in lines),
-                 xcategories=categories)
+                 xcategories=categories, caption=caption)
 
 
 def plot_metric(summary, spec: SweepSpec, plot: PlotSpec, out: Path, title: str | None = None) -> Path:
