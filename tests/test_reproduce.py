@@ -44,4 +44,6 @@ def test_quick_reproduction_decides_conclusions_as_the_full_run(study, tmp_path)
     expected = {c["text"]: c["full_run"] for c in load_study(study).data["conclusion"] if not c.get("full_only")}
     assert expected
     for text, outcome in expected.items():
-        assert f"**{outcome}**: {text}" in md, f"{study}: '{text}' no longer {outcome}"
+        # Each check says how the quick run and the recorded full run decided it.
+        assert f"**{outcome}** (full run, as recorded: {outcome}): {text}" in md, f"{study}: '{text}' no longer {outcome}"
+    assert f"and agrees with this run on {len(expected)}." in md

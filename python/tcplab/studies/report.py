@@ -91,6 +91,9 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
         value, ci = measure(item, out)
         comparisons.append(Comparison(item["label"], item["value"], value, ci))
     conclusions = []
+    # A quick run says beside each check how the recorded full run decided it, so a
+    # "does not hold" reads as the study's finding, not as the quick run's failure.
+    recorded = {c["text"]: c["full_run"] for c in data.get("conclusion", []) if quick and c.get("full_run")}
     for c in data.get("conclusion", []):
         if quick and c.get("full_only"):
             continue
@@ -98,11 +101,11 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
         conclusions.append((c["text"], outcome))
         comparisons.extend(outcome.comparisons)
 
-    md = _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out)
+    md = _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out, recorded)
     md_path = out / "report.md"
     md_path.write_text(md)
     html_path = out / "report.html"
-    html_path.write_text(_html(study, specs, outcomes, figures, comparisons, conclusions, quick))
+    html_path.write_text(_html(study, specs, outcomes, figures, comparisons, conclusions, quick, recorded))
     return Report(md_path, html_path, conclusions, comparisons)
 
 
@@ -166,7 +169,21 @@ def _differences(study) -> list[str]:
     return [d if isinstance(d, str) else d.get("text", "") for d in study.data.get("difference", [])]
 
 
-def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out) -> str:
+def _recorded_note(text: str, recorded: dict) -> str:
+    """" (full run, as recorded: holds)" for a quick report, or nothing."""
+    return f" (full run, as recorded: {recorded[text]})" if text in recorded else ""
+
+
+def _quick_tally(conclusions, recorded: dict) -> str:
+    """How many checks hold in this quick run and in the recorded full run."""
+    held = sum(1 for _, o in conclusions if o.holds)
+    full = sum(1 for text, _ in conclusions if recorded.get(text) == "holds")
+    agree = sum(1 for text, o in conclusions if text in recorded and recorded[text] == _word(o.holds))
+    return (f"{held} of {len(conclusions)} checks hold in this quick run; the recorded full run holds {full} of the "
+            f"same {len(conclusions)}, and agrees with this run on {agree}.")
+
+
+def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out, recorded) -> str:
     d = study.data
     lines = [f"# {study.title}", "", f"Paper: {d.get('paper', '')}", "", d.get("question", "").replace("\n", " "), ""]
     if quick:
@@ -185,8 +202,10 @@ def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, 
         ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
         lines.append(f"| {c.label} | {_num(c.published)} | {_num(c.tcplab, c.ci)} | {ratio} |")
     lines += ["", "## Conclusions", ""]
+    if recorded:
+        lines += [_quick_tally(conclusions, recorded), ""]
     for text, o in conclusions:
-        lines.append(f"- [{_mark(o.holds)}] **{_word(o.holds)}**: {text} — {o.detail}")
+        lines.append(f"- [{_mark(o.holds)}] **{_word(o.holds)}**{_recorded_note(text, recorded)}: {text} — {o.detail}")
     diffs = _differences(study)
     if diffs:
         lines += ["", "## Where tcplab differs from the paper, and why", ""]
@@ -206,16 +225,20 @@ th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .note{background:#fff8e1;padding:.6em 1em;border-left:4px solid #f0b400}"""
 
 
-def _html(study, specs, outcomes, figures, comparisons, conclusions, quick) -> str:
+def _html(study, specs, outcomes, figures, comparisons, conclusions, quick, recorded) -> str:
     d = study.data
     e = html.escape
     parts = [f"<h1>{e(study.title)}</h1>", f"<p>Paper: {e(d.get('paper', ''))}</p>", f"<p>{e(d.get('question', ''))}</p>"]
     if quick:
         parts.append(f"<p class='note'><b>Quick subset.</b> {e(d.get('quick_note', ''))}</p>")
-    parts.append("<h2>Conclusions</h2><ul>")
+    parts.append("<h2>Conclusions</h2>")
+    if recorded:
+        parts.append(f"<p class='note'>{e(_quick_tally(conclusions, recorded))}</p>")
+    parts.append("<ul>")
     for text, o in conclusions:
         cls = "holds" if o.holds else ("fails" if o.holds is False else "undecided")
-        parts.append(f"<li><span class='{cls}'>{e(_word(o.holds))}</span>: {e(text)}<br><small>{e(o.detail)}</small></li>")
+        parts.append(f"<li><span class='{cls}'>{e(_word(o.holds))}</span>{e(_recorded_note(text, recorded))}: {e(text)}"
+                     f"<br><small>{e(o.detail)}</small></li>")
     parts.append("</ul><h2>Published numbers side by side</h2><table><tr><th>quantity</th><th>paper</th><th>tcplab</th><th>tcplab / paper</th></tr>")
     for c in comparisons:
         ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
