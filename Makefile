@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test lint test-rust test-python differential differential-kernel bench bench-engine bench-memory fuzz properties fmt clean
+.PHONY: install demo test lint test-rust test-python differential differential-kernel bench bench-engine bench-memory fuzz properties test-packaging fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -82,6 +82,11 @@ bench: install
 FUZZ_ARGS ?= --cases 5000
 fuzz: install
 	cd tests && ../$(BIN)/python -m fuzz.run $(FUZZ_ARGS) --failures fuzz-failures
+
+## Plain `pip install .` into a fresh venv, every subcommand's --help and one run (also
+## part of `make test`: tests/test_packaging.py).
+test-packaging:
+	bash tests/packaging_check.sh
 
 ## The TCP property test on 300 random paths (CI runs 40): tests/test_tcp_properties.py.
 properties: install
