@@ -29,6 +29,13 @@ CASES = [
     # Beyond the engine's 32 bits: named by its field (the engine's reader could say only
     # "expected u32", and placed it at the table's last key).
     ("initial_window_beyond_u32", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", initial_window = 5000000000'), ["flow[0].transport.initial_window", "at most 4,294,967,295"]),
+    # A few characters must not occupy the machine or end in an internal error (#35 item 3).
+    *[(f"expression_{i}", BASE.replace('rate = "6Mbps"', f'rate = "{text}"').replace('from = "left0"', 'count = 1\nfrom = "left0"'),
+       ["flow[0].app.rate", fragment])
+      for i, (text, fragment) in enumerate([("{9**9**9}Mbps", "more than 1000 digits"),
+                                            ("{10**100000}Mbps", "more than 1000 digits"),
+                                            ("{10.0**400}Mbps", "too large for a number"),
+                                            ("{'a'*10**9}", "a repetition of 1,000,000,000 items")])],
     ("unknown_reduction", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", reduction = "halving"'), ["flow[0].transport.reduction", "pipe, prr, rate_halving"]),
     ("prr_and_reduction", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", prr = true, reduction = "rate_halving"'), ["flow[0].transport.prr", "not both"]),
     ("unknown_tcp_profile", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", profile = "ns3"'), ["flow[0].transport.profile", "did you mean 'ns2'", "tcplab, ns2, linux"]),

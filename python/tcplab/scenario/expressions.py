@@ -14,6 +14,7 @@ scenario file cannot run code.
 from __future__ import annotations
 
 import ast
+import math
 import operator
 import re
 from collections.abc import Callable
@@ -21,9 +22,42 @@ from typing import Any
 
 from .errors import ScenarioError
 
+#: The largest whole number an expression may produce, in decimal digits, and the
+#: longest string or tuple: no scenario quantity needs more (the engine's integers stop
+#: at 20 digits, floats at 309), and a few characters of input must not be able to
+#: occupy the machine (`9**9**9`, `'a'*10**9`).
+MAX_DIGITS = 1000
+MAX_LENGTH = 10_000
+
+
+class _TooLarge(Exception):
+    """An operation whose result would exceed MAX_DIGITS or MAX_LENGTH."""
+
+
+def _digits(n: int) -> float:
+    """Decimal digits of ``n``, estimated from its bit length (no conversion)."""
+    return abs(n).bit_length() * 0.30103
+
+
+def _checked_pow(a: Any, b: Any) -> Any:
+    whole = isinstance(a, int) and isinstance(b, int) and b > 0 and abs(a) > 1
+    if whole and b * math.log10(abs(a)) > MAX_DIGITS:
+        raise _TooLarge(f"{a}**{b} has more than {MAX_DIGITS} digits")
+    return operator.pow(a, b)
+
+
+def _checked_mul(a: Any, b: Any) -> Any:
+    for seq, n in ((a, b), (b, a)):
+        if isinstance(seq, (str, tuple)) and isinstance(n, int) and len(seq) * n > MAX_LENGTH:
+            raise _TooLarge(f"a repetition of {len(seq) * n:,} items (at most {MAX_LENGTH:,})")
+    if isinstance(a, int) and isinstance(b, int) and _digits(a) + _digits(b) > MAX_DIGITS:
+        raise _TooLarge(f"a product of more than {MAX_DIGITS} digits")
+    return operator.mul(a, b)
+
+
 _BINARY = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: _checked_mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: _checked_pow,
 }
 _COMPARE = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -47,7 +81,11 @@ def evaluate(expression: str, names: dict, path: str = "") -> object:
         return _eval(tree.body, names, expression, path)
     except ZeroDivisionError:
         raise ScenarioError(path, f"division by zero in {expression!r}") from None
-    except TypeError as e:
+    except _TooLarge as e:
+        raise ScenarioError(path, f"{expression!r} is too large: {e}") from None
+    except OverflowError:
+        raise ScenarioError(path, f"{expression!r} is too large for a number (beyond about 1e308)") from None
+    except (TypeError, ValueError) as e:
         raise ScenarioError(path, f"cannot evaluate {expression!r}: {e}") from None
 
 
