@@ -295,3 +295,18 @@ def test_dask_address_that_does_not_answer_fails_fast(write_scenario, tmp_path):
     assert "no Dask scheduler answered" in r.stderr
     assert time.time() - started < 20
     assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("table", [
+    "[sweep]\nreplications = 1000000000000\n[sweep.parameters]\nlimit = [\"10 packets\", \"20 packets\"]\n",
+    "[sweep]\n[sweep.parameters]\na = { from = 1, to = 1000000, step = 1, set = { \"simulation.seed\" = \"{a}\" } }\n"
+    "b = { from = 1, to = 10000, step = 1, set = { \"simulation.seed\" = \"{b}\" } }\n",
+])
+def test_a_sweep_too_large_to_plan_is_refused_at_once(write_scenario, tmp_path, table):
+    """10^12 replications planned for ever and 10^10 points ran out of memory (#35 item
+    3): counted from the axes before any point is built, refused with exit 2, nothing
+    written."""
+    path = write_scenario(star() + table.replace('limit = ', '"link[0].queue.limit" = '))
+    r = run_cli("sweep", str(path), "--out", str(tmp_path / "s"))
+    assert r.returncode == 2 and "at most 1,000,000" in r.stderr, r.stderr
+    assert not (tmp_path / "s").exists()

@@ -242,12 +242,31 @@ def _parse(table: dict, scenario: dict, source: str, base_overrides: tuple[str, 
 
         time_limit = parse_duration_ns(table["time_limit"], "sweep.time_limit") / 1e9
     plots = tuple(_plot(p, i, names, metrics) for i, p in enumerate(_as_list(table.get("plot", []))))
+    _check_size(parameters, zip_groups, replications)
     spec = SweepSpec(scenario=scenario, scenario_source=source, parameters=parameters, zip_groups=zip_groups,
                      exclude=tuple(exclude), replications=replications, metrics=tuple(metrics), series=series,
                      time_limit_s=time_limit, plots=plots, base_overrides=base_overrides)
     if not spec.points():
         raise ScenarioError("sweep.exclude", "excludes every point of the sweep")
     return spec
+
+
+#: The most runs a sweep may plan: a million runs of the smallest scenario take days on
+#: one machine, and planning more would hold every point in memory (#35: a sweep of
+#: 10^10 points ran out of memory, one of 10^12 replications planned for ever).
+MAX_RUNS = 1_000_000
+
+
+def _check_size(parameters: tuple[Parameter, ...], zip_groups: tuple[tuple[str, ...], ...], replications: int) -> None:
+    """A ScenarioError when the grid times the replications exceeds MAX_RUNS, counted
+    from the axes' lengths before any point is built."""
+    zipped = {name for group in zip_groups for name in group}
+    by_name = {p.name: p for p in parameters}
+    points = math.prod(len(by_name[group[0]].values) for group in zip_groups)
+    points *= math.prod(len(p.values) for p in parameters if p.name not in zipped)
+    if points * replications > MAX_RUNS:
+        raise ScenarioError("sweep", f"plans {points * replications:,} runs ({points:,} points × {replications:,} "
+                                     f"replications); at most {MAX_RUNS:,}: split it into several sweeps")
 
 
 def _as_list(value: object) -> list:
@@ -301,6 +320,8 @@ def _range(spec: dict, path: str) -> tuple:
         num = spec.get("num")
         if isinstance(num, bool) or not isinstance(num, int) or num < 1:
             raise ScenarioError(f"{path}.num", f"expected a whole number of values ≥ 1, got {num!r}")
+        if num > 1_000_000:
+            raise ScenarioError(f"{path}.num", f"makes {num:,} values; more than a million is surely a mistake")
         if scale == "log":
             if start <= 0 or stop <= 0:
                 raise ScenarioError(path, f"a log-spaced range needs from and to above 0, got {start} and {stop}")
