@@ -310,3 +310,14 @@ def test_a_sweep_too_large_to_plan_is_refused_at_once(write_scenario, tmp_path, 
     r = run_cli("sweep", str(path), "--out", str(tmp_path / "s"))
     assert r.returncode == 2 and "at most 1,000,000" in r.stderr, r.stderr
     assert not (tmp_path / "s").exists()
+
+
+def test_a_sweep_whose_every_point_the_engine_rejects_writes_nothing(write_scenario, tmp_path):
+    """Points that read well but that the engine refuses (a zero bandwidth) ran as 100
+    failed runs, wrote the directory and exited 1 (#35 item 5); the docs promise exit 2
+    and nothing written: every point is validated by the engine before any run."""
+    path = write_scenario(star() + "[sweep]\nreplications = 3\n[sweep.parameters]\n"
+                                   '"link[0].bandwidth" = ["0Mbps", "0bps"]\n')
+    r = run_cli("sweep", str(path), "--out", str(tmp_path / "s"))
+    assert r.returncode == 2 and "must be greater than 0" in r.stderr, r.stderr
+    assert not (tmp_path / "s").exists()

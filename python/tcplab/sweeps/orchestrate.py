@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
+from ..runner import validate
 from ..scenario import ScenarioError, load
 from .spec import SweepSpec, canonical_json, derive_seed, point_id
 from .store import BatchBuffer, SweepDirectoryError, SweepStore
@@ -71,7 +72,9 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
         # replication of the point; the key adds the seed.
         error = None
         try:
-            content = load(spec.scenario, list(overrides)).raw
+            loaded = load(spec.scenario, list(overrides))
+            validate(loaded)  # the engine's own checks too (a zero bandwidth, a route)
+            content = loaded.raw
         except ScenarioError as e:
             error = str(e.with_source(f"{spec.scenario_source} at point {_describe(point)}"))
             content = {"scenario": spec.scenario, "overrides": [list(o) if isinstance(o, tuple) else o for o in overrides]}
