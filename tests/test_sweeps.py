@@ -321,3 +321,26 @@ def test_a_sweep_whose_every_point_the_engine_rejects_writes_nothing(write_scena
     r = run_cli("sweep", str(path), "--out", str(tmp_path / "s"))
     assert r.returncode == 2 and "must be greater than 0" in r.stderr, r.stderr
     assert not (tmp_path / "s").exists()
+
+
+def test_two_sweeps_on_one_directory_the_second_is_refused(write_scenario, tmp_path):
+    """Two sweeps on one --out both exited 0 and stored every run twice, so the summary
+    averaged twice the replications asked for (#35 item 1). The second is refused while
+    the first runs (exit 2); the first stores each run once."""
+    import subprocess
+    import sys
+    import time as clock
+
+    path = write_scenario(star(duration="60s", bottleneck="1Gbps") + SWEEP.format(reps=4))  # seconds
+    out = tmp_path / "s"
+    first = subprocess.Popen([sys.executable, "-m", "tcplab", "sweep", str(path), "--out", str(out), "--jobs", "1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = clock.monotonic() + 120
+    while not (out / ".lock").exists() and first.poll() is None and clock.monotonic() < deadline:
+        clock.sleep(0.05)
+    second = run_cli("sweep", str(path), "--out", str(out), "--jobs", "1")
+    assert first.wait(timeout=600) == 0, first.stderr.read()
+    assert second.returncode == 2 and "another tcplab sweep is writing here" in second.stderr, second.stderr
+    assert len(_runs(out)) == 16  # 4 points x 4 replications, each once
+    again = run_cli("sweep", str(path), "--out", str(out), "--jobs", "1")  # the lock went with the first
+    assert again.returncode == 0 and "16 already stored, 0 run now" in again.stdout

@@ -193,7 +193,10 @@ def run_sweep(
             client.close()
     from .catalog import write_catalog
 
-    write_catalog(store.root)
+    try:
+        write_catalog(store.root)
+    finally:
+        store.close()
     return SweepOutcome(root=store.root, total=len(planned), skipped=skipped, ran=ran, failed=failed,
                         wall_s=time.perf_counter() - started)
 

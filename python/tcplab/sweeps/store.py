@@ -44,6 +44,7 @@ class SweepStore:
         self.root = Path(root)
         self.batches = self.root / "batches"
         self.tmp = self.root / ".tmp"
+        self._lock: int | None = None
 
     def open(self, identity: dict) -> None:
         """Creates the directory, or checks that it holds a sweep of the same scenario
@@ -66,10 +67,36 @@ class SweepStore:
             raise SweepDirectoryError(f"{self.root}: not empty and not a sweep directory (no sweep.json); "
                                       "choose another --out")
         self.batches.mkdir(parents=True, exist_ok=True)
+        self._take_lock()
         if self.tmp.exists():
             shutil.rmtree(self.tmp, ignore_errors=True)
         self.tmp.mkdir(exist_ok=True)
         _write_atomically(marker, json.dumps(identity, indent=2, default=str) + "\n", self.tmp)
+
+    def _take_lock(self) -> None:
+        """One sweep writes a directory at a time: two at once both stored every run,
+        and the summary averaged twice the replications asked for (#35). An advisory
+        lock on ``.lock``, held until :meth:`close` or the process ends (a killed sweep
+        leaves nothing to clean up: the kernel drops the lock)."""
+        import fcntl
+
+        fd = os.open(self.root / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            raise SweepDirectoryError(f"{self.root}: another tcplab sweep is writing here (pid {holder}); "
+                                      "wait for it to end, or choose another --out") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._lock = fd
+
+    def close(self) -> None:
+        """Releases the directory for the next sweep."""
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def done_keys(self) -> set[str]:
         """Keys of the runs already stored (ok or failed)."""
