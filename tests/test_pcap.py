@@ -56,6 +56,18 @@ def captured(tmp_path_factory):
     return tshark, out, json.loads((out / "summary.json").read_text())
 
 
+def test_the_hosts_file_maps_capture_addresses_to_node_names(captured):
+    """`tshark -H pcap/hosts` shows the flow between the scenario's node names (#32
+    item 5): each flow's capture carries its sender's and receiver's names both ways."""
+    tshark, out, summary = captured
+    pairs = set()
+    for line in _tshark(tshark, out / "pcap" / "flow0.pcap", "-H", str(out / "pcap" / "hosts"), "-N", "n",
+                        "-T", "fields", "-e", "ip.src_host", "-e", "ip.dst_host").splitlines():
+        pairs.add(tuple(line.split("\t")))
+    flow = summary["flows"][0]
+    assert pairs == {(flow["src"], flow["dst"]), (flow["dst"], flow["src"])}
+
+
 def test_every_capture_parses_without_malformed_packets(captured):
     tshark, out, summary = captured
     files = sorted((out / "pcap").glob("*.pcap"))

@@ -347,6 +347,8 @@ def run(
         from .results import RunResult
 
         result = RunResult.from_engine(engine, loaded, wall)
+        if pcap_dir is not None:
+            _write_pcap_hosts(loaded, pcap_dir)
         if not json_:
             # As soon as the simulation ends; the files follow, whoever reads the table.
             _print_or_discard(lambda: print_summary(result, out_console))
@@ -371,7 +373,23 @@ def run(
         _print_or_discard(lambda: sys.stdout.write(result.summary_json()))
     else:
         _print_or_discard(lambda: out_console.print(f"Results written to [bold]{escape(str(written))}[/]"))
+        if pcap_dir is not None:
+            captures = Path(written) / "pcap"
+            _print_or_discard(lambda: out_console.print(
+                f"Captures in [bold]{escape(str(captures))}[/]; node names for their addresses: "
+                f"tshark -H {escape(str(captures / 'hosts'))} -N n -r FILE"))
     _exit_without_teardown()
+
+
+def _write_pcap_hosts(loaded, pcap_dir: Path) -> None:
+    """A hosts file (`address name` per line) beside the captures: node i has the
+    capture address 10.0.0.(i+1) (engine `pcap::node_address`), which tshark -H maps
+    back to the scenario's names."""
+    lines = []
+    for i, node in enumerate(loaded.engine["nodes"]):
+        n = i + 1
+        lines.append(f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}\t{node['name']}")
+    (pcap_dir / "hosts").write_text("\n".join(lines) + "\n")
 
 
 def _check_plot_format(plot_format: str | None) -> None:

@@ -25,6 +25,7 @@ impl TcpSender {
         self.conn = Connection::Established;
         self.snd_una = seg.ack;
         self.rwnd = seg.window;
+        self.ts_recent = seg.ts_val();
         self.rto_at = None;
         self.transmit(now, out);
     }
