@@ -25,6 +25,11 @@ def test_default_scenario_writes_summary_parquet_and_report(tmp_path):
     proc = run_cli("run", str(SCENARIOS / "default.toml"), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "Flows" in proc.stdout and "Jain" in proc.stdout
+    # The demo says what it shows (#32 item 8): the scenario's description, then the table
+    # whose loss columns bear it out (one flow loses everything dropped, the other nothing).
+    assert "phase effect" in proc.stdout.split("Flows")[0]
+    losses = sorted(f["loss_rate"] for f in json.loads((out / "summary.json").read_text())["flows"])
+    assert losses[0] == 0 and losses[1] > 0.3
     for name in ["summary.json", "flow_series.parquet", "link_series.parquet", "delay_cdf.parquet", "flows.csv",
                  "links.csv", "scenario.toml", "report.html"]:
         assert (out / name).stat().st_size > 0, name

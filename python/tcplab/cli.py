@@ -209,6 +209,9 @@ def print_summary(result: RunResult, console: Console) -> None:
     s = result.summary
     console.print(f"[bold]{escape(s['scenario'])}[/]: {s['duration_s']:g} s simulated, seed {s['seed']}, "
                   f"{s['events']:,} events in {s['wall_time_s']:.2f} s wall time")
+    description = (s.get("scenario_as_run") or {}).get("description")
+    if isinstance(description, str) and description.strip():
+        console.print(escape(" ".join(description.split())))  # what the scenario shows, in its own words
     flows = s["flows"]
     compact = len(flows) > COMPACT_ROWS
     width = console.width
