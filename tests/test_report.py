@@ -126,6 +126,10 @@ def test_report_in_headless_chromium(tcp_run):
         assert errors == []
         assert [u for u in requests if not u.startswith("file:")] == []
 
+        # The tables fit a 1,280-pixel window: nothing hidden behind a scroll bar (#32 item 8).
+        widths = page.evaluate("() => [...document.querySelectorAll('div.scroll')].map(d => [d.scrollWidth, d.clientWidth])")
+        assert widths and all(scroll <= client for scroll, client in widths), widths
+
         figures = page.locator("figure.chart")
         assert figures.count() == 10
         for i in range(figures.count()):

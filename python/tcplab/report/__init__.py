@@ -90,7 +90,7 @@ def _flows_section(summary: dict) -> str:
         note = (f"<p>The {half} lowest and {half} highest goodputs of {len(flows):,} flows; every flow is in "
                 "flows.csv.</p>")
     headings = ["flow", "path", "transport", "goodput Mb/s", "received Mb/s", "received max Mb/s", "sent pkts", "lost pkts",
-                "loss %", "delay mean ms", "delay p99 ms", "jitter ms", "retransmits", "timeouts", "SRTT ms", "completion s"]
+                "loss %", "delay mean ms", "delay p99 ms", "jitter ms", "retx", "RTOs", "SRTT ms", "FCT s"]
     rows = []
     for f in shown:
         d = f["delay_ms"]
