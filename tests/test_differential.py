@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import tcplab
-from conftest import REPO
+from conftest import REPO, machine_too_busy_for_real_time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tcplab.differential import metrics, space
@@ -176,6 +176,8 @@ def test_committed_ns2_samples_still_agree(name, tmp_path):
 def test_committed_kernel_samples_still_agree(tmp_path: Path):
     from tcplab.differential import kernel
 
+    if (reason := machine_too_busy_for_real_time()) is not None:
+        pytest.skip(f"real-time emulation not faithful now: {reason}")
     indices = ci_samples("kernel", 2)
     assert len(indices) == 2, "tests/differential/kernel has fewer than 2 agreeing samples without random loss"
     for index in indices:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCENARIOS, run_cli
+from conftest import SCENARIOS, machine_too_busy_for_real_time, run_cli
 from tcplab.emu import EmulationRefused, crosscheck, support
 from tcplab.results import RunResult
 from tcplab.scenario import load
@@ -135,6 +135,8 @@ def _machine_kept_time(summary: dict, link: str) -> str | None:
 
 @needs_root
 def test_udp_sees_the_configured_delay_and_rate(write_scenario, tmp_path):
+    if (reason := machine_too_busy_for_real_time()) is not None:
+        pytest.skip(f"real-time emulation not faithful now: {reason}")
     # Light load (5 Mb/s): every datagram takes 20 ms + 1,028 B at 20 Mb/s (0.411 ms).
     light = tmp_path / "light"
     assert run_cli("emu", str(write_scenario(UDP.replace("RATE", "5Mbps"), "light.toml")), "--out", str(light)).returncode == 0
