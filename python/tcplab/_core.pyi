@@ -56,6 +56,9 @@ def emu_forward(config_json: str, ports: list[tuple[int, int]], stop_fd: int, st
     readable, time zero at ``start_ns`` (CLOCK_MONOTONIC); stats, flows, links and
     link series as JSON."""
 
+def pcap_node_address(index: int) -> str:
+    """The IPv4 address node ``index`` carries in packet captures, dotted."""
+
 def emu_flow_port(flow: int) -> int:
     """The port flow ``flow``'s receiver listens on in an emulated run."""
 

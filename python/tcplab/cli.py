@@ -385,13 +385,11 @@ def run(
 
 
 def _write_pcap_hosts(loaded, pcap_dir: Path) -> None:
-    """A hosts file (`address name` per line) beside the captures: node i has the
-    capture address 10.0.0.(i+1) (engine `pcap::node_address`), which tshark -H maps
-    back to the scenario's names."""
-    lines = []
-    for i, node in enumerate(loaded.engine["nodes"]):
-        n = i + 1
-        lines.append(f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}\t{node['name']}")
+    """A hosts file (`address name` per line) beside the captures, with the addresses
+    the engine gives the nodes in them, which tshark -H maps back to the names."""
+    from . import _core
+
+    lines = [f"{_core.pcap_node_address(i)}\t{node['name']}" for i, node in enumerate(loaded.engine["nodes"])]
     (pcap_dir / "hosts").write_text("\n".join(lines) + "\n")
 
 

@@ -373,6 +373,14 @@ fn emu_flow_port(flow: usize) -> u16 {
     tcplab_engine::emulate::flow_port(flow)
 }
 
+/// The IPv4 address node `index` carries in packet captures (`pcap::node_address`),
+/// dotted, for the hosts file written beside them.
+#[pyfunction]
+fn pcap_node_address(index: usize) -> String {
+    let [a, b, c, d] = tcplab_engine::pcap::node_address(index);
+    format!("{a}.{b}.{c}.{d}")
+}
+
 /// Jain's fairness index of `values` (`None` for none or all zeros): the engine's, for
 /// results assembled in Python (an emulated run's flows).
 #[pyfunction]
@@ -421,6 +429,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(jain_index, m)?)?;
     m.add_function(wrap_pyfunction!(tail_goodput_bps, m)?)?;
     m.add_function(wrap_pyfunction!(emu_flow_port, m)?)?;
+    m.add_function(wrap_pyfunction!(pcap_node_address, m)?)?;
     m.add("EngineConfigError", m.py().get_type::<EngineConfigError>())?;
     m.add(
         "EngineInternalError",

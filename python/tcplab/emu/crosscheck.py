@@ -8,11 +8,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..results import RunResult
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: A cwnd sample this far below the previous one counts as a window reduction.
 _REDUCTION = 0.85

@@ -32,7 +32,7 @@ use crate::time::SimTime;
 
 /// The window a Linux receiver offers before it has measured anything: half of the
 /// default initial buffer (`tcp_rmem[1]` = 131,072 bytes).
-pub const INITIAL_WINDOW_BYTES: u64 = 65_535;
+const INITIAL_WINDOW_BYTES: u64 = 65_535;
 
 /// Initial window in segments (TCP_INIT_CWND): the first space estimate
 /// (`tcp_init_buffer_space`).

@@ -222,6 +222,9 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
     } else {
         Recovery::NewReno
     });
+    let autotune = cfg
+        .receive_autotuning
+        .then(|| Autotune::new(window, segment_bytes as u64));
     let sender = TcpSender::new(
         SenderParams {
             segment_bytes,
@@ -229,11 +232,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             initial_window: cfg.initial_window_segments as u64 * segment_bytes as u64,
             max_window: cfg.max_window.map_or(u64::MAX, |a| a.bytes(segment_bytes)),
             // The first window the receiver offers: all of it, or autotuning's start.
-            peer_window: if cfg.receive_autotuning {
-                autotune::INITIAL_WINDOW_BYTES.min(window)
-            } else {
-                window
-            },
+            peer_window: autotune.as_ref().map_or(window, Autotune::window),
             handshake: cfg.handshake,
             timestamps: cfg.timestamps,
             pacing: cfg.pacing,
@@ -274,9 +273,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
         timestamps: cfg.timestamps,
         window,
         handshake: cfg.handshake,
-        autotune: cfg
-            .receive_autotuning
-            .then(|| Autotune::new(window, segment_bytes as u64)),
+        autotune,
     });
     (sender, receiver)
 }
