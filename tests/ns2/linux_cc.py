@@ -50,8 +50,9 @@ def tcp_linux_transport(cc: str) -> dict:
         # sampled on every ACK of never-retransmitted data instead.
         "delayed_ack": False, "handshake": False, "initial_window": 2, "timestamps": False,
         # ns-2's TCP/Linux sends while packets in flight < snd_cwnd and never
-        # consults window_ (which only sizes its scoreboard): no receive window.
-        "mss": f"{MSS}B", "receive_buffer": "4GB",
+        # consults window_ (which only sizes its scoreboard): no receive window, and
+        # none of a Linux receiver's autotuning (the linux profile's default).
+        "mss": f"{MSS}B", "receive_buffer": "4GB", "receive_autotuning": False,
         # Linux 2.6.22 recovers by rate halving (tcp_cwnd_down), not PRR (3.2).
         "reduction": "rate_halving",
         # ns-2's TCP/Linux runs the 2.6.22 modules over ns-2's own SACK scoreboard
