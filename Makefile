@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test lint test-rust test-python differential differential-kernel bench bench-engine bench-memory fuzz properties test-packaging fmt clean
+.PHONY: install demo test lint test-rust test-python differential differential-kernel bench bench-engine bench-memory fuzz properties advise-studies test-packaging fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -91,6 +91,11 @@ test-packaging:
 ## The TCP property test on 300 random paths (CI runs 40): tests/test_tcp_properties.py.
 properties: install
 	TCPLAB_PROPERTY_EXAMPLES=300 $(BIN)/python -m pytest -q tests/test_tcp_properties.py
+
+## `tcplab advise` on each study's own setting at its own scale and duration (CI runs
+## short, scaled versions): tests/test_advise.py with TCPLAB_ADVISE_FULL=1.
+advise-studies: install
+	TCPLAB_ADVISE_FULL=1 $(BIN)/python -m pytest -q -rxX tests/test_advise.py -k "highspeed or lfn or lan or jumbo or sctp"
 
 ## Memory per time-series cell of a full `tcplab run` (31 million cells, three cases).
 bench-memory: install

@@ -51,6 +51,10 @@ def emu_plan(config_json: str) -> tuple[list[tuple[int, str, str, int]], list[li
     and each flow's [forward, reverse] route as channel indices; EngineConfigError for
     a scenario the emulator cannot run."""
 
+def flow_routes(config_json: str) -> list[list[list[int]]]:
+    """Each flow's [forward, reverse] route as channel indices (channel 2i is link i
+    from its ``from`` end, 2i + 1 back), as the simulator routes them."""
+
 def emu_forward(config_json: str, ports: list[tuple[int, int]], stop_fd: int, start_ns: int) -> str:
     """Forwards between the hosts' TUN devices ``[(node, fd)]`` until ``stop_fd`` is
     readable, time zero at ``start_ns`` (CLOCK_MONOTONIC); stats, flows, links and

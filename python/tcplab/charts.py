@@ -53,6 +53,9 @@ class Line:
     err: np.ndarray | None = None
     #: Points marked (few points joined by lines: a sweep's grid).
     markers: bool = False
+    #: False: points only, no line between them (categories on the x axis, which a
+    #: line would present as a trend).
+    joined: bool = True
 
 
 @dataclass

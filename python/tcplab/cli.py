@@ -515,7 +515,7 @@ def main() -> None:
     # imported (during the run, on a second thread), would only take cores from the
     # engine.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from . import cli_compare, cli_emu, cli_examples, cli_schema, cli_sweeps  # noqa: F401  (register compare, emu, crosscheck, examples, schema; sweep, query, reproduce)
+    from . import cli_advise, cli_compare, cli_emu, cli_examples, cli_schema, cli_sweeps  # noqa: F401  (register advise, compare, emu, crosscheck, examples, schema; sweep, query, reproduce)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _interrupt)

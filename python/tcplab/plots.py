@@ -33,7 +33,7 @@ def _draw_panel(ax, panel: Panel) -> None:
         ax.fill_between(band.x, band.lower, band.upper, alpha=0.3, lw=0, label=band.name)
     for line in panel.lines:
         style = {"lw": 0.8 if line.dashed else (1.4 if line.role in ("aggregate", "median") else 1.0),
-                 "ls": "--" if line.dashed else "-"}
+                 "ls": "none" if not line.joined else "--" if line.dashed else "-"}
         if line.pair in colours:
             style["color"] = colours[line.pair]
         label = None if line.pair else line.name  # a companion line shares its pair's entry

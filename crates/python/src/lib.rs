@@ -267,6 +267,16 @@ fn scenario_schema() -> String {
     tcplab_engine::format::json_schema().to_string()
 }
 
+/// Each flow's forward and reverse routes of a JSON scenario, as channel indices
+/// (channel `2i` is link `i` from its `from` end, `2i + 1` the way back), as the
+/// simulator routes them; raises `EngineConfigError` like `validate`.
+#[pyfunction]
+fn flow_routes(config_json: &str) -> PyResult<Vec<FlowRoutes>> {
+    let config = tcplab_engine::ScenarioConfig::from_json(config_json).map_err(config_error)?;
+    let plan = tcplab_engine::validate::plan(&config).map_err(config_error)?;
+    Ok(plan.routes)
+}
+
 /// An emulated host: node index, name, IPv4 address, device MTU.
 type EmuHost = (u32, String, String, u32);
 /// A flow's forward and reverse routes, as channel indices.
@@ -425,6 +435,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(emu_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(flow_routes, m)?)?;
     m.add_function(wrap_pyfunction!(emu_forward, m)?)?;
     m.add_function(wrap_pyfunction!(jain_index, m)?)?;
     m.add_function(wrap_pyfunction!(tail_goodput_bps, m)?)?;

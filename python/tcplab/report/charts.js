@@ -229,7 +229,7 @@
       }
       for (const line of panel.lines) {
         const path = el("path", {
-          class: "line", d: this.linePath(line, x0, x1, sx, sy), fill: "none", stroke: this.colour(line),
+          class: "line", d: line.joined === false ? "" : this.linePath(line, x0, x1, sx, sy), fill: "none", stroke: this.colour(line),
           "stroke-width": line.role === "aggregate" || line.role === "median" ? 2 : (line.dashed ? 1 : 1.4),
           "data-name": line.pair || line.name,
         }, body);

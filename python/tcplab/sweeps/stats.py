@@ -79,6 +79,25 @@ def mean_ci(values: list[float], level: float = 0.95) -> tuple[float, float | No
     return mean, t_quantile(0.5 + level / 2.0, n - 1) * math.sqrt(variance / n)
 
 
+def difference_ci(a: list[float], b: list[float], level: float = 0.95) -> tuple[float, float | None]:
+    """mean(a) − mean(b) and the half-width of its ``level`` confidence interval by
+    Welch's t (unequal variances, Welch–Satterthwaite degrees of freedom); None when
+    either sample has fewer than two values."""
+    a = [v for v in a if v is not None and not math.isnan(v)]
+    b = [v for v in b if v is not None and not math.isnan(v)]
+    if not a or not b:
+        return math.nan, None
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    if len(a) < 2 or len(b) < 2:
+        return ma - mb, None
+    va = sum((v - ma) ** 2 for v in a) / (len(a) - 1) / len(a)
+    vb = sum((v - mb) ** 2 for v in b) / (len(b) - 1) / len(b)
+    if va + vb <= (1e-12 * max(abs(ma), abs(mb), 1e-300)) ** 2:
+        return ma - mb, 0.0
+    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+    return ma - mb, t_quantile(0.5 + level / 2.0, df) * math.sqrt(va + vb)
+
+
 def mean_ci_text(value: float | None, ci: float | None = None, scale: float = 1.0, missing: str = "-") -> str:
     """A mean and its confidence half-width as a table shows them ("12.3 ± 0.45"),
     ``missing`` where there is no value, the mean alone where there is no interval."""
