@@ -10,7 +10,7 @@ python3 -m venv "$work/venv"
 echo "pip install $repo into a fresh venv (builds the engine; a few minutes)"
 "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$repo"
 cd "$work"
-for command in run validate report compare sweep query reproduce advise emu crosscheck examples schema; do
+for command in run validate report compare sweep query reproduce advise measure emu crosscheck examples schema; do
     "$work/venv/bin/tcplab" "$command" --help > /dev/null
 done
 "$work/venv/bin/tcplab" run "$repo/scenarios/default.toml" --out "$work/default" > /dev/null

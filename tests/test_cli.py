@@ -130,8 +130,8 @@ def test_validate_reports_a_valid_scenario():
     assert proc.returncode == 0 and "valid" in proc.stdout
 
 
-COMMANDS = ["run", "validate", "report", "compare", "sweep", "query", "reproduce", "advise", "emu", "crosscheck",
-            "examples", "schema"]
+COMMANDS = ["run", "validate", "report", "compare", "sweep", "query", "reproduce", "advise", "measure", "emu",
+            "crosscheck", "examples", "schema"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

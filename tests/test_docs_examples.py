@@ -77,8 +77,9 @@ def complete(fragment: dict) -> dict:
     return scenario
 
 
-SCENARIO_BLOCKS = [(where, body) for where, body in blocks("toml") if "[sweep]" not in body]
+SCENARIO_BLOCKS = [(where, body) for where, body in blocks("toml") if "[sweep]" not in body and "[host." not in body]
 SWEEP_BLOCKS = [(where, body) for where, body in blocks("toml") if "[sweep]" in body]
+HOSTS_BLOCKS = [(where, body) for where, body in blocks("toml") if "[host." in body]
 
 
 @pytest.mark.parametrize("where,body", SCENARIO_BLOCKS, ids=[w for w, _ in SCENARIO_BLOCKS])
@@ -89,6 +90,17 @@ def test_every_toml_example_is_a_valid_scenario_or_fragment(where, body):
     if copied and (REPO / copied.group(1)).exists():  # "# scenarios/x.toml", then the file as it is
         assert rest == (REPO / copied.group(1)).read_text(), f"{where} no longer shows {copied.group(1)} as it is"
     tcplab.load(complete(fragment))
+
+
+@pytest.mark.parametrize("where,body", HOSTS_BLOCKS, ids=[w for w, _ in HOSTS_BLOCKS])
+def test_every_hosts_file_example_reads(where, body, tmp_path):
+    """tcplab measure's hosts files (docs/measure.md) as `read_hosts` reads them."""
+    from tcplab.measure import read_hosts
+
+    path = tmp_path / "hosts.toml"
+    path.write_text(body)
+    hosts = read_hosts(path, [])
+    assert hosts, where
 
 
 @pytest.mark.parametrize("where,body", SWEEP_BLOCKS, ids=[w for w, _ in SWEEP_BLOCKS])

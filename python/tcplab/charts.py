@@ -236,10 +236,14 @@ def run_charts(summary: dict, series: Series, throughput: str = "received") -> l
     bin_ms = summary["bin_s"] * 1e3 * group.k
 
     quantities = {"received": ("received_bytes", "received throughput"), "goodput": ("delivered_bytes", "goodput")}
-    for name in (throughput, "goodput" if throughput == "received" else "received"):
+    # A measurement between real hosts sees what the application received, not the IP
+    # bytes that arrived (tcplab measure: throughput_bps null): goodput alone.
+    ip_measured = all(f["throughput_bps"] is not None for f in summary["flows"])
+    shown = (throughput, "goodput" if throughput == "received" else "received") if ip_measured else ("goodput",)
+    for name in shown:
         column, what = quantities[name]
         rate = group.rate(series.flow[column], n, 8e-6)
-        charts.append(Chart("throughput" if name == throughput else name,
+        charts.append(Chart("throughput" if name == shown[0] else name,
                             f"{what.capitalize()} per flow ({bin_ms:g} ms bins)", "time (s)",
                             flow_panels(time_s, rate, series.flow_ids, f"{what} (Mbit/s)", additive=True)))
 
@@ -259,12 +263,14 @@ def run_charts(summary: dict, series: Series, throughput: str = "received") -> l
         charts.append(Chart("rtt", "Round-trip time (sender's SRTT)", "time (s)",
                             flow_panels(time_s, srtt[windowed], ids, "smoothed RTT (ms, end of bin)", additive=False)))
 
-    charts += _link_charts(summary, series, group, bin_ms)
+    if summary["links"]:  # none for a measurement between real hosts: not observable
+        charts += _link_charts(summary, series, group, bin_ms)
     charts.append(_flow_rates(summary))
-    charts.append(_throughput_cdf(summary, series))
+    if ip_measured:
+        charts.append(_throughput_cdf(summary, series))
     charts.append(_delay_cdf(series))
 
-    if any(f["packets_dropped"] > 0 for f in summary["flows"]):
+    if ip_measured and any(f["packets_dropped"] > 0 for f in summary["flows"]):
         cum_loss = group.cumulative_ratio(series.flow["dropped_packets"], series.flow["sent_packets"], n, 100.0)
         charts.append(Chart("loss", "Cumulative packet loss rate", "time (s)",
                             flow_panels(time_s, cum_loss, series.flow_ids, "cumulative loss (%)", additive=False)))
@@ -316,14 +322,16 @@ def _flow_rates(summary: dict) -> Chart:
     beyond :data:`MAX_BARS` flows."""
     flows = summary["flows"]
     goodputs = np.array([f["goodput_bps"] for f in flows], dtype=float) / 1e6
-    throughputs = np.array([f["throughput_bps"] for f in flows], dtype=float) / 1e6
+    values = {"goodput": goodputs}
+    if all(f["throughput_bps"] is not None for f in flows):  # not measured between real hosts
+        values["received throughput"] = np.array([f["throughput_bps"] for f in flows], dtype=float) / 1e6
+    what = " and ".join(values)
     if len(flows) <= MAX_BARS:
-        bars = Bars([f["id"] for f in flows], {"goodput": goodputs, "received throughput": throughputs})
-        return Chart("flow_rates", "Per-flow goodput and received throughput (whole run)", "flow",
-                     [Panel("Mbit/s", bars=bars)])
+        bars = Bars([f["id"] for f in flows], values)
+        return Chart("flow_rates", f"Per-flow {what} (whole run)", "flow", [Panel("Mbit/s", bars=bars)])
     rank = np.arange(1, len(flows) + 1, dtype=float)
-    lines = [Line("goodput", rank, np.sort(goodputs)), Line("received throughput", rank, np.sort(throughputs))]
-    return Chart("flow_rates", "Per-flow goodput and received throughput, ranked", f"flows, ranked (of {len(flows):,})",
+    lines = [Line(name, rank, np.sort(v)) for name, v in values.items()]
+    return Chart("flow_rates", f"Per-flow {what}, ranked", f"flows, ranked (of {len(flows):,})",
                  [Panel("Mbit/s", lines=lines)])
 
 

@@ -140,12 +140,17 @@ class _LazyProgress:
             self.bar.stop()
 
 
-def _mbps(bps: float) -> str:
-    return f"{bps / 1e6:.3f}"
+def _mbps(bps: float | None) -> str:
+    return "-" if bps is None else f"{bps / 1e6:.3f}"
 
 
 def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
+
+
+def _percent(fraction: float | None) -> str:
+    """A fraction as a percentage, or "-" where it was not observable (a measured path's drops)."""
+    return "-" if fraction is None else f"{100 * fraction:.2f}"
 
 
 def _count(value: int | None) -> str:
@@ -171,8 +176,8 @@ def _flow_table(title: str, flows: list[dict], width: int) -> list[BoxTable]:
         d = f["delay_ms"]
         rows.append([escape(f["id"]), escape(f"{f['src']}→{f['dst']}"), escape(f.get("label", f["transport"])),
                      _mbps(f["goodput_bps"]),
-                     _mbps(f["throughput_max_bps"]), f"{f['packets_sent']:,}", f"{f['packets_dropped']:,}",
-                     f"{100 * f['loss_rate']:.2f}", _ms(d["mean"]), _ms(d["p99"]), _ms(f['jitter_ms'])])
+                     _mbps(f["throughput_max_bps"]), _count(f["packets_sent"]), _count(f["packets_dropped"]),
+                     _percent(f["loss_rate"]), _ms(d["mean"]), _ms(d["p99"]), _ms(f['jitter_ms'])])
     return fitted_tables(title, columns, rows, width)
 
 
@@ -207,8 +212,12 @@ def print_summary(result: RunResult, console: Console) -> None:
     """The human-readable summary: flows, busy links, fairness. Beyond
     :data:`COMPACT_ROWS` flows it shows their distribution and the extremes."""
     s = result.summary
-    console.print(f"[bold]{escape(s['scenario'])}[/]: {s['duration_s']:g} s simulated, seed {s['seed']}, "
-                  f"{s['events']:,} events in {s['wall_time_s']:.2f} s wall time")
+    if s.get("backend") == "measure":
+        hosts = ", ".join(f"{name} ({h['reached_by']})" for name, h in s["measurement"]["hosts"].items())
+        console.print(f"[bold]{escape(s['scenario'])}[/]: {s['duration_s']:g} s measured between real hosts: {escape(hosts)}")
+    else:
+        console.print(f"[bold]{escape(s['scenario'])}[/]: {s['duration_s']:g} s simulated, seed {s['seed']}, "
+                      f"{s['events']:,} events in {s['wall_time_s']:.2f} s wall time")
     description = (s.get("scenario_as_run") or {}).get("description")
     if isinstance(description, str) and description.strip():
         console.print(escape(" ".join(description.split())))  # what the scenario shows, in its own words
@@ -231,6 +240,8 @@ def print_summary(result: RunResult, console: Console) -> None:
                  _ms(f["srtt_ms"]), "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"] for f in tcp]
         console.print(*fitted_tables("Reliable transport", columns, rows, width))
     busy = [link for link in s["links"] if link["tx_packets"] > 0 or sum(link["drops"].values()) > 0]
+    if not s["links"]:  # a measurement between real hosts: the path's links are not observable
+        busy = []
     shown = busy if len(busy) <= COMPACT_ROWS else sorted(busy, key=lambda link: link["utilization"], reverse=True)[:COMPACT_EXTREMES * 2]
     title = "Link directions with traffic" if shown is busy else f"The {len(shown)} busiest of {len(busy):,} link directions with traffic"
     columns = [Column("link", numeric=False),
@@ -240,7 +251,8 @@ def print_summary(result: RunResult, console: Console) -> None:
         dr = link["drops"]
         rows.append([escape(link["id"]), f"{link['bandwidth_bps'] / 1e6:g}", f"{100 * link['utilization']:.1f}", f"{link['tx_packets']:,}",
                      f"{dr['queue']}/{dr['red']}/{dr['random']}", f"{link['queue_max_packets']:,}", f"{link['queue_mean_packets']:.2f}"])
-    console.print(*fitted_tables(title, columns, rows, width))
+    if busy:
+        console.print(*fitted_tables(title, columns, rows, width))
     jain = s["fairness"]["jain"]
     console.print(f"Jain's fairness index over {len(s['fairness']['flows']):,} flow(s): "
                   + ("-" if jain is None else f"[bold]{jain:.4f}[/]"))
@@ -515,7 +527,7 @@ def main() -> None:
     # imported (during the run, on a second thread), would only take cores from the
     # engine.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from . import cli_advise, cli_compare, cli_emu, cli_examples, cli_schema, cli_sweeps  # noqa: F401  (register advise, compare, emu, crosscheck, examples, schema; sweep, query, reproduce)
+    from . import cli_advise, cli_compare, cli_emu, cli_examples, cli_measure, cli_schema, cli_sweeps  # noqa: F401  (register advise, compare, emu, crosscheck, examples, measure, schema; sweep, query, reproduce)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _interrupt)

@@ -38,6 +38,10 @@ _CONNECT_S = 30.0
 _LINGER_NS = 2_000_000_000
 #: Datagram header of tcplab's UDP sources: sequence number, send time (ns).
 _STAMP = struct.Struct("!QQ")
+#: The clock datagrams are stamped with and their arrival read on: the monotonic clock
+#: every process of an emulated run shares. Between real hosts (tcplab measure) the
+#: wall clock, whose offset between hosts is what synchronisation leaves.
+stamp_clock = time.monotonic_ns
 
 
 def tcp_info(sock: socket.socket) -> dict:
@@ -96,6 +100,11 @@ class TcpReceiver(Endpoint):
         super().__init__(flow, clock)
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        rcvbuf = (flow.get("tcp") or {}).get("rcvbuf")
+        if rcvbuf:
+            # A receive buffer the socket asks for (tcplab measure; emulated hosts set
+            # the namespace's tcp_rmem instead). Set before listen: accepted sockets inherit it.
+            self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         clamp = (flow.get("tcp") or {}).get("window_clamp")
         if clamp:
             # The scenario's max_window: the receiver never advertises more.
@@ -255,7 +264,7 @@ class UdpSender(Endpoint):
             if at >= self.stop_ns or self.clock.now() >= self.stop_ns:
                 break
             self.clock.sleep_until(at)
-            _STAMP.pack_into(payload, 0, seq, time.monotonic_ns())
+            _STAMP.pack_into(payload, 0, seq, stamp_clock())
             try:
                 sock.sendto(payload, (self.peer, self.flow["port"]))
                 sent += 1
@@ -287,7 +296,7 @@ class UdpReceiver(Endpoint):
                 n = self.sock.recv_into(buffer)
             except TimeoutError:
                 continue
-            arrived = time.monotonic_ns()
+            arrived = stamp_clock()
             if n >= _STAMP.size:
                 _, sent_ns = _STAMP.unpack_from(buffer, 0)
                 delays_us.append((arrived - sent_ns) // 1000)

@@ -69,6 +69,11 @@ def _num(value, digits: int = 3) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
+def _scaled(value: float | None, factor: float) -> float | None:
+    """``value`` times ``factor``; None (not measured: a real path's drops) stays None."""
+    return None if value is None else value * factor
+
+
 def table(headings: list[str], rows: list[list[str]], text_columns: int = 1) -> str:
     """A sortable table (click a heading); the first ``text_columns`` columns are
     left-aligned text, the rest right-aligned numbers."""
@@ -95,8 +100,9 @@ def _flows_section(summary: dict) -> str:
     for f in shown:
         d = f["delay_ms"]
         rows.append([f["id"], f"{f['src']}→{f['dst']}", f.get("label", f["transport"]), _num(f["goodput_bps"] / 1e6),
-                     _num(f["throughput_bps"] / 1e6), _num(f["throughput_max_bps"] / 1e6), f"{f['packets_sent']:,}",
-                     f"{f['packets_dropped']:,}", _num(100 * f["loss_rate"], 2), _num(d["mean"]), _num(d["p99"]),
+                     _num(_scaled(f["throughput_bps"], 1e-6)), _num(_scaled(f["throughput_max_bps"], 1e-6)),
+                     _num(f["packets_sent"], 0), _num(f["packets_dropped"], 0), _num(_scaled(f["loss_rate"], 100), 2),
+                     _num(d["mean"]), _num(d["p99"]),
                      _num(f["jitter_ms"]), _num(f.get("retransmits"), 0), _num(f.get("rto_count"), 0),
                      _num(f.get("srtt_ms")), _num(f.get("fct_s"))])
     jain = summary["fairness"]["jain"]
@@ -142,6 +148,25 @@ def _links_section(summary: dict) -> str:
              f"{link['drops']['red']:,}", f"{link['drops']['random']:,}", f"{link['queue_max_packets']:,}",
              _num(link["queue_mean_packets"], 2), _num(link["queue_max_bytes"] / 1e3, 1)] for link in busy]
     return "<h2 id='links'>Link directions with traffic</h2>" + note + table(headings, rows)
+
+
+def _measurement_section(summary: dict) -> str:
+    """A measurement between real hosts: each host (how it was reached, kernel, clock,
+    TCP sysctls), what could not be observed, and the warnings."""
+    e = html.escape
+    m = summary["measurement"]
+    rows = []
+    for name, h in m["hosts"].items():
+        sysctls = h.get("sysctls") or {}
+        rows.append([name, h["reached_by"], h["address"], h.get("kernel", "?"),
+                     "synchronised" if (h.get("clock") or {}).get("synchronised") else "not synchronised",
+                     sysctls.get("net.ipv4.tcp_congestion_control") or "?", sysctls.get("net.ipv4.tcp_rmem") or "?",
+                     sysctls.get("net.ipv4.tcp_wmem") or "?"])
+    hosts = table(["host", "reached by", "address", "kernel", "clock", "default cc", "tcp_rmem", "tcp_wmem"], rows, 8)
+    notes = "".join(f"<li>{e(w)}</li>" for w in [*m["warnings"], *m["errors"]])
+    return ("<h2 id='links'>Measurement</h2>" + hosts
+            + f"<p>One-way delay: {e(m['one_way_delay'])}. Not observable: {e(m['not_observable'])}.</p>"
+            + (f"<ul>{notes}</ul>" if notes else ""))
 
 
 def _emulation_section(summary: dict) -> str:
@@ -221,6 +246,9 @@ def report_html(summary: dict, series: Series, throughput: str = "received") -> 
     if summary.get("backend") == "emu":
         run = (f"{summary['duration_s']:g} s emulated over the Linux stack, {len(summary['flows']):,} flows, "
                f"{summary['events']:,} packets forwarded")
+    elif summary.get("backend") == "measure":
+        run = (f"{summary['duration_s']:g} s measured between real hosts ("
+               + ", ".join(summary["measurement"]["hosts"]) + f"), {len(summary['flows']):,} flows")
     else:
         run = (f"{summary['duration_s']:g} s simulated, seed {summary['seed']}, {len(summary['flows']):,} flows, "
                f"{summary['events']:,} events in {summary['wall_time_s']:.2f} s")
@@ -228,7 +256,9 @@ def report_html(summary: dict, series: Series, throughput: str = "received") -> 
         f"<h1>{e(summary['scenario'])}</h1><p class='run'>{e(run)}</p>",
         "<nav><a href='#flows'>Flows</a><a href='#links'>Links</a><a href='#charts'>Charts</a>"
         "<a href='#scenario'>Scenario</a><a href='#provenance'>Provenance</a></nav>",
-        _flows_section(summary), _streams_section(summary), _links_section(summary), _emulation_section(summary),
+        _flows_section(summary), _streams_section(summary),
+        _measurement_section(summary) if summary.get("backend") == "measure" else _links_section(summary),
+        _emulation_section(summary),
         "<h2 id='charts-title'>Charts</h2>", CHARTS_HELP, CHARTS_PLACE,
         _provenance_section(summary),
     ])

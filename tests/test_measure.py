@@ -1,0 +1,190 @@
+"""``tcplab measure`` between real hosts, stood in for by network namespaces with an
+``sshd`` each (tests/measure_testbed.py): the path characterised against the shaping
+it was given, a measured CUBIC flow against ``tcplab emu`` of the written path, the
+agent gone after the controller is killed, and one clear error for each way a host
+can fail. The hosts file's own errors need no root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import machine_too_busy_for_real_time, run_cli
+from debian import ensure
+from measure_testbed import SshLab
+
+from tcplab.measure.hosts import read_hosts
+from tcplab.scenario import ScenarioError
+
+#: The shaped path: tbf at this rate both ways, this MTU on the router's link to b,
+#: this queue (tbf's limit).
+RATE_MBIT, MTU, LIMIT_BYTES = 20, 1400, 60_000
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists("/dev/net/tun"),
+                                reason="needs root (network namespaces)")
+
+SCENARIO = """
+[simulation]
+duration = "{duration}"
+bin = "100ms"
+
+[[node]]
+name = "sender"
+[[node]]
+name = "receiver"
+[[link]]
+from = "sender"
+to = "receiver"
+bandwidth = "20Mbps"
+delay = "1ms"
+
+[[flow]]
+from = "sender"
+to = "receiver"
+app = {{ type = "bulk" }}
+transport = {{ type = "tcp", profile = "linux", cc = "cubic" }}
+"""
+
+
+# ----------------------------------------------------------------- the hosts file
+
+
+@pytest.mark.parametrize("text, field, message", [
+    ('[host.a]\naddress = "10.0.0.1"\n', "host.a", "exactly one of ssh"),
+    ('[host.a]\nssh = "x"\nnetns = "y"\naddress = "10.0.0.1"\n', "host.a", "exactly one of ssh"),
+    ('[host.a]\nssh = "x"\naddress = "somewhere"\n', "host.a.address", "IPv4 address"),
+    ('[host.a]\nssh = "x"\naddress = "10.0.0.1"\nport = 22\n', "host.a.port", "unknown key"),
+    ('[host.a]\nssh = "x"\naddress = "10.0.0.1"\nssh_options = "-p 2"\n', "host.a.ssh_options", "list of strings"),
+    ('[host.a]\nssh = "x"\naddress = "10.0.0.1"\n', "host.b", "does not say which machine"),
+    ("hosts = 1\n", "hosts", "unknown key"),
+])
+def test_hosts_file_errors_name_the_field(tmp_path: Path, text: str, field: str, message: str) -> None:
+    path = tmp_path / "hosts.toml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as caught:
+        read_hosts(path, ["a", "b"])
+    assert caught.value.path == field and message in str(caught.value) and str(path) in str(caught.value)
+
+
+def test_sctp_is_refused_before_any_host_is_contacted(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO.format(duration="1s").replace('type = "tcp", profile = "linux", cc = "cubic"', 'type = "sctp"'))
+    hosts = tmp_path / "hosts.toml"
+    hosts.write_text('[host.sender]\nnetns = "nowhere-a"\naddress = "10.0.0.1"\n'
+                     '[host.receiver]\nnetns = "nowhere-b"\naddress = "10.0.0.2"\n')
+    result = run_cli("measure", str(scenario), "--hosts", str(hosts), "-o", str(tmp_path / "out"))
+    assert result.returncode == 2 and "flow[0].transport" in result.stderr and "SCTP" in result.stderr
+
+
+# ------------------------------------------------------------------ on the testbed
+
+
+@pytest.fixture(scope="module")
+def testbed():
+    if os.geteuid() != 0 or not os.path.exists("/dev/net/tun"):
+        pytest.skip("needs root (network namespaces)")
+    ensure("sshd", "openssh-server")
+    with SshLab(RATE_MBIT, mtu_b=MTU, limit_bytes=LIMIT_BYTES) as tb:
+        yield tb
+
+
+@pytest.fixture(scope="module")
+def measured_path(testbed, tmp_path_factory):
+    """``tcplab measure --path a b`` on the testbed: its JSON and the scenario written."""
+    d = tmp_path_factory.mktemp("path")
+    hosts = testbed.hosts_file(d / "hosts.toml", {"a": "a", "b": "b"})
+    result = run_cli("measure", "--path", "a", "b", "--hosts", str(hosts), "--write", str(d / "path.toml"), "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), d / "path.toml"
+
+
+@needs_root
+def test_path_rate_rtt_mtu_and_buffer_as_shaped(measured_path) -> None:
+    """tbf at 20 Mbit/s (10^6 bit), MTU 1400 on the router's link, a 60,000-byte queue,
+    no added delay (this kernel has no netem): the rate within 5%, the RTT within 1 ms
+    of the veth pairs' ~0, the MTU exactly, the buffer within 30% of tbf's limit."""
+    found, _ = measured_path
+    assert found["rate_bps"] == pytest.approx(RATE_MBIT * 1e6, rel=0.05)
+    assert found["rtt_ms"]["min"] < 1.0
+    assert found["mtu_bytes"] == MTU and found["mtu_confirmed"]
+    assert found["loss_rate"] == 0
+    assert found["buffer_bytes"] == pytest.approx(LIMIT_BYTES, rel=0.3)
+
+
+@needs_root
+def test_measured_cubic_matches_the_emulated_measured_path(testbed, measured_path, tmp_path: Path) -> None:
+    """A bulk CUBIC flow measured between the hosts, and the same flow over tcplab emu
+    of the path the measurement wrote: goodput within 10%."""
+    busy = machine_too_busy_for_real_time()
+    if busy:
+        pytest.skip(f"real time, both sides: {busy}")
+    _, path_toml = measured_path
+    scenario = tmp_path / "flow.toml"
+    scenario.write_text(SCENARIO.format(duration="10s"))
+    hosts = testbed.hosts_file(tmp_path / "hosts.toml", {"sender": "a", "receiver": "b"})
+    real = run_cli("measure", str(scenario), "--hosts", str(hosts), "-o", str(tmp_path / "real"), "--json")
+    assert real.returncode == 0, real.stderr
+    real_goodput = json.loads(real.stdout)["flows"][0]["goodput_bps"]
+    emu = run_cli("emu", str(path_toml), "--set", "simulation.duration=10s", "-o", str(tmp_path / "emu"), "--json")
+    assert emu.returncode == 0, emu.stderr
+    emu_goodput = json.loads(emu.stdout)["flows"][0]["goodput_bps"]
+    assert emu_goodput == pytest.approx(real_goodput, rel=0.10)
+    assert real_goodput > 0.8 * RATE_MBIT * 1e6
+    report = (tmp_path / "real" / "report.html").read_text()
+    assert "measured between real hosts" in report and "Measurement" in report
+
+
+@needs_root
+def test_agent_leaves_nothing_after_the_controller_is_killed(testbed, tmp_path: Path) -> None:
+    scenario = tmp_path / "long.toml"
+    scenario.write_text(SCENARIO.format(duration="30s"))
+    hosts = testbed.hosts_file(tmp_path / "hosts.toml", {"sender": "a", "receiver": "b"})
+    controller = subprocess.Popen([sys.executable, "-m", "tcplab", "measure", str(scenario), "--hosts", str(hosts),
+                                   "-o", str(tmp_path / "out")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while not (testbed.processes_in("a") and testbed.processes_in("b")):
+        assert time.monotonic() < deadline, "the agents never started"
+        time.sleep(0.1)
+    time.sleep(1.0)  # the flow is running
+    controller.send_signal(signal.SIGKILL)
+    controller.wait()
+    deadline = time.monotonic() + 10
+    while testbed.processes_in("a") or testbed.processes_in("b"):
+        assert time.monotonic() < deadline, f"left running: {testbed.processes_in('a') + testbed.processes_in('b')}"
+        time.sleep(0.1)
+    # Connections the kernel keeps in TIME-WAIT are its own, not a process's.
+    for host in ("a", "b"):
+        live = [line for line in testbed.sockets_in(host).splitlines() if "TIME-WAIT" not in line]
+        assert not live, live
+    assert not (tmp_path / "out").exists()
+
+
+@needs_root
+@pytest.mark.parametrize("change, message", [
+    ({"ssh_options": ["-p", "2"]}, "ssh could not connect or log in"),          # nothing listens there
+    ({"drop_key": True}, "ssh could not connect or log in: root@10.78.1.1: Permission denied"),
+    ({"python": "python3-missing"}, "there is no python3-missing"),
+])
+def test_a_host_that_cannot_be_used_is_one_clear_error(testbed, tmp_path: Path, change: dict, message: str) -> None:
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO.format(duration="2s"))
+    hosts = testbed.hosts_file(tmp_path / "hosts.toml", {"sender": "a", "receiver": "b"},
+                               python=change.get("python"))
+    text = hosts.read_text()
+    if "ssh_options" in change:
+        text = text.replace('ssh_options = [', 'ssh_options = ["-p", "2", ', 1)
+    if change.get("drop_key"):
+        text = text.replace(f'"-i", "{testbed.dir / "id"}", ', "", 1).replace(
+            'ssh_options = [', 'ssh_options = ["-o", "IdentitiesOnly=yes", "-o", "IdentityFile=/dev/null", ', 1)
+    hosts.write_text(text)
+    result = run_cli("measure", str(scenario), "--hosts", str(hosts), "-o", str(tmp_path / "out"))
+    assert result.returncode == 2, result.stderr
+    assert "host 'sender'" in result.stderr and message in " ".join(result.stderr.split()), result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 4
