@@ -188,3 +188,20 @@ def test_a_host_that_cannot_be_used_is_one_clear_error(testbed, tmp_path: Path, 
     assert result.returncode == 2, result.stderr
     assert "host 'sender'" in result.stderr and message in " ".join(result.stderr.split()), result.stderr
     assert len(result.stderr.strip().splitlines()) <= 4
+
+
+@needs_root
+def test_interval_lines_while_measuring(testbed, tmp_path: Path) -> None:
+    """--interval 0.5s --json over a 2-s flow: four lines, each the interval's goodput
+    (a receiver's count) with the sender's cwnd and RTT (its TCP_INFO), then the summary."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO.format(duration="2s"))
+    hosts = testbed.hosts_file(tmp_path / "hosts.toml", {"sender": "a", "receiver": "b"})
+    result = run_cli("measure", str(scenario), "--hosts", str(hosts), "-o", str(tmp_path / "out"), "--interval", "0.5s",
+                     "--json")
+    assert result.returncode == 0, result.stderr
+    *lines, summary = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(ln["start_s"], ln["end_s"]) for ln in lines] == [(0.0, 0.5), (0.5, 1.0), (1.0, 1.5), (1.5, 2.0)]
+    assert all(ln["goodput_bps"] > 0.5 * RATE_MBIT * 1e6 and ln["cwnd_bytes"] and ln["srtt_ms"] for ln in lines[1:])
+    assert all(ln["packets_dropped"] is None for ln in lines)  # not observable on a real path
+    assert sum(ln["delivered_bytes"] for ln in lines) <= summary["flows"][0]["delivered_bytes"]

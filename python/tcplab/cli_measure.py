@@ -28,6 +28,10 @@ def measure_command(
     set_: SetOpt = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Results directory (default: results/<name>-measured).")] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print summary.json (with --path: the measurements) to stdout.")] = False,
+    interval: Annotated[str | None, typer.Option(
+        "--interval", metavar="DURATION",
+        help="Print every flow's goodput, retransmits, cwnd and RTT each DURATION while it runs (as iperf3 does; "
+             "with --json, one JSON object per line).")] = None,
 ) -> None:
     """Run a scenario's flows between real hosts over SSH (congestion control, MSS, buffers, start/stop, the
     applications as the scenario says; the path as it is) and write the results as tcplab run does; or, with
@@ -67,8 +71,21 @@ def measure_command(
         spec = read_hosts(hosts, needed)
         target = out if out is not None else Path("results") / f"{loaded.name}-measured"
         check_output(target)
-        with _Progress() as progress:
-            result = measure(loaded, spec, progress)
+        interval_ns = None
+        if interval is not None:
+            from .scenario.units import parse_duration_ns
+
+            interval_ns = parse_duration_ns(interval, "--interval")
+            if interval_ns <= 0:
+                raise ScenarioError("--interval", f"expected a positive duration such as 1s, got {interval!r}")
+        if interval_ns is not None:
+            from .intervals import IntervalReport
+
+            report = IntervalReport(loaded.engine["flows"], as_json=json_)
+            result = measure(loaded, spec, interval_ns=interval_ns, on_interval=report)
+        else:
+            with _Progress() as progress:
+                result = measure(loaded, spec, progress)
         for warning in result.summary["measurement"]["warnings"]:
             err_console.print(f"[yellow]warning:[/] {escape(warning)}")
         for error in result.summary["measurement"]["errors"]:
@@ -77,7 +94,9 @@ def measure_command(
     except (ScenarioError, MeasureError, OutputError) as e:
         _fail(str(e), 2)
     if json_:
-        out_console.file.write(result.summary_json())
+        # After interval lines, the summary on one line: the stream stays one object per line.
+        out_console.file.write(json.dumps(result.summary, allow_nan=False) + "\n" if interval is not None
+                               else result.summary_json())
         return
     from .cli import print_summary
 

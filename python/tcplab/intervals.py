@@ -42,20 +42,24 @@ class IntervalReport:
         seconds = max(end_ns - start_ns, 1) / 1e9
         lines = [] if self.before is not None or self.as_json else [_HEADER]
         for flow, now, then in zip(self.ids, snapshot, before, strict=True):
-            delta = {k: now[k] - then[k] for k in ("delivered_bytes", "received_bytes", "packets_sent", "packets_dropped")}
+            # A count not observed (a measurement between real hosts: drops, IP bytes) stays None.
+            delta: dict[str, int | None] = {k: None if now[k] is None else now[k] - (then[k] or 0)
+                                            for k in ("received_bytes", "packets_sent", "packets_dropped")}
+            delivered = now["delivered_bytes"] - then["delivered_bytes"]  # always observed
+            delta["delivered_bytes"] = delivered
             retr = None if now["retransmits"] is None else now["retransmits"] - (then["retransmits"] or 0)
             if self.as_json:
                 lines.append(json.dumps({
                     "flow": flow, "start_s": start_ns / 1e9, "end_s": end_ns / 1e9, **delta,
-                    "goodput_bps": delta["delivered_bytes"] * 8 / seconds,
-                    "throughput_bps": delta["received_bytes"] * 8 / seconds,
+                    "goodput_bps": delivered * 8 / seconds,
+                    "throughput_bps": None if delta["received_bytes"] is None else delta["received_bytes"] * 8 / seconds,
                     "retransmits": retr, "cwnd_bytes": now["cwnd_bytes"], "srtt_ms": now["srtt_ms"]}))
             else:
                 span = f"{start_ns / 1e9:.2f}-{end_ns / 1e9:.2f}"
                 cwnd = "-" if now["cwnd_bytes"] is None else _bytes(now["cwnd_bytes"])
                 rtt = "-" if now["srtt_ms"] is None else f"{now['srtt_ms']:.1f} ms"
-                lines.append(f"{flow[:12]:<12} {span:>15} {_bytes(delta['delivered_bytes']):>11} "
-                             f"{_rate(delta['delivered_bytes'] * 8 / seconds):>13} {'-' if retr is None else retr:>6} "
+                lines.append(f"{flow[:12]:<12} {span:>15} {_bytes(delivered):>11} "
+                             f"{_rate(delivered * 8 / seconds):>13} {'-' if retr is None else retr:>6} "
                              f"{cwnd:>10} {rtt:>10}")
         self.stream.write("\n".join(lines) + "\n")
         self.stream.flush()

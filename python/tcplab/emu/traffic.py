@@ -81,6 +81,9 @@ class Endpoint(threading.Thread):
         self.start_ns, self.stop_ns = flow["start_ns"], flow["stop_ns"]
         self.result: dict = {"flow": flow["index"]}
         self.error: str | None = None
+        #: Running count of what the endpoint moved so far (bytes delivered to a
+        #: receiver, datagrams a UDP sender sent), read by tcplab measure's interval lines.
+        self.count = 0
 
     def work(self) -> None:
         """The endpoint's job, run on its thread."""
@@ -140,6 +143,7 @@ class TcpReceiver(Endpoint):
                 if now < end:
                     delivered[self.clock.bin(now)] += n
                     total, last_ns = total + n, now
+                    self.count = total
             conn.close()
         self.result.update(delivered_bytes=delivered, delivered_total=total, last_byte_ns=last_ns)
 
@@ -268,6 +272,7 @@ class UdpSender(Endpoint):
             try:
                 sock.sendto(payload, (self.peer, self.flow["port"]))
                 sent += 1
+                self.count = sent
             except OSError:
                 pass  # the local device's queue was full: the datagram is lost here
             seq += 1
@@ -301,6 +306,7 @@ class UdpReceiver(Endpoint):
                 _, sent_ns = _STAMP.unpack_from(buffer, 0)
                 delays_us.append((arrived - sent_ns) // 1000)
             delivered[self.clock.bin(now)] += n
+            self.count += n
         self.sock.close()
         self.result.update(delivered_bytes=delivered, delivered_total=sum(delivered), delays_us=delays_us)
 

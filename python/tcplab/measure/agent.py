@@ -67,9 +67,14 @@ def _read_lines(into: "queue.Queue") -> None:
     os._exit(0)
 
 
+_SAYING = threading.Lock()
+
+
 def _say(message: dict) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    """One line to the controller (whole: the interval reporter writes too)."""
+    with _SAYING:
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
 
 
 def clock_synchronised() -> dict:
@@ -212,6 +217,33 @@ def probe_trains(peer: str, port: int, trains: int, length: int, size: int, gap_
     return {"trains": trains, "length": length, "size": size}
 
 
+# ------------------------------------------------------------------ interval lines
+
+
+class Reporter(threading.Thread):
+    """At the end of every ``interval_ns`` of the run, each endpoint's running counts
+    (bytes delivered, datagrams sent) and a TCP sender's kernel state, as one line."""
+
+    def __init__(self, traffic, ends: list, clock, interval_ns: int) -> None:
+        super().__init__(name="interval-reporter", daemon=True)
+        self.traffic, self.ends, self.clock, self.interval_ns = traffic, ends, clock, interval_ns
+
+    def run(self) -> None:
+        end = self.interval_ns
+        while end <= self.clock.duration_ns:
+            self.clock.sleep_until(end)
+            flows = []
+            for e in self.ends:
+                part = {"flow": e.flow["index"], "role": type(e).__name__, "count": e.count}
+                sock = getattr(e, "sock", None)
+                if isinstance(e, self.traffic.TcpSender) and sock is not None:
+                    with contextlib.suppress(OSError):
+                        part["tcp_info"] = self.traffic.tcp_info(sock)
+                flows.append(part)
+            _say({"interval": {"end_ns": end, "flows": flows}})
+            end += self.interval_ns
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -253,6 +285,8 @@ def main(traffic) -> None:
     for end in ends:
         end.start()
     sampler.start()
+    if config.get("interval_ns"):
+        Reporter(traffic, ends, clock, config["interval_ns"]).start()
     probes: dict[str, object] = {}
     try:
         for probe in config.get("probes", []):

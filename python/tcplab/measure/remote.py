@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import inspect
 import json
-import select
+import queue
 import shlex
 import subprocess
 import tempfile
+import threading
 import time
 import typing
 
@@ -59,6 +60,8 @@ class Agent:
                                             stderr=self.stderr, text=True, start_new_session=False)
         except FileNotFoundError as e:
             raise MeasureError(f"host {host.name!r} ({host.where}): {e.filename} is not installed here") from None
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, name=f"agent-{host.name}", daemon=True).start()
 
     def send(self, message: dict | str) -> None:
         """Writes one line to the agent (a dict as JSON)."""
@@ -69,14 +72,22 @@ class Agent:
         except BrokenPipeError:
             raise self.failure("the agent exited") from None
 
+    def _read(self) -> None:
+        """Moves the agent's lines to :attr:`lines` as they come (None at its end): the
+        controller waits on several agents, and on interval lines between answers."""
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
     def receive(self, timeout_s: float = ANSWER_TIMEOUT_S) -> dict:
         """The agent's next line, parsed (MeasureError if it fails, says why, or is silent)."""
-        assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout_s)
-        if not ready:
-            raise self.failure(f"no answer within {timeout_s:g} s")
-        line = self.process.stdout.readline()
-        if not line:
+        try:
+            line = self.lines.get(timeout=timeout_s)
+        except queue.Empty:
+            raise self.failure(f"no answer within {timeout_s:g} s") from None
+        if line is None:
+            self.lines.put(None)  # the end stays the end for whoever asks next
             self.process.wait(timeout=5)
             raise self.failure("the agent exited")
         try:

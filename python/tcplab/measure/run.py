@@ -98,9 +98,12 @@ def _host_warnings(scenario: Scenario, hosts: dict[str, HostSpec], about: dict[s
     return out
 
 
-def measure(scenario: Scenario, hosts: dict[str, HostSpec], progress=None) -> RunResult:
+def measure(scenario: Scenario, hosts: dict[str, HostSpec], progress=None, *, interval_ns: int | None = None,
+            on_interval=None) -> RunResult:
     """Runs ``scenario``'s flows between ``hosts`` in real time; the results as a run's.
-    ``progress(seconds_done, seconds_total)`` is called every half second."""
+    ``progress(seconds_done, seconds_total)`` is called about every half second; with
+    ``interval_ns`` and ``on_interval``, every flow's counters at the end of each
+    interval, as ``tcplab run --interval`` reports them (``IntervalCallback``)."""
     work, warnings = plan(scenario, hosts)
     sim = scenario.engine["simulation"]
     clock = {"bin_ns": sim["bin_ns"], "duration_ns": sim["duration_ns"]}
@@ -110,29 +113,73 @@ def measure(scenario: Scenario, hosts: dict[str, HostSpec], progress=None) -> Ru
         for name in work:
             agents[name] = Agent(hosts[name])
             agents[name].send(code)
-            agents[name].send({**work[name], "clock": clock})
+            agents[name].send({**work[name], "clock": clock, "interval_ns": interval_ns if on_interval else None})
         about = {name: a.receive()["host"] for name, a in agents.items()}
         warnings += _host_warnings(scenario, hosts, about)
         started = time.monotonic()
         for a in agents.values():
             a.send({"start_in_ns": LEAD_NS})
-        total = sim["duration_ns"] / 1e9
-        reports = {}
-        for name, a in agents.items():
-            while True:
-                waited = time.monotonic() - started - LEAD_NS / 1e9
-                if progress is not None:
-                    progress(min(max(waited, 0.0), total), total)
-                try:
-                    reports[name] = a.receive(timeout_s=0.5)
-                    break
-                except MeasureError:
-                    if a.process.poll() is not None or waited > total + GRACE_S:
-                        raise
+        reports = _collect(agents, sim["duration_ns"] / 1e9, started, progress,
+                           _Intervals(scenario, len(agents), interval_ns, on_interval) if on_interval else None)
     finally:
         for a in agents.values():
             a.close()
     return assemble(scenario, hosts, work, reports, warnings, time.monotonic() - started)
+
+
+def _collect(agents: dict[str, Agent], total_s: float, started: float, progress, intervals) -> dict[str, dict]:
+    """Every agent's final report, passing interval lines on as they come."""
+    reports: dict[str, dict] = {}
+    while len(reports) < len(agents):
+        waited = time.monotonic() - started - LEAD_NS / 1e9
+        if progress is not None:
+            progress(min(max(waited, 0.0), total_s), total_s)
+        for name, a in agents.items():
+            if name in reports:
+                continue
+            try:
+                message = a.receive(timeout_s=0.1)
+            except MeasureError:
+                if a.process.poll() is not None or waited > total_s + GRACE_S:
+                    raise
+                continue
+            if "interval" in message:
+                if intervals is not None:
+                    intervals.add(message["interval"])
+            else:
+                reports[name] = message
+    return reports
+
+
+class _Intervals:
+    """Joins the agents' interval lines (a flow's receiver on one host, its sender on
+    another) into the per-flow counters ``tcplab run --interval`` prints."""
+
+    def __init__(self, scenario: Scenario, agents: int, interval_ns: int | None, on_interval) -> None:
+        self.flows = scenario.engine["flows"]
+        self.agents, self.interval_ns, self.on_interval = agents, interval_ns or 0, on_interval
+        self.parts: dict[int, list] = {}
+
+    def add(self, part: dict) -> None:
+        end = part["end_ns"]
+        self.parts.setdefault(end, []).append(part["flows"])
+        if len(self.parts[end]) < self.agents:
+            return
+        by_flow: dict[int, dict] = {i: {"delivered_bytes": 0, "received_bytes": None, "packets_sent": None,
+                                        "packets_dropped": None, "retransmits": None, "cwnd_bytes": None,
+                                        "srtt_ms": None} for i in range(len(self.flows))}
+        for flows in self.parts.pop(end):
+            for p in flows:
+                entry = by_flow[p["flow"]]
+                if p["role"].endswith("Receiver"):
+                    entry["delivered_bytes"] = p["count"]
+                elif "tcp_info" in p:
+                    info = p["tcp_info"]
+                    entry.update(packets_sent=info["data_segs_out"], retransmits=info["total_retrans"],
+                                 cwnd_bytes=info["snd_cwnd"] * info["snd_mss"], srtt_ms=info["rtt"] / 1000)
+                elif p["role"] == "UdpSender":
+                    entry["packets_sent"] = p["count"]
+        self.on_interval(end - self.interval_ns, end, [by_flow[i] for i in range(len(self.flows))])
 
 
 def _clock_note(hosts_about: dict[str, dict]) -> tuple[bool, str]:
