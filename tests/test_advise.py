@@ -352,3 +352,25 @@ transport = {{ {tcp} }}
     assert sctp or cc not in [v.name for v in tried]
     for v in tried:
         validate(tcplab.load(text, list(v.overrides)))
+
+
+def test_verify_needs_a_hosts_file(dumbbell: Path, tmp_path: Path) -> None:
+    result = run_cli("advise", str(dumbbell), "-q", "cc", "--verify", "-o", str(tmp_path / "o"))
+    assert result.returncode == 2 and "--hosts" in result.stderr
+
+
+def test_only_socket_settings_are_verifiable(dumbbell: Path) -> None:
+    from tcplab.advise.verdict import Assessment, Change
+    from tcplab.advise.verify import pick, verifiable
+
+    tried, _ = variants(summarise(tcplab.load(dumbbell)), ["cc", "buffer", "mtu", "rto", "transport"])
+
+    def judged(v: Variant, gain: float) -> Assessment:
+        return Assessment(v, Change(1 + gain, 1, gain, 0.01), None, None, None, None, 3, HELPS, ())
+
+    by_question = {q: [v for v in tried if v.question == q] for q in ("cc", "buffer", "mtu", "rto", "transport")}
+    assert all(verifiable(judged(v, 0.1)) for v in by_question["cc"])
+    assert [verifiable(judged(v, 0.1)) for v in by_question["buffer"]] == [v.name.startswith("socket") for v in by_question["buffer"]]
+    assert not any(verifiable(judged(v, 0.1)) for q in ("mtu", "rto", "transport") for v in by_question[q])
+    best, why = pick([judged(by_question["mtu"][0], 0.5), judged(by_question["cc"][0], 0.1)])
+    assert best is not None and best.variant.question == "cc" and "jumbo" in (why or "")

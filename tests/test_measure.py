@@ -205,3 +205,33 @@ def test_interval_lines_while_measuring(testbed, tmp_path: Path) -> None:
     assert all(ln["goodput_bps"] > 0.5 * RATE_MBIT * 1e6 and ln["cwnd_bytes"] and ln["srtt_ms"] for ln in lines[1:])
     assert all(ln["packets_dropped"] is None for ln in lines)  # not observable on a real path
     assert sum(ln["delivered_bytes"] for ln in lines) <= summary["flows"][0]["delivered_bytes"]
+
+
+@needs_root
+def test_advise_verify_runs_both_settings_on_the_hosts(testbed, tmp_path: Path) -> None:
+    """advise --verify's measurement loop on the real hosts: the scenario as it is and
+    the change alternately, the change applied (the sending kernel runs reno), and a
+    verdict from the measured interval. (A path where a change pays needs added delay,
+    which this kernel cannot emulate: no netem; so the outcome is not asserted.)"""
+    from tcplab.advise.knobs import Variant
+    from tcplab.advise.verdict import UNCLEAR, Assessment, Change
+    from tcplab.advise.verify import verifiable, verify
+    from tcplab.measure import measure
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO.format(duration="2s"))
+    hosts = read_hosts(testbed.hosts_file(tmp_path / "hosts.toml", {"sender": "a", "receiver": "b"}), ["sender", "receiver"])
+    variant = Variant("cc", "reno", (("flow[0].transport.cc", "reno"),), "", "", "the sending host")
+    claimed = Assessment(variant, Change(1.1, 1.0, 0.1, 0.05), None, None, None, None, 3, UNCLEAR, ())
+    assert verifiable(claimed)
+    seen = []
+
+    def recording(loaded, spec):
+        result = measure(loaded, spec)
+        seen.append(result.summary["flows"][0]["label"])
+        return result
+
+    outcome = verify(scenario, [], ["flow0"], claimed, hosts, 2, recording)
+    assert [label.split()[0] for label in seen] == ["cubic", "reno", "cubic", "reno"]
+    assert len(outcome.current_bps) == len(outcome.changed_bps) == 2 and min(outcome.current_bps) > 0
+    assert outcome.measured is not None and outcome.verdict

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import ScenarioArg, SetOpt, _fail, app, escape, out_console
+from .cli import ScenarioArg, SetOpt, _fail, app, err_console, escape, out_console, real_console
 from .cli_sweeps import DaskOpt, JobsOpt, SweepProgress
 from .scenario import ScenarioError
 
@@ -35,6 +35,12 @@ def advise(
     jobs: JobsOpt = None,
     dask: DaskOpt = None,
     json_: Annotated[bool, typer.Option("--json", help="Print advice.json to stdout instead of tables.")] = False,
+    verify: Annotated[bool, typer.Option(
+        "--verify", help="Then run the recommended change and the scenario as it is on the real hosts of --hosts "
+                         "(tcplab measure) and say whether the predicted gain appeared.")] = False,
+    hosts: Annotated[Path | None, typer.Option("--hosts", metavar="FILE", help="The hosts file for --verify.")] = None,
+    verify_runs: Annotated[int, typer.Option("--verify-runs", min=2, max=50,
+                                             help="Measurements of each setting for --verify.")] = 3,
 ) -> None:
     """What would help on this path: try each change (congestion control, buffers, jumbo frames, RTO, SCTP) as
     replicated runs, compare with the scenario as it is (95% intervals), weigh the side effects on the other
@@ -56,9 +62,16 @@ def advise(
     sets = list(set_ or [])
     if duration is not None:
         sets.append(f"simulation.duration={duration}")
+    if verify and hosts is None:
+        _fail("--verify: needs --hosts FILE (which machine is which host; docs/measure.md)", 2)
     progress = SweepProgress("advise")
     try:
         loaded = load(scenario, sets)
+        if verify:
+            from .measure import read_hosts
+
+            assert hosts is not None
+            host_specs = read_hosts(hosts, sorted({n for f in loaded.engine["flows"] for n in (f["from"], f["to"])}))
         raw, _ = read_raw(scenario)
         target = out if out is not None else Path("results") / f"{loaded.name}-advice"
         advice = run_advice(loaded, raw, target, questions=question, flows=flow, replications=runs,
@@ -67,6 +80,8 @@ def advise(
         progress.close()
         _fail(str(e), 2)
     progress.close()
+    if verify:
+        _verify(scenario, sets, advice, host_specs, verify_runs)
     written = write_report(advice, target)
     if json_:
         out_console.file.write(json.dumps(to_json(advice), indent=2, allow_nan=False) + "\n")
@@ -93,3 +108,35 @@ def advise(
         out_console.print(f"[yellow]note:[/] {escape(note)}")
     out_console.print(f"[bold]{escape(overall_text(advice))}[/]")
     out_console.print("Report: " + ", ".join(f"[bold]{escape(str(p))}[/]" for p in written if p.suffix in (".html", ".json")))
+
+
+def _verify(scenario: Path, sets: list[str], advice, hosts, runs: int) -> None:
+    """--verify: the recommendation and the scenario as it is, measured on the hosts;
+    the outcome printed and kept in ``advice.verification`` (advice.json)."""
+    from .advise.verdict import percent
+    from .advise.verify import pick, verify
+    from .measure import MeasureError, measure
+
+    chosen, why = pick([a.recommended for a in advice.answers if a.recommended is not None])
+    if why:
+        out_console.print(f"[yellow]verify:[/] {escape(why)}")
+    if chosen is None:
+        out_console.print("verify: no recommendation to check on the hosts")
+        advice.verification = {"verified": None, "why": why or "no recommendation"}
+        return
+    status = real_console(err_console).status("verifying on the hosts")
+    try:
+        with status:
+            result = verify(scenario, sets, [f["name"] for f in advice.path.yours], chosen, hosts, runs, measure,
+                            progress=status.update)
+    except (MeasureError, ScenarioError) as e:
+        _fail(f"--verify: {e}", 2)
+    measured = "-" if result.measured is None else percent(result.measured)
+    out_console.print(f"[bold]Verified on the hosts[/] ({runs} runs each): {escape(chosen.variant.name)}: predicted "
+                      f"{escape(percent(result.predicted))}, measured {escape(measured)}: {escape(result.verdict)}.")
+    advice.verification = {"verified": chosen.variant.name, "why_not_the_best": why, "runs": runs,
+                           "predicted": result.predicted.relative, "measured": None if result.measured is None
+                           else result.measured.relative, "measured_ci95": None if result.measured is None or
+                           result.measured.half_width is None else [result.measured.low, result.measured.high],
+                           "current_goodput_bps": result.current_bps, "changed_goodput_bps": result.changed_bps,
+                           "verdict": result.verdict}

@@ -59,6 +59,8 @@ class Advice:
     answers: list[QuestionAdvice]
     evidence: Evidence
     notes: list[str] = field(default_factory=list)
+    #: What --verify found on the real hosts (None: not asked).
+    verification: dict | None = None
 
     @property
     def best(self) -> Assessment | None:

@@ -162,6 +162,7 @@ def to_json(advice: Advice) -> dict:
                        "rules_of_thumb": [{"study": r.study, "text": r.text(p)} for r in a.rules]}
                       for a in advice.answers],
         "recommended": best.variant.name if best else None,
+        "verification": advice.verification,
         "notes": advice.notes,
     }
 
@@ -217,6 +218,11 @@ def write_report(advice: Advice, out: Path) -> list[Path]:
         parts.extend(f"<p>{e(line)}</p>" for line in recommendation_lines(a, advice.objective) if a.assessments)
         for r in a.rules:
             parts.append(f"<p class='run'>Rule of thumb ({e(r.study)} study, not this path's simulation): {e(r.text(advice.path))}</p>")
+    if advice.verification and advice.verification.get("verified"):
+        v = advice.verification
+        parts.append(f"<h2>Verified on the real hosts</h2><p>{e(v['verified'])}: predicted {v['predicted'] * 100:+.0f}%, "
+                     f"measured {'–' if v['measured'] is None else format(v['measured'] * 100, '+.0f') + '%'} "
+                     f"over {v['runs']} runs each: {e(v['verdict'])}.</p>")
     if advice.notes:
         parts.append("<h2>Notes</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in advice.notes) + "</ul>")
     parts.append(f"<p class='run'>{advice.replications} run(s) per change; intervals are Welch's 95% intervals of the "

@@ -140,9 +140,13 @@ def _collect(agents: dict[str, Agent], total_s: float, started: float, progress,
             try:
                 message = a.receive(timeout_s=0.1)
             except MeasureError:
-                if a.process.poll() is not None or waited > total_s + GRACE_S:
+                if waited > total_s + GRACE_S:
                     raise
-                continue
+                if a.process.poll() is None:
+                    continue
+                # It exited: its last lines may still be on their way through the
+                # reader thread, which ends them with the end-of-output mark.
+                message = a.receive(timeout_s=5.0)
             if "interval" in message:
                 if intervals is not None:
                     intervals.add(message["interval"])
