@@ -89,7 +89,7 @@ CASES = [
     ("cc_bbr_negative_gain", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "bbr", cwnd_gain = -2 }'), ["flow[0].transport.cc.cwnd_gain", "greater than 0"]),
     ("cc_unknown_preset", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", preset = "linux-2.6.19" }'), ["flow[0].transport.cc.preset", "linux-2.6.18, linux-2.6.22, linux"]),
     ("cc_wrong_type", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "bic", fast_convergence = 1 }'), ["flow[0].transport.cc.fast_convergence", "true or false"]),
-    ("sack_recovery_without_sack", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", recovery = "sack"'), ["flow[0].transport.recovery", "needs sack = true"]),
+    ("sack_recovery_without_sack", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", recovery = "sack", sack = false'), ["flow[0].transport.recovery", "needs sack = true"]),
     ("tcp_zero_file", TCP_BASE.replace('{ type = "bulk" }', '{ type = "file", size = "0B" }'), ["flow[0].app.size", "greater than 0"]),
     ("tcp_unconnected", TCP_BASE + '\n[[node]]\nname = "island"\n\n[[flow]]\nfrom = "left0"\nto = "island"\ntransport = "tcp"\napp = { type = "bulk" }\n', ["flow[1].to", "unreachable"]),
     ("tcp_with_datagram_app", TCP_BASE.replace('{ type = "bulk" }', '{ type = "cbr", rate = "1Mbps", packet_size = "100B" }'), ["flow[0].app.type", "does not run over tcp"]),

@@ -708,9 +708,10 @@ pub struct Tcp {
     /// Loss recovery (default: sack with sack = true, reno with cc = "reno", else newreno).
     #[serde(default)]
     pub recovery: Option<Recovery>,
-    /// SACK blocks (RFC 2018).
+    /// SACK blocks (RFC 2018). On by default, as every current stack negotiates it:
+    /// without it a burst of losses is repaired one hole per round trip.
     #[serde(default)]
-    #[schemars(extend("default" = false))]
+    #[schemars(extend("default" = true))]
     pub sack: bool,
     /// Maximum segment size (default: path MTU − 40).
     #[serde(default)]
@@ -858,6 +859,7 @@ fn profiles() -> serde_json::Value {
             "ack_every": 1,                  // Agent/TCPSink acknowledges every segment
             "max_window": "20 packets",      // window_ 20
             "receive_buffer": "20 packets",
+            "sack": false,                   // Agent/TCP/Reno and Newreno (Sack1 is sack = true)
             "timestamps": false,             // timestamps_ false
             "rto_initial": "3s",             // rtxcur_init_ 3.0
             "rto_min": "200ms",              // minrto_ 0.2
