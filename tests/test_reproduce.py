@@ -47,3 +47,23 @@ def test_quick_reproduction_decides_conclusions_as_the_full_run(study, tmp_path)
         # Each check says how the quick run and the recorded full run decided it.
         assert f"**{outcome}** (full run, as recorded: {outcome}): {text}" in md, f"{study}: '{text}' no longer {outcome}"
     assert f"and agrees with this run on {len(expected)}." in md
+
+
+@pytest.mark.parametrize("entry, field", [
+    ('{ label = "x", value = 1, sweep = "s", table = "runs", column = "goodput_bps\\" FROM read_csv(\'/etc/passwd\') --" }',
+     "column"),
+    ('{ label = "x", value = 1, sweep = "s", table = "read_csv(\'/etc/passwd\')", column = "v" }', "table"),
+    ('{ label = "x", value = 1, sweep = "s", table = "flows", row = { "id\\" = 1 OR \\"1" = "a" }, column = "v" }', "row"),
+])
+def test_study_files_cannot_put_sql_into_published_values(tmp_path, entry, field):
+    """A study file's table, column and row names go into SQL: they are checked as
+    names when the study is loaded (#35 item 6), an error naming the entry."""
+    from tcplab.studies import StudyError, export_study
+
+    export_study(load_study("lan"), tmp_path)
+    study = tmp_path / "study.toml"
+    study.write_text(study.read_text() + f"\n[[published]]\nevil = {entry}\n")
+    with pytest.raises(StudyError, match=rf"published\[\d+\]\.evil\.{field}"):
+        load_study(str(tmp_path))
+    result = run_cli("reproduce", str(tmp_path), "--quick", "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and field in result.stderr and not (tmp_path / "out").exists()

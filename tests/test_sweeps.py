@@ -344,3 +344,31 @@ def test_two_sweeps_on_one_directory_the_second_is_refused(write_scenario, tmp_p
     assert len(_runs(out)) == 16  # 4 points x 4 replications, each once
     again = run_cli("sweep", str(path), "--out", str(out), "--jobs", "1")  # the lock went with the first
     assert again.returncode == 0 and "16 already stored, 0 run now" in again.stdout
+
+
+def test_query_only_reads_the_sweep(write_scenario, tmp_path):
+    """`tcplab query` runs reading statements over the sweep's own files and nothing
+    else (#35 item 6): no COPY out, no other file, no ATTACH, no INSTALL, no lifting
+    of the settings, no changes to the views."""
+    path = write_scenario(star() + SWEEP.format(reps=1))
+    root = tmp_path / "s"
+    assert run_cli("sweep", str(path), "--out", str(root)).returncode == 0
+    outside = tmp_path / "out.csv"
+    refused = {
+        f"COPY (SELECT * FROM runs) TO '{outside}'": "COPY",
+        f"COPY (SELECT * FROM runs) TO '{root / 'batches' / 'x.csv'}'": "COPY",
+        "SELECT * FROM read_csv('/etc/passwd')": "/etc/passwd",
+        f"ATTACH '{tmp_path / 'other.duckdb'}'": "ATTACH",
+        "INSTALL httpfs": "LOAD",
+        "SET enable_external_access = true": "SET",
+        "DROP VIEW runs": "DROP",
+        "CREATE TABLE t AS SELECT * FROM runs": "CREATE",
+        "SELECT 1; COPY (SELECT 1) TO 'x.csv'": "COPY",
+    }
+    for sql, said in refused.items():
+        r = run_cli("query", str(root), sql)
+        assert r.returncode == 2 and said in r.stderr and len(r.stderr.strip().splitlines()) == 1, (sql, r.stderr)
+    assert not outside.exists() and not (root / "batches" / "x.csv").exists()
+    assert not (tmp_path / "other.duckdb").exists()
+    ok = run_cli("query", str(root), "WITH r AS (SELECT * FROM runs) SELECT count(*) AS n FROM r", "--csv")
+    assert ok.returncode == 0 and ok.stdout.splitlines() == ["n", "4"]

@@ -120,19 +120,22 @@ def sweep(
 @app.command()
 def query(
     directory: Annotated[Path, typer.Argument(help="A sweep directory.", show_default=False)],
-    sql: Annotated[str, typer.Argument(help="SQL over the views runs, flows, links, flow_series, link_series.", show_default=False)],
+    sql: Annotated[str, typer.Argument(help="SQL over the views runs, flows, links, flow_series, link_series (reading only).", show_default=False)],
     csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
 ) -> None:
     """Run SQL against a sweep's catalog."""
     import duckdb
 
-    from .sweeps import connect
+    from .sweeps.catalog import QueryRefused, check_read_only, connect_read_only
 
     if not (directory / "sweep.json").exists():
         _fail(f"{directory}: not a sweep directory (no sweep.json)", 2)
-    con = connect(directory)
+    con = connect_read_only(directory)
     try:
+        check_read_only(con, sql)
         df = con.execute(sql).df()
+    except QueryRefused as e:
+        _fail(str(e), 2)
     except duckdb.Error as e:
         # One line: DuckDB's message without its multi-line pointer into the SQL.
         message = " ".join(str(e).split("\nLINE ")[0].split())

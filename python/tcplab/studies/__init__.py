@@ -9,6 +9,7 @@ of its own: :mod:`.checks` has the generic rules, :mod:`.report` writes the repo
 
 from __future__ import annotations
 
+import re
 import shutil
 import tomllib
 from dataclasses import dataclass
@@ -61,7 +62,41 @@ def load_study(name: str) -> Study:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as e:
         raise StudyError(f"{path}: malformed TOML: {e}") from None
+    _check_names(data, str(path))
     return Study(name=data.get("name", directory.name), title=data.get("title", directory.name), directory=directory, data=data)
+
+
+#: What a study's entries may name as a table; columns and parameters must be plain
+#: identifiers. Both go into SQL (measures.py, series_figures.py), so a study file is
+#: checked when it is loaded, not trusted (#35: a published-value entry read the size
+#: of /etc/passwd into a "published value").
+_TABLES = ("runs", "flows", "links")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _check_names(node: object, source: str, where: str = "") -> None:
+    """StudyError naming the entry if a table, column, row or parameter name in the
+    study data is not one tcplab reads."""
+    if isinstance(node, list):
+        for i, item in enumerate(node):
+            _check_names(item, source, f"{where}[{i}]")
+        return
+    if not isinstance(node, dict):
+        return
+    names_a_table = isinstance(node.get("table"), str) and ("column" in node or "row" in node)
+    if names_a_table and node["table"] not in _TABLES:
+        raise StudyError(f"{source}: {where}.table: expected one of {', '.join(_TABLES)}, got {node['table']!r}")
+    names = [("column", node["column"])] if isinstance(node.get("column"), str) else []
+    names += [(f"{part}.{k}", k) for part in ("where", "row") if isinstance(node.get(part), dict) for k in node[part]]
+    if isinstance(node.get("by"), str) and "kind" in node:
+        names.append(("by", node["by"]))
+    for field, name in names:
+        if not _IDENTIFIER.fullmatch(name):
+            raise StudyError(f"{source}: {where}.{field}: {name!r} is not a column or parameter name "
+                             "(letters, digits and _)")
+    for key, value in node.items():
+        if isinstance(value, (dict, list)):
+            _check_names(value, source, f"{where}.{key}" if where else key)
 
 
 def export_study(study: Study, target: Path) -> list[Path]:

@@ -28,6 +28,41 @@ def connect(root: str | Path, *, database: str | None = None):
     return con
 
 
+class QueryRefused(ValueError):
+    """A query that would do more than read the sweep (bad input: exit status 2)."""
+
+
+#: Statement kinds ``tcplab query`` runs: reading only (SELECT, WITH, FROM, DESCRIBE,
+#: SHOW, SUMMARIZE are all SELECT to DuckDB; EXPLAIN shows a plan).
+READ_ONLY_STATEMENTS = ("SELECT", "EXPLAIN")
+
+
+def connect_read_only(root: str | Path):
+    """A connection for user SQL that can only read this sweep: every statement must be
+    a SELECT (or EXPLAIN), checked before it runs, and the connection cannot touch any
+    file outside the sweep's batches, attach databases or load extensions — settings
+    locked so that the query cannot lift them (#35: COPY ... TO, read_csv of any file,
+    ATTACH and INSTALL were open)."""
+    root = Path(root).resolve()
+    con = connect(root)
+    batches = str(root / "batches").replace("'", "''")
+    con.execute(f"SET allowed_directories = ['{batches}/']")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET lock_configuration = true")
+    return con
+
+
+def check_read_only(con, sql: str) -> None:
+    """:class:`QueryRefused` unless every statement of ``sql`` only reads."""
+    for statement in con.extract_statements(sql):
+        kind = str(statement.type).rsplit(".", 1)[-1]
+        if kind not in READ_ONLY_STATEMENTS:
+            raise QueryRefused(f"query: only reading statements run here (SELECT, WITH, DESCRIBE, SUMMARIZE, EXPLAIN); "
+                               f"this one is {kind}. The Parquet files are in batches/ for other tools.")
+
+
 def define_views(con, root: Path) -> list[str]:
     """(Re)defines one view per table present in ``root``'s batches; returns their names."""
     defined = []
