@@ -7,6 +7,7 @@ executions (1 vs 2 workers, killed-and-resumed vs uninterrupted).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -372,3 +373,80 @@ def test_query_only_reads_the_sweep(write_scenario, tmp_path):
     assert not (tmp_path / "other.duckdb").exists()
     ok = run_cli("query", str(root), "WITH r AS (SELECT * FROM runs) SELECT count(*) AS n FROM r", "--csv")
     assert ok.returncode == 0 and ok.stdout.splitlines() == ["n", "4"]
+
+
+# ------------------------------------------------------------------- batch integrity
+
+
+def _swept(write_scenario, tmp_path):
+    """A finished sweep of 8 runs (4 points x 2 replications) and its runs by key."""
+    path = write_scenario(star() + SWEEP.format(reps=2))
+    root = tmp_path / "s"
+    assert run_cli("sweep", str(path), "--out", str(root)).returncode == 0
+    import pyarrow.parquet as pq
+
+    before = {}
+    for batch in root.glob("batches/batch=*"):
+        for row in pq.read_table(batch / "runs.parquet", columns=["key", "goodput_bps"]).to_pylist():
+            before[row["key"]] = row["goodput_bps"]
+    return path, root, before
+
+
+def _runs_now(root):
+    import pyarrow.parquet as pq
+
+    rows = [r for b in root.glob("batches/batch=*") for r in pq.read_table(b / "runs.parquet", columns=["key", "goodput_bps"]).to_pylist()]
+    return {r["key"]: r["goodput_bps"] for r in rows}, len(rows)
+
+
+@pytest.mark.parametrize("damage, said", [
+    ("flip", "does not match its checksum"),
+    ("truncate", "truncated or altered"),
+    ("drop_runs", "runs.parquet is missing"),
+    ("extra", "was not written with the batch"),
+])
+def test_a_damaged_batch_is_named_on_read_and_rerun_on_resume(write_scenario, tmp_path, damage, said):
+    """#35 item 1: a flipped bit, a truncated or missing file, a stray file in a batch:
+    `query` stops naming the batch and the problem (exit 2), and the next `sweep` moves
+    the batch to DIR/damaged/ and runs its runs again — to the same results, since a run
+    is a function of its scenario and seed."""
+    path, root, before = _swept(write_scenario, tmp_path)
+    batch = sorted(root.glob("batches/batch=*"))[0]
+    manifest = json.loads((batch / "manifest.json").read_text())
+    assert set(manifest["files"]) >= {"runs.parquet", "flows.parquet"}
+    victim = batch / "flows.parquet"
+    data = bytearray(victim.read_bytes())
+    if damage == "flip":
+        data[len(data) // 2] ^= 0x04
+        victim.write_bytes(bytes(data))
+    elif damage == "truncate":
+        victim.write_bytes(bytes(data[: len(data) // 2]))
+    elif damage == "drop_runs":
+        (batch / "runs.parquet").unlink()
+    else:
+        (batch / "notes.parquet").write_bytes(b"mine")
+    bad = run_cli("query", str(root), "SELECT count(*) FROM runs")
+    assert bad.returncode == 2 and batch.name in bad.stderr and said in bad.stderr, bad.stderr
+    again = run_cli("sweep", str(path), "--out", str(root))
+    assert again.returncode == 0, again.stderr
+    assert "damaged" in again.stderr and batch.name in "".join(again.stderr.split())  # the terminal wraps it
+    assert (root / "damaged" / batch.name).is_dir() and not batch.exists()
+    after, rows = _runs_now(root)
+    assert after == before and rows == len(before) == 8
+    assert run_cli("query", str(root), "SELECT count(*) FROM runs").returncode == 0
+
+
+def test_a_run_stored_twice_is_an_error_never_averaged(write_scenario, tmp_path):
+    """A batch copied by hand: `query` and `sweep` both stop, naming the two batches;
+    nothing is averaged over the copy."""
+    import shutil
+
+    path, root, _ = _swept(write_scenario, tmp_path)
+    batch = sorted(root.glob("batches/batch=*"))[0]
+    copy = batch.with_name(batch.name + "-copy")
+    shutil.copytree(batch, copy)
+    for args in (["query", str(root), "SELECT avg(goodput_bps) FROM runs"], ["sweep", str(path), "--out", str(root)]):
+        result = run_cli(*args)
+        flat = "".join(result.stderr.split())  # as one line, however the terminal wrapped it
+        assert result.returncode == 2, result.stderr
+        assert batch.name in flat and copy.name in flat and "stored" in result.stderr

@@ -83,6 +83,9 @@ def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: s
         _fail(str(e), 2)
     finally:
         progress.close()
+    for d in outcome.quarantined:
+        err_console.print(f"[yellow]warning:[/] {escape(str(d.batch))}: damaged ({escape(d.problem)}); moved aside, "
+                          "its runs were run again")
     summary, plots = finish(spec, outcome.root)
     return outcome, summary, plots
 
@@ -127,10 +130,14 @@ def query(
     import duckdb
 
     from .sweeps.catalog import QueryRefused, check_read_only, connect_read_only
+    from .sweeps.integrity import SweepIntegrityError
 
     if not (directory / "sweep.json").exists():
         _fail(f"{directory}: not a sweep directory (no sweep.json)", 2)
-    con = connect_read_only(directory)
+    try:
+        con = connect_read_only(directory)
+    except SweepIntegrityError as e:
+        _fail(str(e), 2)
     try:
         check_read_only(con, sql)
         df = con.execute(sql).df()

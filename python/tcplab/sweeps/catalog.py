@@ -12,17 +12,20 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from .integrity import require_intact
 from .stats import mean_ci
 from .store import TABLES
 
 
 def connect(root: str | Path, *, database: str | None = None):
-    """A DuckDB connection with the catalog's views defined. ``database`` None keeps
+    """A DuckDB connection with the catalog's views defined, after checking the batches
+    (:func:`tcplab.sweeps.integrity.require_intact`). ``database`` None keeps
     the connection in memory (nothing locked on disk); otherwise the views are also
     stored in that file (``DIR/catalog.duckdb``) for other tools to open."""
     import duckdb
 
     root = Path(root).resolve()
+    require_intact(root)  # a damaged batch or a run stored twice is an error, never read
     con = duckdb.connect(database if database is not None else ":memory:")
     define_views(con, root)
     return con

@@ -45,6 +45,8 @@ class SweepOutcome:
     ran: int
     failed: int
     wall_s: float
+    #: Damaged batches moved aside when the sweep started (their runs ran again).
+    quarantined: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -198,7 +200,7 @@ def run_sweep(
     finally:
         store.close()
     return SweepOutcome(root=store.root, total=len(planned), skipped=skipped, ran=ran, failed=failed,
-                        wall_s=time.perf_counter() - started)
+                        wall_s=time.perf_counter() - started, quarantined=tuple(store.quarantined))
 
 
 # ----------------------------------------------------------------------- local workers

@@ -7,6 +7,8 @@ Layout (docs/sweeps.md)::
     DIR/batches/batch=<id>/runs.parquet  one row per run (parameters, seed, status, metrics)
     DIR/batches/batch=<id>/flows.parquet one row per flow of each run   (also links, and
                                          flow_series / link_series when series are kept)
+    DIR/batches/batch=<id>/manifest.json each file's size and SHA-256 (sweeps/integrity.py)
+    DIR/damaged/                         batches found damaged, moved aside (their runs rerun)
     DIR/catalog.duckdb                   views over all batches (runs, flows, links, ...)
     DIR/.tmp/                            batches being written (removed on the next start)
 
@@ -28,6 +30,8 @@ import time
 import uuid
 from pathlib import Path
 
+from .integrity import DAMAGED_DIR, Damage, damaged, duplicates, write_manifest
+
 #: The tables a batch may hold, in the order they are written.
 TABLES = ("runs", "flows", "links", "flow_series", "link_series", "delay_hist")
 
@@ -45,6 +49,8 @@ class SweepStore:
         self.batches = self.root / "batches"
         self.tmp = self.root / ".tmp"
         self._lock: int | None = None
+        #: Batches found damaged when the directory was opened, moved to DIR/damaged/.
+        self.quarantined: list[Damage] = []
 
     def open(self, identity: dict) -> None:
         """Creates the directory, or checks that it holds a sweep of the same scenario
@@ -71,6 +77,20 @@ class SweepStore:
         if self.tmp.exists():
             shutil.rmtree(self.tmp, ignore_errors=True)
         self.tmp.mkdir(exist_ok=True)
+        # Damaged batches go aside (their runs are run again); a run stored twice is
+        # the user's to resolve: which copy is right cannot be told from here.
+        for d in damaged(self.root):
+            aside = self.root / DAMAGED_DIR / d.batch.name
+            aside.parent.mkdir(exist_ok=True)
+            os.rename(d.batch, aside)
+            self.quarantined.append(Damage(aside, d.problem))
+        twice = duplicates(self.root)
+        if twice:
+            key, names = next(iter(twice.items()))
+            self.close()
+            raise SweepDirectoryError(f"{self.root}: run {key} is stored in batches {', '.join(names)} "
+                                      f"({len(twice):,} run(s) stored more than once): remove the copies, or move "
+                                      "one of the batches away, then rerun")
         _write_atomically(marker, json.dumps(identity, indent=2, default=str) + "\n", self.tmp)
 
     def _take_lock(self) -> None:
@@ -119,6 +139,7 @@ class SweepStore:
             columns = tables.get(name)
             if columns and any(len(v) for v in columns.values()):
                 pq.write_table(pa.table(columns), staging / f"{name}.parquet")
+        write_manifest(staging)
         _fsync_dir(staging)
         final = self.batches / staging.name
         os.rename(staging, final)
