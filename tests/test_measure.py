@@ -100,9 +100,10 @@ def measured_path(testbed, tmp_path_factory):
     """``tcplab measure --path a b`` on the testbed: its JSON and the scenario written."""
     d = tmp_path_factory.mktemp("path")
     hosts = testbed.hosts_file(d / "hosts.toml", {"a": "a", "b": "b"})
+    busy = machine_too_busy_for_real_time()
     result = run_cli("measure", "--path", "a", "b", "--hosts", str(hosts), "--write", str(d / "path.toml"), "--json")
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout), d / "path.toml"
+    return json.loads(result.stdout), d / "path.toml", busy
 
 
 @needs_root
@@ -110,7 +111,9 @@ def test_path_rate_rtt_mtu_and_buffer_as_shaped(measured_path) -> None:
     """tbf at 20 Mbit/s (10^6 bit), MTU 1400 on the router's link, a 60,000-byte queue,
     no added delay (this kernel has no netem): the rate within 5%, the RTT within 1 ms
     of the veth pairs' ~0, the MTU exactly, the buffer within 30% of tbf's limit."""
-    found, _ = measured_path
+    found, busy = measured_path[0], measured_path[2]
+    if busy:
+        pytest.skip(f"packet trains need the sender scheduled: {busy}")
     assert found["rate_bps"] == pytest.approx(RATE_MBIT * 1e6, rel=0.05)
     assert found["rtt_ms"]["min"] < 1.0
     assert found["mtu_bytes"] == MTU and found["mtu_confirmed"]
@@ -125,7 +128,7 @@ def test_measured_cubic_matches_the_emulated_measured_path(testbed, measured_pat
     busy = machine_too_busy_for_real_time()
     if busy:
         pytest.skip(f"real time, both sides: {busy}")
-    _, path_toml = measured_path
+    path_toml = measured_path[1]
     scenario = tmp_path / "flow.toml"
     scenario.write_text(SCENARIO.format(duration="10s"))
     hosts = testbed.hosts_file(tmp_path / "hosts.toml", {"sender": "a", "receiver": "b"})
@@ -202,7 +205,9 @@ def test_interval_lines_while_measuring(testbed, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     *lines, summary = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(ln["start_s"], ln["end_s"]) for ln in lines] == [(0.0, 0.5), (0.5, 1.0), (1.0, 1.5), (1.5, 2.0)]
-    assert all(ln["goodput_bps"] > 0.5 * RATE_MBIT * 1e6 and ln["cwnd_bytes"] and ln["srtt_ms"] for ln in lines[1:])
+    assert all(ln["cwnd_bytes"] and ln["srtt_ms"] for ln in lines[1:])
+    if not machine_too_busy_for_real_time():  # the agents' reads need the CPU to keep up
+        assert all(ln["goodput_bps"] > 0.5 * RATE_MBIT * 1e6 for ln in lines[1:])
     assert all(ln["packets_dropped"] is None for ln in lines)  # not observable on a real path
     assert sum(ln["delivered_bytes"] for ln in lines) <= summary["flows"][0]["delivered_bytes"]
 
