@@ -103,20 +103,6 @@ def send_fd(channel: int, fd: int) -> None:
         socket.send_fds(s, [b"tun"], [fd])
 
 
-def endpoints(config: dict, clock: traffic.Clock) -> list[traffic.Endpoint]:
-    out: list[traffic.Endpoint] = []
-    for e in config["endpoints"]:
-        flow = e["flow"]
-        if e["role"] == "receiver":
-            cls = traffic.TcpReceiver if flow["transport"] == "tcp" else traffic.UdpReceiver
-            out.append(cls(flow, clock, config["address"]))
-        elif flow["transport"] == "tcp":
-            out.append(traffic.TcpSender(flow, clock, e["peer"]))
-        else:
-            out.append(traffic.UdpSender(flow, clock, e["peer"], seed=e["seed"]))
-    return out
-
-
 def main() -> None:
     parent, channel = int(sys.argv[1]), int(sys.argv[2])
     enter_new_namespace(parent)
@@ -130,7 +116,7 @@ def main() -> None:
         clock_config = config["clock"]
         # Receivers listen before the parent is told the host is ready.
         clock = traffic.Clock(0, clock_config["bin_ns"], clock_config["duration_ns"])
-        ends = endpoints(config, clock)
+        ends = traffic.endpoints(config["endpoints"], clock, config["address"])
     except (OSError, subprocess.CalledProcessError, ValueError) as failure:
         detail = getattr(failure, "stderr", "") or ""
         say({"error": f"{type(failure).__name__}: {failure} {detail}".strip()})

@@ -39,7 +39,7 @@ MIN_BUSY_S = 0.1
 _DELAY_BUCKET_MS = 0.1
 
 
-def _kernel_series(samples: list[dict | None], bins: int) -> dict[str, np.ndarray]:
+def kernel_series(samples: list[dict | None], bins: int) -> dict[str, np.ndarray]:
     """cwnd, ssthresh (bytes) and SRTT (ms) at the end of each bin, NaN before the
     connection exists (and ssthresh while it is still infinite)."""
     cwnd, ssthresh, srtt = (np.full(bins, np.nan, dtype=np.float32) for _ in range(3))
@@ -95,7 +95,7 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
         sent_packets, dropped = sum(net["sent_packets"]), sum(net["dropped_packets"])
         info = sender.get("info") or {}
         samples = sender.get("samples") or []
-        kernel = _kernel_series(samples, bins) if plan else {}
+        kernel = kernel_series(samples, bins) if plan else {}
         rtts = [s["rtt"] / 1000 for s in samples if s]
         delays = delay_summary(receiver.get("delays_us") or [])
         flows.append({

@@ -325,3 +325,20 @@ def delay_summary(delays_us: list[int]) -> dict:
               / (len(delays_us) - 1) / 1000) if len(delays_us) > 1 else 0.0
     return {"min": ordered[0] / 1000, "mean": sum(ordered) / len(ordered) / 1000, "p50": pick(0.5),
             "p95": pick(0.95), "p99": pick(0.99), "max": ordered[-1] / 1000, "jitter": jitter}
+
+
+def endpoints(specs: list[dict], clock: Clock, address: str) -> list[Endpoint]:
+    """The endpoints a host runs, from their descriptions (role, flow, peer, seed; a
+    receiver binds to ``address`` unless its description says ``bind``): used by the
+    emulated hosts (tcplab.emu.host) and by tcplab measure's agent alike."""
+    out: list[Endpoint] = []
+    for e in specs:
+        flow = e["flow"]
+        if e["role"] == "receiver":
+            cls = TcpReceiver if flow["transport"] == "tcp" else UdpReceiver
+            out.append(cls(flow, clock, e.get("bind", address)))
+        elif flow["transport"] == "tcp":
+            out.append(TcpSender(flow, clock, e["peer"]))
+        else:
+            out.append(UdpSender(flow, clock, e["peer"], seed=e["seed"]))
+    return out

@@ -247,20 +247,6 @@ class Reporter(threading.Thread):
 # --------------------------------------------------------------------------- main
 
 
-def _endpoints(traffic, config: dict, clock) -> list:
-    out = []
-    for e in config.get("endpoints", []):
-        flow = e["flow"]
-        if e["role"] == "receiver":
-            cls = traffic.TcpReceiver if flow["transport"] == "tcp" else traffic.UdpReceiver
-            out.append(cls(flow, clock, e["bind"]))
-        elif flow["transport"] == "tcp":
-            out.append(traffic.TcpSender(flow, clock, e["peer"]))
-        else:
-            out.append(traffic.UdpSender(flow, clock, e["peer"], seed=e["seed"]))
-    return out
-
-
 def main(traffic) -> None:
     """Runs one host's part of a measurement (see the module's documentation)."""
     lines: queue.Queue = queue.Queue()
@@ -270,7 +256,7 @@ def main(traffic) -> None:
     traffic.stamp_clock = time.time_ns
     try:
         clock = traffic.Clock(0, config["clock"]["bin_ns"], config["clock"]["duration_ns"])
-        ends = _endpoints(traffic, config, clock)
+        ends = traffic.endpoints(config.get("endpoints", []), clock, "0.0.0.0")
         echo = EchoServer(config["echo"]["bind"], config["echo"]["port"]) if config.get("echo") else None
     except (OSError, ValueError, KeyError) as e:
         _say({"error": f"{type(e).__name__}: {e}"})

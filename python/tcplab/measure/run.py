@@ -19,8 +19,9 @@ import time
 import numpy as np
 
 from .. import __version__, _core
+from ..emu.results import kernel_series
 from ..emu.support import KERNEL_CC
-from ..emu.traffic import _INFINITE_SSTHRESH, delay_summary
+from ..emu.traffic import delay_summary
 from ..provenance import provenance
 from ..results import RunResult
 from ..scenario import Scenario, ScenarioError
@@ -234,16 +235,12 @@ def assemble(scenario: Scenario, hosts: dict[str, HostSpec], work: dict, reports
         tcp = f["transport"]["type"] == "tcp"
         info = sender.get("info") or {}
         samples = sender.get("samples") or []
-        cwnd, ssthresh, srtt, sent = (np.full(bins, np.nan, dtype=np.float32) for _ in range(4))
+        kernel = kernel_series(samples, bins)
+        sent = np.full(bins, np.nan, dtype=np.float32)
         previous = 0
         for i, s in enumerate(samples[:bins]):
-            if s is None:
-                continue
-            cwnd[i] = s["snd_cwnd"] * s["snd_mss"]
-            if s["snd_ssthresh"] < _INFINITE_SSTHRESH:
-                ssthresh[i] = s["snd_ssthresh"] * s["snd_mss"]
-            srtt[i] = s["rtt"] / 1000
-            sent[i], previous = s["data_segs_out"] - previous, s["data_segs_out"]
+            if s is not None:  # segments sent in the bin, from the kernel's running count
+                sent[i], previous = s["data_segs_out"] - previous, s["data_segs_out"]
         if not tcp:
             sent[:] = np.nan
         udp_sent = sender.get("datagrams_sent")
@@ -279,7 +276,7 @@ def assemble(scenario: Scenario, hosts: dict[str, HostSpec], work: dict, reports
         columns.append({"delivered_bytes": delivered, "received_bytes": delivered,
                         "sent_packets": np.nan_to_num(sent).astype(np.int64),
                         "dropped_packets": np.zeros(bins, dtype=np.int64),
-                        "cwnd_bytes": cwnd, "ssthresh_bytes": ssthresh, "srtt_ms": srtt})
+                        **kernel})
         if delays_valid and receiver.get("delays_us"):
             buckets = np.ceil(np.asarray(receiver["delays_us"]) / 100) / 10
             upper, counts = np.unique(np.round(buckets, 6), return_counts=True)
