@@ -67,8 +67,11 @@ def test_throughput_chart_is_the_received_bytes_per_bin(tcp_run):
     summary = json.loads((tcp_run / "summary.json").read_text())
     bin_s = summary["bin_s"]
     chart = _charts(tcp_run / "report.html")["throughput"]
+    labels = {f["id"]: f["label"] for f in summary["flows"]}
     for line in chart["panels"][0]["lines"]:
-        mine = series[series.flow == line["name"]]
+        flow, _, label = line["name"].partition(": ")
+        assert label == labels[flow]  # the legend says what ran (#32 item 5)
+        mine = series[series.flow == flow]
         expected = mine["received_bytes"].to_numpy() * 8 / bin_s / 1e6
         assert np.allclose(_decoded(line["y"], "<f4"), expected, rtol=1e-6)
         assert np.allclose(_decoded(line["x"], "<f8"), mine["time_s"].to_numpy())
@@ -90,7 +93,7 @@ def test_many_flows_show_sum_band_and_extremes(tmp_path):
     names = [line["name"] for line in spread["lines"]]
     assert names[0] == "median flow" and sum("highest" in n for n in names) == 2 and sum("lowest" in n for n in names) == 2
     means = series.groupby("flow")["received_bytes"].mean()
-    assert names[1].split()[0] == means.idxmax() and names[-2:][0].split()[0] == means.idxmin()
+    assert names[1].split()[0].rstrip(":") == means.idxmax() and names[-2:][0].split()[0].rstrip(":") == means.idxmin()
 
 
 def test_report_command_rebuilds_the_report_from_the_files(tcp_run, tmp_path):

@@ -222,6 +222,13 @@ def flow_panels(time_s: np.ndarray, values: np.ndarray, ids: list[str], ylabel: 
     return panels
 
 
+def legend_names(summary: dict, flow_ids: list[str]) -> list[str]:
+    """Each flow as a legend names it: its id and what ran ("flow0: cubic (linux,
+    SACK)"), so a figure says which algorithm each line is (#32 item 5)."""
+    labels = {f["id"]: f.get("label") for f in summary.get("flows", [])}
+    return [f"{i}: {labels[i]}" if labels.get(i) and labels[i] != i else i for i in flow_ids]
+
+
 def run_charts(summary: dict, series: Series, throughput: str = "received") -> list[Chart]:
     """Every chart of a run, in the order a reader wants them. ``throughput`` picks
     what the ``throughput`` chart shows: ``"received"`` (IP bytes arriving at the
@@ -231,6 +238,7 @@ def run_charts(summary: dict, series: Series, throughput: str = "received") -> l
         raise ValueError(f"throughput: expected 'received' or 'goodput', got {throughput!r}")
     charts: list[Chart] = []
     n = len(series.flow_ids)
+    names = legend_names(summary, series.flow_ids)
     group = _Coarsening(series.bin_start_s, series.bin_width_s)
     time_s = group.time_s
     bin_ms = summary["bin_s"] * 1e3 * group.k
@@ -245,17 +253,17 @@ def run_charts(summary: dict, series: Series, throughput: str = "received") -> l
         rate = group.rate(series.flow[column], n, 8e-6)
         charts.append(Chart("throughput" if name == shown[0] else name,
                             f"{what.capitalize()} per flow ({bin_ms:g} ms bins)", "time (s)",
-                            flow_panels(time_s, rate, series.flow_ids, f"{what} (Mbit/s)", additive=True)))
+                            flow_panels(time_s, rate, names, f"{what} (Mbit/s)", additive=True)))
 
     cwnd = group.last(series.flow["cwnd_bytes"], n, 1e-3) if n else np.zeros((0, len(time_s)))
     windowed = [i for i in range(n) if not np.all(np.isnan(cwnd[i]))]
     if windowed:
-        ids = [series.flow_ids[i] for i in windowed]
+        ids = [names[i] for i in windowed]
         panels = flow_panels(time_s, cwnd[windowed], ids, "cwnd (kB, end of bin)", additive=True)
         title = "Congestion window"
         if len(windowed) <= MANY_FLOWS:  # ssthresh dashed, in each flow's colour
             ssthresh = group.last(series.flow["ssthresh_bytes"], n, 1e-3)
-            panels[0].lines += [Line(f"{series.flow_ids[i]} ssthresh", time_s, ssthresh[i], dashed=True, pair=series.flow_ids[i])
+            panels[0].lines += [Line(f"{series.flow_ids[i]} ssthresh", time_s, ssthresh[i], dashed=True, pair=names[i])
                                 for i in windowed if not np.all(np.isnan(ssthresh[i]))]
             title = "Congestion window (solid) and slow-start threshold (dashed)"
         charts.append(Chart("cwnd", title, "time (s)", panels))
@@ -268,12 +276,12 @@ def run_charts(summary: dict, series: Series, throughput: str = "received") -> l
     charts.append(_flow_rates(summary))
     if ip_measured:
         charts.append(_throughput_cdf(summary, series))
-    charts.append(_delay_cdf(series))
+    charts.append(_delay_cdf(series, names))
 
     if ip_measured and any(f["packets_dropped"] > 0 for f in summary["flows"]):
         cum_loss = group.cumulative_ratio(series.flow["dropped_packets"], series.flow["sent_packets"], n, 100.0)
         charts.append(Chart("loss", "Cumulative packet loss rate", "time (s)",
-                            flow_panels(time_s, cum_loss, series.flow_ids, "cumulative loss (%)", additive=False)))
+                            flow_panels(time_s, cum_loss, names, "cumulative loss (%)", additive=False)))
     return charts
 
 
@@ -361,7 +369,7 @@ def _throughput_cdf(summary: dict, series: Series) -> Chart:
                  [Panel("CDF over flows and bins", lines=[Line("all flows and bins", values, fraction, step=True)], ylim=(0, 1.02))])
 
 
-def _delay_cdf(series: Series) -> Chart:
+def _delay_cdf(series: Series, names: list[str]) -> Chart:
     """One-way delay distribution: per flow, or beyond :data:`MANY_FLOWS` flows that
     of every packet of every flow."""
     d = series.delay
@@ -369,7 +377,7 @@ def _delay_cdf(series: Series) -> Chart:
     packets = d["packets"].astype(float)
     lines = []
     if len(series.flow_ids) <= MANY_FLOWS:
-        for i, flow in enumerate(series.flow_ids):
+        for i, flow in enumerate(names):
             mine = index == i
             total = packets[mine].sum()
             if total > 0:
