@@ -67,3 +67,25 @@ def test_study_files_cannot_put_sql_into_published_values(tmp_path, entry, field
         load_study(str(tmp_path))
     result = run_cli("reproduce", str(tmp_path), "--quick", "--out", str(tmp_path / "out"))
     assert result.returncode == 2 and field in result.stderr and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("change, said", [
+    (('kind = "measure_ratio"', 'kind = "measure_ration"'), "did you mean 'measure_ratio'"),
+    (('sweep = "table2"', 'sweep = "tabel2"'), "no sweep 'tabel2'"),
+])
+def test_a_misspelled_check_fails_when_the_study_loads(tmp_path, change, said):
+    """#34 item 5: a conclusion's check (and a published value's sweep) is validated
+    when the study file is read, so a typo fails in a second, before any sweep runs,
+    naming the entry."""
+    from tcplab.studies import StudyError, export_study
+
+    export_study(load_study("jumbo"), tmp_path)
+    study = tmp_path / "study.toml"
+    old, new = change
+    text = study.read_text()
+    assert old in text
+    study.write_text(text.replace(old, new, 1))
+    with pytest.raises(StudyError, match=r"(conclusion\[\d+\]\.check|published\[\d+\])\."):
+        load_study(str(tmp_path))
+    result = run_cli("reproduce", str(tmp_path), "--quick", "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and said in result.stderr and not (tmp_path / "out").exists()

@@ -63,6 +63,7 @@ def load_study(name: str) -> Study:
     except tomllib.TOMLDecodeError as e:
         raise StudyError(f"{path}: malformed TOML: {e}") from None
     _check_names(data, str(path))
+    _check_conclusions(data, str(path))
     return Study(name=data.get("name", directory.name), title=data.get("title", directory.name), directory=directory, data=data)
 
 
@@ -72,6 +73,28 @@ def load_study(name: str) -> Study:
 #: of /etc/passwd into a "published value").
 _TABLES = ("runs", "flows", "links")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _check_conclusions(data: dict, source: str) -> None:
+    """StudyError naming the conclusion if its check has an unknown kind or names a
+    sweep the study does not declare: found when the study is loaded, before any run."""
+    from .checks import check_problem
+
+    sweeps = {s.get("name") for s in data.get("sweep", []) if isinstance(s, dict)}
+    for i, c in enumerate(data.get("conclusion", [])):
+        problem = check_problem(c.get("check") if isinstance(c, dict) else None, sweeps)
+        if problem is not None:
+            raise StudyError(f"{source}: conclusion[{i}].check.{problem}")
+    # Published values and figures name their sweep too: a typo there would leave a
+    # number silently unmeasured.
+    for section in ("published", "figure", "series_figure"):
+        for i, item in enumerate(data.get(section, [])):
+            sweep = item.get("sweep") if isinstance(item, dict) else None
+            if sweep is not None and sweep not in sweeps:
+                from ..scenario.errors import suggest
+
+                raise StudyError(f"{source}: {section}[{i}].sweep: the study declares no sweep {sweep!r}"
+                                 f"{suggest(str(sweep), sorted(s for s in sweeps if isinstance(s, str)))}")
 
 
 def _check_names(node: object, source: str, where: str = "") -> None:

@@ -309,3 +309,27 @@ def _bounds(low: float, high: float) -> str:
 
 _KINDS = {"optimum": _optimum, "rise": _rise, "flat_after": _flat_after, "ratio_to_best": _ratio_to_best,
           "best_beats": _best_beats, "compare": _compare, "value": _value, "extreme": _extreme}
+#: Every check kind a study may name: the measured ones and the sweep-summary rules.
+CHECK_KINDS = ("measure_ratio", "measure_difference", "ratio_change", *_KINDS)
+
+
+def check_problem(check: object, sweeps: set[str]) -> str | None:
+    """What is wrong with a conclusion's ``check`` table before anything runs (an
+    unknown kind, a sweep the study does not declare), or None. Measured quantities
+    name their sweeps in ``a``/``b``/``of``."""
+    if not isinstance(check, dict):
+        return "expected a table with kind and sweep"
+    kind = check.get("kind")
+    if kind not in CHECK_KINDS:
+        from ..scenario.errors import suggest
+
+        return (f"kind: unknown check kind {kind!r}{suggest(str(kind), list(CHECK_KINDS))}; expected one of "
+                f"{', '.join(CHECK_KINDS)}")
+    named = [check.get("sweep")] + [part.get("sweep") for part in (check.get(k) for k in ("a", "b", "of"))
+                                    if isinstance(part, dict)]
+    for sweep in named:
+        if sweep is not None and sweep not in sweeps:
+            from ..scenario.errors import suggest
+
+            return f"sweep: the study declares no sweep {sweep!r}{suggest(str(sweep), sorted(sweeps))}"
+    return None
