@@ -80,7 +80,7 @@ def _check_conclusions(data: dict, source: str) -> None:
     sweep the study does not declare: found when the study is loaded, before any run."""
     from .checks import check_problem
 
-    sweeps = {s.get("name") for s in data.get("sweep", []) if isinstance(s, dict)}
+    sweeps = {s["name"] for s in data.get("sweep", []) if isinstance(s, dict) and isinstance(s.get("name"), str)}
     for i, c in enumerate(data.get("conclusion", [])):
         problem = check_problem(c.get("check") if isinstance(c, dict) else None, sweeps)
         if problem is not None:
@@ -94,7 +94,7 @@ def _check_conclusions(data: dict, source: str) -> None:
                 from ..scenario.errors import suggest
 
                 raise StudyError(f"{source}: {section}[{i}].sweep: the study declares no sweep {sweep!r}"
-                                 f"{suggest(str(sweep), sorted(s for s in sweeps if isinstance(s, str)))}")
+                                 f"{suggest(str(sweep), sorted(sweeps))}")
 
 
 def _check_names(node: object, source: str, where: str = "") -> None:
