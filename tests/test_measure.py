@@ -240,3 +240,28 @@ def test_advise_verify_runs_both_settings_on_the_hosts(testbed, tmp_path: Path) 
     assert [label.split()[0] for label in seen] == ["cubic", "reno", "cubic", "reno"]
     assert len(outcome.current_bps) == len(outcome.changed_bps) == 2 and min(outcome.current_bps) > 0
     assert outcome.measured is not None and outcome.verdict
+
+
+def test_measure_backend_needs_a_hosts_file(tmp_path: Path) -> None:
+    result = run_cli("reproduce", "lfn", "--backend", "measure", "--quick", "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and "--hosts" in result.stderr and not (tmp_path / "out").exists()
+
+
+@needs_root
+def test_reproduce_lfn_on_real_hosts(testbed, tmp_path: Path) -> None:
+    """#33: `reproduce lfn --backend measure --hosts FILE` runs the study's
+    kernel-reachable sweep between the hosts and beside it in the simulator, and the
+    report sets them side by side."""
+    hosts = testbed.hosts_file(tmp_path / "hosts.toml", {"sender": "a", "receiver": "b"})
+    out = tmp_path / "lfn"
+    result = run_cli("reproduce", "lfn", "--backend", "measure", "--quick", "--hosts", str(hosts), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    report = (out / "report.md").read_text()
+    assert "real hosts (measured) Mb/s" in report
+    rows = [line for line in report.splitlines() if line.startswith("| hosts | cc = ")]
+    assert len(rows) == 2  # quick: reno and cubic with a 4 MiB buffer
+    measured = [float(row.split("|")[5]) for row in rows]
+    if not machine_too_busy_for_real_time():
+        assert all(m > 0.7 * RATE_MBIT for m in measured), measured
+    batch = next((out / "sweeps" / "hosts-measured").glob("batches/*/runs.parquet")).parent
+    assert "runs.parquet" in json.loads((batch / "manifest.json").read_text())["files"]

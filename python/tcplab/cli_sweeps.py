@@ -3,6 +3,7 @@ the app of :mod:`tcplab.cli`)."""
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -17,8 +18,11 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
 BackendOpt = Annotated[str, typer.Option(
-    "--backend", click_type=click.Choice(["sim", "emu"]), metavar="sim|emu",
-    help="sim: the simulator; emu: each run over the real Linux stack (needs root; real time, one run at a time).")]
+    "--backend", click_type=click.Choice(["sim", "emu", "measure"]), metavar="sim|emu|measure",
+    help="sim: the simulator; emu: each run over the real Linux stack (needs root; real time, one run at a time); "
+         "measure: each run between the real hosts of --hosts (docs/measure.md).")]
+HostsOpt = Annotated[Path | None, typer.Option(
+    "--hosts", metavar="FILE", help="For --backend measure: which machine is which host (docs/measure.md).")]
 JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Local worker processes (default: all cores).")]
 DaskOpt = Annotated[str | None, typer.Option(
     "--dask", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786) instead of local workers.")]
@@ -71,14 +75,32 @@ def print_point_summary(summary, spec) -> None:
     out_console.print(table)
 
 
-def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: str = "sweep", backend: str = "sim"):
-    """Runs ``spec`` into ``out`` on ``backend`` with a progress bar; prints the
-    per-point summary and where plots went. Returns the outcome and the summary."""
+def _hosts_for(backend: str, hosts: Path | None, scenarios: list) -> dict | None:
+    """The hosts of --hosts for ``--backend measure`` (every host the scenarios' flows
+    use must be there), None for the other backends; ScenarioError otherwise."""
+    if backend != "measure":
+        if hosts is not None:
+            raise ScenarioError("--hosts", "is for --backend measure")
+        return None
+    if hosts is None:
+        raise ScenarioError("--hosts", "--backend measure needs --hosts FILE: which machine is which host (docs/measure.md)")
+    from .measure import read_hosts
+    from .scenario import load
+
+    needed = sorted({n for s in scenarios for f in load(s).engine["flows"] for n in (f["from"], f["to"])})
+    return read_hosts(hosts, needed)
+
+
+def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: str = "sweep", backend: str = "sim",
+                   hosts: dict | None = None):
+    """Runs ``spec`` into ``out`` on ``backend`` (between ``hosts`` for "measure") with
+    a progress bar; prints the per-point summary and where plots went. Returns the
+    outcome and the summary."""
     from .sweeps import SweepInputError, finish, run_sweep
 
     progress = SweepProgress(label)
     try:
-        outcome = run_sweep(spec, out, jobs=jobs, dask_address=dask, progress=progress, backend=backend)
+        outcome = run_sweep(spec, out, jobs=jobs, dask_address=dask, progress=progress, backend=backend, hosts=hosts)
     except SweepInputError as e:
         _fail(str(e), 2)
     finally:
@@ -97,6 +119,7 @@ def sweep(
     jobs: JobsOpt = None,
     dask: DaskOpt = None,
     backend: BackendOpt = "sim",
+    hosts: HostsOpt = None,
 ) -> None:
     """Run every point × replication of a sweep in parallel; resumable (runs already in
     the directory are not run again). Exit status 1 if some runs failed."""
@@ -104,10 +127,11 @@ def sweep(
 
     try:
         spec = read_sweep(file)
+        host_specs = _hosts_for(backend, hosts, [spec.scenario])
     except ScenarioError as e:
         _fail(str(e), 2)
     target = out if out is not None else Path("results") / f"{file.stem}-sweep"
-    outcome, summary, plots = run_and_report(spec, target, jobs, dask, backend=backend)
+    outcome, summary, plots = run_and_report(spec, target, jobs, dask, backend=backend, hosts=host_specs)
     if not summary.empty:
         print_point_summary(summary, spec)
     out_console.print(f"{outcome.total} runs: {outcome.skipped} already stored, {outcome.ran} run now "
@@ -175,6 +199,7 @@ def reproduce(
     export: Annotated[Path | None, typer.Option(
         "--export", help="Write the study's files (scenarios, sweeps, published data) to DIR instead of running.")] = None,
     backend: BackendOpt = "sim",
+    hosts: HostsOpt = None,
 ) -> None:
     """Reproduce a published study: run its sweeps and write a report (Markdown and HTML)
     with the published numbers side by side and its conclusions checked."""
@@ -192,13 +217,25 @@ def reproduce(
             return
     except (StudyError, ScenarioError) as e:
         _fail(str(e), 2)
-    suffix = ("-emu" if backend == "emu" else "") + ("-quick" if quick else "")
+    from .studies import BACKEND_SUFFIX
+
+    suffix = BACKEND_SUFFIX.get(backend, "") + ("-quick" if quick else "")
     target = out if out is not None else Path("results") / f"reproduce-{study}{suffix}"
     started = time.perf_counter()
     try:
-        report = reproduce_study(loaded, target, quick=quick, jobs=jobs, dask=dask, runner=run_and_report, backend=backend)
+        declared = loaded.sweeps(quick, backend)
+        templates = sorted({loaded.directory / d["scenario"] for d in declared if "scenario" in d})
+        host_specs = _hosts_for(backend, hosts, templates)
+        runner = functools.partial(_run_on, hosts=host_specs)
+        report = reproduce_study(loaded, target, quick=quick, jobs=jobs, dask=dask, runner=runner, backend=backend)
     except (StudyError, ScenarioError) as e:
         _fail(str(e), 2)
     out_console.print(report.markdown_checklist(), markup=False, highlight=False)
     out_console.print(f"Report: [bold]{escape(str(report.markdown_path))}[/] and [bold]{escape(str(report.html_path))}[/] "
                       f"({time.perf_counter() - started:.0f} s)")
+
+
+def _run_on(spec, out: Path, jobs, dask, label: str, backend: str, *, hosts: dict | None):
+    """:func:`run_and_report` for a study's sweeps: the measure backend's runs get the
+    hosts, the simulator's none."""
+    return run_and_report(spec, out, jobs, dask, label, backend, hosts=hosts if backend == "measure" else None)

@@ -36,9 +36,13 @@ class Study:
 
     def sweeps(self, quick: bool, backend: str = "sim") -> list[dict]:
         """The sweep declarations to run (``--quick`` leaves out ``full_only`` ones). With
-        ``backend = "emu"`` only those declared ``emu = true`` (run in both backends,
-        side by side), which the simulator-only reproduction leaves out."""
-        wanted = [s for s in self.data.get("sweep", []) if bool(s.get("emu")) == (backend == "emu")]
+        ``backend = "emu"`` only those declared ``emu = true``, with ``"measure"`` those
+        declared ``measure = true`` (each run in the simulator and on that backend, side
+        by side); the simulator-only reproduction leaves both out."""
+        def runs_on(s: dict) -> str:
+            return "emu" if s.get("emu") else "measure" if s.get("measure") else "sim"
+
+        wanted = [s for s in self.data.get("sweep", []) if runs_on(s) == backend]
         return [s for s in wanted if not (quick and s.get("full_only"))]
 
 
@@ -149,6 +153,10 @@ def sweep_spec(study: Study, declaration: dict, quick: bool):
     return sweep_from_table(table, scenario, source)
 
 
+#: Where a backend's runs of a sweep go: ``sweeps/<name><suffix>``.
+BACKEND_SUFFIX = {"emu": "-emu", "measure": "-measured"}
+
+
 def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, dask: str | None, runner,
                     backend: str = "sim"):
     """Runs the study's sweeps into ``out/sweeps/<name>``, checks its conclusions and
@@ -163,7 +171,7 @@ def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, d
 
     out.mkdir(parents=True, exist_ok=True)
     summaries, specs, walls = {}, {}, {}
-    runs_on = [("sim", ""), ("emu", "-emu")] if backend == "emu" else [("sim", "")]
+    runs_on = [("sim", ""), (backend, BACKEND_SUFFIX[backend])] if backend in BACKEND_SUFFIX else [("sim", "")]
     declarations = [(d, b, d["name"] + suffix) for d in study.sweeps(quick, backend) for b, suffix in runs_on]
     if not declarations:
         raise StudyError(f"study '{study.name}' has no sweeps for --backend {backend}")
@@ -176,6 +184,6 @@ def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, d
         summaries[name] = point_summary(runs, [p.name for p in spec.parameters], metrics, order=order)
         specs[name] = spec
         walls[name] = outcome
-    if backend == "emu":
-        return build_backend_report(study, out, summaries, specs, walls, quick=quick)
+    if backend in BACKEND_SUFFIX:
+        return build_backend_report(study, out, summaries, specs, walls, quick=quick, backend=backend)
     return build_report(study, out, summaries, specs, walls, quick=quick)

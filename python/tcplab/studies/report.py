@@ -109,15 +109,27 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
     return Report(md_path, html_path, conclusions, comparisons)
 
 
-def build_backend_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict, *, quick: bool) -> Report:
-    """``reproduce --backend emu``: each of the study's ``emu`` sweeps in the simulator
-    and over the Linux stack, point by point, with the paper's number where the sweep
-    names the published sweep it repeats (``paper = "<sweep>"``)."""
+#: How a backend's runs are named in the report: column heading, title, where they are.
+_BACKEND_WORDS = {
+    "emu": ("Linux (emulated) Mb/s", "simulator vs the Linux stack", "Linux", "-emu",
+            "the emulated runs' self-calibration is in their summaries (docs/emulation.md)"),
+    "measure": ("real hosts (measured) Mb/s", "simulator vs real hosts", "hosts", "-measured",
+                "the measured runs' hosts, kernels and warnings are in their summaries (docs/measure.md)"),
+}
+
+
+def build_backend_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict, *, quick: bool,
+                         backend: str = "emu") -> Report:
+    """``reproduce --backend emu|measure``: each of the study's sweeps for that backend
+    in the simulator and over the Linux stack (emulated, or between real hosts), point
+    by point, with the paper's number where the sweep names the published sweep it
+    repeats (``paper = "<sweep>"``)."""
+    column, title, short, suffix, where = _BACKEND_WORDS[backend]
     data = study.data
     rows: list[list[str]] = []
-    for declaration in study.sweeps(quick, "emu"):
+    for declaration in study.sweeps(quick, backend):
         name = declaration["name"]
-        sim, emu = summaries.get(name), summaries.get(name + "-emu")
+        sim, emu = summaries.get(name), summaries.get(name + suffix)
         if sim is None or emu is None or sim.empty:
             continue
         parameters = [p.name for p in specs[name].parameters]
@@ -134,31 +146,30 @@ def build_backend_report(study, out: Path, summaries: dict, specs: dict, outcome
                          _num(None if mean_b is None else mean_b * scale, b.get("goodput_bps_ci")),
                          "–" if ratio is None else f"{ratio:.2f}",
                          _num(a.get("retransmits")), _num(b.get("retransmits"))])
-    headings = ["sweep", "point", "paper Mb/s", "simulator Mb/s", "Linux (emulated) Mb/s", "Linux / simulator",
-                "retransmits sim", "retransmits Linux"]
-    notes = [d.get("emu_note", "") for d in study.sweeps(quick, "emu")]
-    md = [f"# {study.title}: simulator vs the Linux stack", "", f"Paper: {data.get('paper', '')}", "",
+    headings = ["sweep", "point", "paper Mb/s", "simulator Mb/s", column, f"{short} / simulator",
+                "retransmits sim", f"retransmits {short}"]
+    notes = [d.get(f"{backend}_note", "") for d in study.sweeps(quick, backend)]
+    md = [f"# {study.title}: {title}", "", f"Paper: {data.get('paper', '')}", "",
           *[n.replace("\n", " ") for n in notes if n], "",
           "| " + " | ".join(headings) + " |", "|" + "---|" * len(headings)]
     md += ["| " + " | ".join(r) + " |" for r in rows]
-    differences = [t for d in study.sweeps(quick, "emu") for t in d.get("emu_differences", [])]
+    differences = [t for d in study.sweeps(quick, backend) for t in d.get(f"{backend}_differences", [])]
     if differences:
-        md += ["", "## Where Linux differs from the simulator, and why", ""] + [f"- {t}" for t in differences]
+        md += ["", f"## Where {short} differs from the simulator, and why", ""] + [f"- {t}" for t in differences]
     md += ["", "## Runs", "", "| sweep | runs | failed | wall time |", "|---|---|---|---|"]
     md += [f"| {n} | {o.total} | {o.failed} | {o.wall_s:.1f} s |" for n, o in outcomes.items()]
-    md += ["", "Each backend's runs are in `sweeps/<name>/` and `sweeps/<name>-emu/`; the emulated runs' "
-           "self-calibration is in their summaries (docs/emulation.md).", ""]
+    md += ["", f"Each backend's runs are in `sweeps/<name>/` and `sweeps/<name>{suffix}/`; {where}.", ""]
     md_path = out / "report.md"
     md_path.write_text("\n".join(md))
     e = html.escape
-    body = [f"<h1>{e(study.title)}: simulator vs the Linux stack</h1>", f"<p>Paper: {e(data.get('paper', ''))}</p>",
+    body = [f"<h1>{e(study.title)}: {e(title)}</h1>", f"<p>Paper: {e(data.get('paper', ''))}</p>",
             *[f"<p class='note'>{e(n)}</p>" for n in notes if n], "<table><tr>",
             *[f"<th>{e(h)}</th>" for h in headings], "</tr>"]
     body += ["<tr>" + "".join(f"<td{' class=num' if i > 1 else ''}>{e(c)}</td>" for i, c in enumerate(r)) + "</tr>"
              for r in rows]
     body.append("</table>")
     if differences:
-        body += ["<h2>Where Linux differs from the simulator, and why</h2><ul>", *[f"<li>{e(t)}</li>" for t in differences],
+        body += [f"<h2>Where {e(short)} differs from the simulator, and why</h2><ul>", *[f"<li>{e(t)}</li>" for t in differences],
                  "</ul>"]
     html_path = out / "report.html"
     html_path.write_text(page(study.title, "\n".join(body), [], style=_CSS))

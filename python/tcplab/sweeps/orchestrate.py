@@ -4,6 +4,7 @@ rest on local worker processes or a Dask cluster, and commit results in batches.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import time
@@ -130,11 +131,18 @@ def run_sweep(
     dask_address: str | None = None,
     progress: ProgressCallback | None = None,
     backend: str = "sim",
+    hosts: dict | None = None,
 ) -> SweepOutcome:
     """Runs every run of ``spec`` not yet stored in ``out``. Failed runs are stored with
     their message and do not stop the others. On the ``"emu"`` backend runs go one at
-    a time in this process (an emulated run takes the machine; needs root)."""
+    a time in this process (an emulated run takes the machine; needs root), and so on
+    the ``"measure"`` backend, between the real ``hosts`` (:mod:`tcplab.measure`)."""
     started = time.perf_counter()
+    if backend == "measure":
+        if not hosts:
+            raise SweepInputError("--backend measure needs --hosts FILE (docs/measure.md)")
+        if dask_address:
+            raise SweepInputError("--backend measure runs from this machine: it cannot use a Dask cluster")
     if backend == "emu":
         from ..emu import EmuError, require_root
 
@@ -145,6 +153,10 @@ def run_sweep(
         if dask_address:
             raise SweepInputError("--backend emu runs on this machine: it cannot use a Dask cluster")
     planned = plan(spec, backend)
+    if backend == "measure":
+        assert hosts is not None
+        planned = [PlannedRun(dataclasses.replace(r.task, hosts=tuple(sorted(hosts.items()))), r.point, r.error)
+                   for r in planned]
     store = SweepStore(Path(out))
     client = _dask_client(dask_address) if dask_address else None
     try:
@@ -182,7 +194,7 @@ def run_sweep(
                             "seed": r.task.seed, "status": "failed", "message": r.error, "wall_s": 0.0}})
     runnable = [r.task for r in todo if not r.error]
     try:
-        if backend == "emu":
+        if backend in ("emu", "measure"):
             results: Iterator[dict] = (execute(t) for t in runnable)
         else:
             results = _dask_results(client, runnable) if client else _local_results(runnable, jobs)

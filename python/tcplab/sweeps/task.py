@@ -28,9 +28,11 @@ class RunTask:
     overrides: tuple[str | tuple[str, object], ...]
     series: bool
     time_limit_s: float | None
-    #: "sim" (the simulator) or "emu" (the scenario over the Linux stack: needs root,
-    #: runs in real time, one at a time).
+    #: "sim" (the simulator), "emu" (the scenario over the Linux stack: needs root,
+    #: runs in real time, one at a time) or "measure" (between real hosts: ``hosts``).
     backend: str = "sim"
+    #: For "measure": (scenario host name, :class:`tcplab.measure.HostSpec`) pairs.
+    hosts: tuple = ()
 
 
 class TimeLimitExceeded(Exception):
@@ -42,6 +44,7 @@ def execute(task: RunTask) -> dict:
     ``flow_series``/``link_series`` columns when series are kept). Never raises for
     a failing run: the failure is the result (``run.status`` = "failed", ``message``)."""
     from ..emu.run import EmuError
+    from ..measure import MeasureError
     from ..runner import simulate
     from ..scenario import ScenarioError, load
 
@@ -57,9 +60,11 @@ def execute(task: RunTask) -> dict:
 
         if task.backend == "emu":
             engine, engine_wall = _emulate(scenario)
+        elif task.backend == "measure":
+            engine, engine_wall = _measure(scenario, dict(task.hosts))
         else:
             engine, engine_wall = simulate(scenario, check_deadline if deadline else None, series=task.series)
-    except (ScenarioError, TimeLimitExceeded, EmuError) as e:
+    except (ScenarioError, TimeLimitExceeded, EmuError, MeasureError) as e:
         return {"run": {**run, "status": "failed", "message": str(e), "wall_s": time.perf_counter() - started}}
     except Exception as e:  # an internal error in one run must not stop the sweep
         detail = traceback.format_exception_only(type(e), e)[-1].strip()
@@ -84,6 +89,14 @@ def _emulate(scenario) -> tuple[dict, float]:
     return {**result.summary, "series": result.series}, result.summary["wall_time_s"]
 
 
+def _measure(scenario, hosts: dict) -> tuple[dict, float]:
+    """A run between real hosts in the simulator's result shape."""
+    from ..measure import measure
+
+    result = measure(scenario, hosts)
+    return {**result.summary, "series": result.series}, result.summary["wall_time_s"]
+
+
 def _total(values: list) -> int | None:
     """The sum of counts, or None if a run has none of them (an emulated run's
     timeouts: the kernel does not tell them apart)."""
@@ -95,17 +108,18 @@ def run_metrics(engine: dict) -> dict:
     """The per-run metrics of the catalog's ``runs`` view (docs/sweeps.md)."""
     flows = engine["flows"]
     tcp = [f for f in flows if f.get("retransmits") is not None]
-    sent = sum(f["packets_sent"] for f in flows)
-    dropped = sum(f["packets_dropped"] for f in flows)
+    # Between real hosts (tcplab measure) drops are not observable: None, not zero.
+    sent = _total([f["packets_sent"] for f in flows])
+    dropped = _total([f["packets_dropped"] for f in flows])
     srtts = [f["srtt_ms"] for f in tcp if f.get("srtt_ms") is not None]
     delays = [f["delay_ms"]["mean"] for f in flows if f["delay_ms"]["mean"] is not None]
     return {
         "goodput_bps": float(sum(f["goodput_bps"] for f in flows)),
         "jain": engine["fairness"]["jain"],
-        "drops": sum(sum(link["drops"].values()) for link in engine["links"]),
+        "drops": sum(sum(link["drops"].values()) for link in engine["links"]) if engine["links"] else None,
         "retransmits": _total([f["retransmits"] for f in tcp]),
         "timeouts": _total([f["rto_count"] for f in tcp]),
-        "loss_rate": dropped / sent if sent else math.nan,
+        "loss_rate": dropped / sent if sent and dropped is not None else math.nan,
         "srtt_ms": sum(srtts) / len(srtts) if srtts else None,
         "delay_ms_mean": sum(delays) / len(delays) if delays else None,
         "events": engine["events"],
