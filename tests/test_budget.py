@@ -168,3 +168,42 @@ def test_many_flows_get_a_compact_summary_and_full_tables_in_files(tmp_path):
     # Ten flows shown, not every flow (a narrow terminal may split the table: the same
     # ten ids again).
     assert len({m.group(1) for line in p.stdout.splitlines() if (m := re.match(r"│ (flow\d+) ", line))}) == 10
+
+
+def test_an_admitted_run_is_capped_at_its_estimate_plus_margin():
+    """#35 item 4: while a run goes its address space is capped (estimate x CAP_FACTOR +
+    CAP_SLACK_BYTES over what is mapped): an allocation far beyond the estimate fails
+    inside the cap instead of taking the machine, and succeeds again after it."""
+    script = """
+import tcplab.budget as b
+cost = b.Estimate(events=1, wall_s=0, memory_bytes=1e6, series_bytes=0, series_cells=0, network_bytes=1e6,
+                  packets_bytes=0, largest_queue=None)
+with b.memory_cap(cost):
+    try:
+        bytearray(b.CAP_SLACK_BYTES + (1 << 30))
+        print("allocated inside")
+    except MemoryError:
+        print("refused inside")
+big = bytearray(b.CAP_SLACK_BYTES + (1 << 30))
+print("allocated after", len(big) > 0)
+"""
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split("\n")[:2] == ["refused inside", "allocated after True"]
+
+
+def test_a_run_needs_headroom_beyond_its_estimate():
+    """Admitted only within MEMORY_HEADROOM of what is available: at 97% it is refused
+    (#35 item 4), saying the estimate and the margin."""
+    import tcplab.budget as b
+
+    scenario = tcplab.load(str(SCENARIOS / "default.toml"))
+    cost = b.estimate(scenario)
+    available = b.available_memory()
+    big = b.Estimate(**{**cost.__dict__, "memory_bytes": 0.97 * available, "series_bytes": 0.97 * available})
+    with pytest.raises(tcplab.ScenarioError, match="is available \\(a run may take 80% of it"):
+        b.check_memory(scenario, big)
+    b.check_memory(scenario, b.Estimate(**{**cost.__dict__, "memory_bytes": 0.5 * available}))

@@ -2,8 +2,9 @@
 
 The engine estimates events, wall time and peak memory from the scenario alone
 (``crates/engine/src/estimate.rs``). Here that estimate meets this machine: a run whose
-memory estimate exceeds the memory available is refused (a :class:`ScenarioError`
-naming the knob to turn); a run estimated to take longer than
+memory estimate exceeds :data:`MEMORY_HEADROOM` of the memory available is refused (a
+:class:`ScenarioError` naming the knob to turn), an admitted run goes with its address
+space capped (:func:`memory_cap`), and a run estimated to take longer than
 :data:`WARN_AFTER_S` is announced before it starts.
 """
 
@@ -12,6 +13,8 @@ from __future__ import annotations
 import json
 import os
 import resource
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +25,16 @@ from .scenario import Scenario, ScenarioError
 #: Runs estimated to take longer than this (seconds of wall time) are announced;
 #: the environment variable ``TCPLAB_WARN_AFTER_S`` overrides it.
 WARN_AFTER_S = 60.0
+#: A run is admitted only if its memory estimate is at most this share of what is
+#: available: the rest is the margin for the estimate's error and for everything else
+#: on the machine (#35: a run estimated at 97% of free memory was admitted).
+MEMORY_HEADROOM = 0.8
+#: While a run goes, this process's address space is capped at what it has mapped plus
+#: the estimate times this factor plus :data:`CAP_SLACK_BYTES` (libraries imported
+#: meanwhile, thread stacks): an estimate that is wrong fails the run (the engine's
+#: allocation fails and the process ends), instead of taking the machine's memory.
+CAP_FACTOR = 2.0
+CAP_SLACK_BYTES = 2 << 30
 
 
 @dataclass(frozen=True)
@@ -95,7 +108,7 @@ def check_memory(scenario: Scenario, cost: Estimate) -> None:
     """Refuses ``scenario`` (ScenarioError) if its memory estimate exceeds what is
     available, naming the part that dominates and the knob that shrinks it."""
     available = available_memory()
-    if cost.memory_bytes <= available:
+    if cost.memory_bytes <= MEMORY_HEADROOM * available:
         return
     parts = {"series": cost.series_bytes, "network": cost.network_bytes, "packets": cost.packets_bytes}
     largest = max(parts, key=lambda k: parts[k])
@@ -110,8 +123,33 @@ def check_memory(scenario: Scenario, cost: Estimate) -> None:
     else:
         field = "flow"
         advice = f"the network itself (nodes, links, flows) takes {_gb(cost.network_bytes)}: simulate fewer flows or hosts"
-    raise ScenarioError(field, f"this run needs about {_gb(cost.memory_bytes)} of memory but "
-                               f"{_gb(max(available, 0))} is available; {advice}", scenario.source)
+    raise ScenarioError(field, f"this run needs about {_gb(cost.memory_bytes)} of memory and "
+                               f"{_gb(max(available, 0))} is available (a run may take {MEMORY_HEADROOM:.0%} of "
+                               f"it, the rest is margin); {advice}", scenario.source)
+
+
+@contextmanager
+def memory_cap(cost: Estimate) -> Iterator[None]:
+    """Caps this process's address space while a run admitted by :func:`check_memory`
+    goes (:data:`CAP_FACTOR`, :data:`CAP_SLACK_BYTES`), and lifts the cap after it. A
+    tighter limit already in place is kept."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    try:
+        mapped = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        yield
+        return
+    cap = int(mapped + CAP_FACTOR * cost.memory_bytes + CAP_SLACK_BYTES)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    if soft != resource.RLIM_INFINITY and soft <= cap:
+        yield
+        return
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def warn_after_s() -> float:

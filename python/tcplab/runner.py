@@ -137,9 +137,18 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
     (:func:`tcplab.budget.check_memory`; pass ``cost`` if it is already estimated).
     ``pcap`` = (selectors, directory, snap length) writes packet captures there
     (:func:`tcplab.capture.capture_files`)."""
-    from .budget import check_memory, estimate
+    from .budget import check_memory, estimate, memory_cap
 
-    check_memory(scenario, cost or estimate(scenario))
+    cost = cost or estimate(scenario)
+    check_memory(scenario, cost)
+    with memory_cap(cost):
+        return _simulate(scenario, cost, progress, series, interval_ns, on_interval, pcap)
+
+
+def _simulate(scenario: Scenario, cost: Estimate, progress: ProgressCallback | None, series: bool,
+              interval_ns: int | None, on_interval: IntervalCallback | None,
+              pcap: tuple[list[str], Path, int] | None) -> tuple[dict, float]:
+    """:func:`simulate`'s run, once admitted."""
     sim = build(scenario)
     if pcap is not None:
         from .capture import capture_files
