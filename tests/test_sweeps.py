@@ -450,3 +450,20 @@ def test_a_run_stored_twice_is_an_error_never_averaged(write_scenario, tmp_path)
         flat = "".join(result.stderr.split())  # as one line, however the terminal wrapped it
         assert result.returncode == 2, result.stderr
         assert batch.name in flat and copy.name in flat and "stored" in result.stderr
+
+
+def test_a_points_runs_share_one_compilation_with_their_own_seeds(write_scenario, tmp_path):
+    """A worker compiles a point once and gives each replication its seed (#31 item 4:
+    the sweep's per-run overhead): exactly the scenario a fresh compile with that seed
+    gives, for every run of the plan."""
+    from tcplab.scenario import load
+    from tcplab.sweeps.orchestrate import plan
+    from tcplab.sweeps.task import _load
+
+    spec = read_sweep(write_scenario(star() + SWEEP.format(reps=3)))
+    runs = plan(spec)
+    assert len({r.task.point_key for r in runs}) == 4 and len(runs) == 12
+    for r in runs:
+        cached, fresh = _load(r.task), load(r.task.scenario, list(r.task.overrides), r.task.seed)
+        assert cached.engine == fresh.engine and cached.raw == fresh.raw
+        assert list(cached.overrides) == list(fresh.overrides)

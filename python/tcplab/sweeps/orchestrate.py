@@ -81,6 +81,8 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
         except ScenarioError as e:
             error = str(e.with_source(f"{spec.scenario_source} at point {_describe(point)}"))
             content = {"scenario": spec.scenario, "overrides": [list(o) if isinstance(o, tuple) else o for o in overrides]}
+        # What the point's runs share, all but the seed: a worker compiles it once.
+        point_key = hashlib.sha256(canonical_json({"scenario": content, "tcplab": __version__}).encode()).hexdigest()[:24]
         for rep in range(spec.replications):
             seed = derive_seed(base_seed, point, rep)
             identity_of_run = {"scenario": content, "seed": seed, "tcplab": __version__}
@@ -89,7 +91,7 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
             key = hashlib.sha256(canonical_json(identity_of_run).encode()).hexdigest()[:24]
             task = RunTask(key=key, point_id=pid, replication=rep, seed=seed, scenario=spec.scenario,
                            overrides=tuple(overrides), series=spec.series, time_limit_s=spec.time_limit_s,
-                           backend=backend)
+                           backend=backend, point_key=point_key)
             runs.append(PlannedRun(task=task, point=point, error=error))
     if runs and all(r.error for r in runs):
         raise SweepInputError(runs[0].error)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import time
 import traceback
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,9 @@ class RunTask:
     backend: str = "sim"
     #: For "measure": (scenario host name, :class:`tcplab.measure.HostSpec`) pairs.
     hosts: tuple = ()
+    #: The hash of the point's scenario after overrides, without the seed: the runs of
+    #: a point share it, and a worker compiles the scenario once per point.
+    point_key: str = ""
 
 
 class TimeLimitExceeded(Exception):
@@ -46,12 +50,12 @@ def execute(task: RunTask) -> dict:
     from ..emu.run import EmuError
     from ..measure import MeasureError
     from ..runner import simulate
-    from ..scenario import ScenarioError, load
+    from ..scenario import ScenarioError
 
     started = time.perf_counter()
     run = {"key": task.key, "point": task.point_id, "rep": task.replication, "seed": task.seed}
     try:
-        scenario = load(task.scenario, list(task.overrides), task.seed)
+        scenario = _load(task)
         deadline = None if task.time_limit_s is None else started + task.time_limit_s
 
         def check_deadline(_now: int, _total: int, _events: int) -> None:
@@ -79,6 +83,35 @@ def execute(task: RunTask) -> dict:
         result["delay_hist"] = _delay_histograms(task.key, engine)
     result["run"]["wall_s"] = time.perf_counter() - started
     return result
+
+
+#: Compiled scenarios of the points this worker ran last, by point key (a few: a
+#: worker takes a sweep's runs point by point, replications together).
+_COMPILED: OrderedDict[str, Any] = OrderedDict()
+_COMPILED_POINTS = 16
+
+
+def _load(task: RunTask):
+    """The task's scenario with its seed. Replications of a point differ only in
+    ``simulation.seed``, so the point's scenario is compiled once per worker and each
+    replication gets a copy with its own seed (the same result as compiling it anew:
+    the seed is copied to the engine's configuration and nowhere else)."""
+    from ..scenario import load
+    from ..scenario.loader import Scenario
+
+    if not task.point_key:
+        return load(task.scenario, list(task.overrides), task.seed)
+    base = _COMPILED.get(task.point_key)
+    if base is None:
+        base = load(task.scenario, list(task.overrides))
+        _COMPILED[task.point_key] = base
+        if len(_COMPILED) > _COMPILED_POINTS:
+            _COMPILED.popitem(last=False)
+    else:
+        _COMPILED.move_to_end(task.point_key)
+    raw = {**base.raw, "simulation": {**(base.raw.get("simulation") or {}), "seed": task.seed}}
+    engine = {**base.engine, "simulation": {**base.engine["simulation"], "seed": task.seed}}
+    return Scenario(base.source, raw, engine, (*base.overrides, f"simulation.seed={task.seed}"))
 
 
 def _emulate(scenario) -> tuple[dict, float]:
