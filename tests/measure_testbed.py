@@ -12,6 +12,7 @@ Needs root, iproute2 and sshd; the namespaces and daemons are removed on exit.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -155,12 +156,9 @@ class SshLab:
             d.kill()
             d.wait()
         for name in self.ns.values():
-            subprocess.run(["ip", "netns", "pids", name], capture_output=True)
             for pid in subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split():
-                try:
+                with contextlib.suppress(ProcessLookupError, ValueError):
                     os.kill(int(pid), 9)
-                except (ProcessLookupError, ValueError):
-                    pass
             subprocess.run(["ip", "netns", "del", name], capture_output=True)
         for host in ("a", "b"):
             subprocess.run(["ip", "link", "del", f"{self.tag}m{host}"], capture_output=True)

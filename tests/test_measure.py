@@ -19,7 +19,6 @@ import pytest
 from conftest import machine_too_busy_for_real_time, run_cli
 from debian import ensure
 from measure_testbed import SshLab
-
 from tcplab.measure.hosts import read_hosts
 from tcplab.scenario import ScenarioError
 
