@@ -129,12 +129,12 @@ def test_measured_cubic_matches_the_emulated_measured_path(testbed, measured_pat
         pytest.skip(f"real time, both sides: {busy}")
     path_toml = measured_path[1]
     scenario = tmp_path / "flow.toml"
-    scenario.write_text(SCENARIO.format(duration="10s"))
+    scenario.write_text(SCENARIO.format(duration="6s"))
     hosts = testbed.hosts_file(tmp_path / "hosts.toml", {"sender": "a", "receiver": "b"})
     real = run_cli("measure", str(scenario), "--hosts", str(hosts), "-o", str(tmp_path / "real"), "--json")
     assert real.returncode == 0, real.stderr
     real_goodput = json.loads(real.stdout)["flows"][0]["goodput_bps"]
-    emu = run_cli("emu", str(path_toml), "--set", "simulation.duration=10s", "-o", str(tmp_path / "emu"), "--json")
+    emu = run_cli("emu", str(path_toml), "--set", "simulation.duration=6s", "-o", str(tmp_path / "emu"), "--json")
     assert emu.returncode == 0, emu.stderr
     emu_goodput = json.loads(emu.stdout)["flows"][0]["goodput_bps"]
     assert emu_goodput == pytest.approx(real_goodput, rel=0.10)
