@@ -44,6 +44,23 @@ def test_its_own_results_are_replaced(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
+def test_files_added_to_results_are_never_deleted_by_the_next_run(tmp_path):
+    """#35 item 2: a user's file inside a results directory makes the next run there
+    stop (exit 2, naming it) instead of deleting it with the old results; files tcplab
+    itself added later (`tcplab report --plots`) do not."""
+    out = tmp_path / "res"
+    scenario = str(_scenario(tmp_path))
+    assert run_cli("run", scenario, "--out", str(out), "--no-plots").returncode == 0
+    (out / "notes.txt").write_text("what I saw")
+    before = (out / "summary.json").read_text()
+    r = run_cli("run", scenario, "--out", str(out), "--no-plots")
+    assert r.returncode == 2 and "notes.txt" in r.stderr and "did not write" in r.stderr
+    assert (out / "notes.txt").read_text() == "what I saw" and (out / "summary.json").read_text() == before
+    (out / "notes.txt").unlink()
+    assert run_cli("report", str(out), "--plots").returncode == 0
+    assert run_cli("run", scenario, "--out", str(out), "--no-plots").returncode == 0
+
+
 @pytest.mark.parametrize("target", ["a", "b", "."])
 def test_compare_never_writes_over_a_run_it_reads(tmp_path, target):
     """`compare A B --out A` deleted run A and exited 0 (issue #35): an --out that is

@@ -24,7 +24,7 @@ import typer
 from . import __version__
 from .budget import check_memory, duration_text, estimate, warn_after_s
 from .intervals import IntervalReport
-from .output import OutputError, _umask, check_output, replace_file
+from .output import OutputError, _umask, check_output, record_written, replace_file
 from .runner import InternalError, simulate
 from .runner import validate as engine_validate
 from .scenario import ScenarioError, load
@@ -439,6 +439,7 @@ def report_command(
             for chart in run_charts(result.summary, result._series(), throughput):
                 if chart.name not in ("goodput", "received"):
                     written.append(replace_file(results / f"{chart.name}.{fmt}", functools.partial(draw, chart)))
+        record_written(results, [p.name for p in written])  # the next run there may replace them
     except (ScenarioError, OutputError) as e:
         _fail(str(e), 2)
     out_console.print(f"Wrote {len(written)} file(s) into [bold]{escape(str(results))}[/]: "

@@ -81,12 +81,45 @@ def _check_output(out: str | Path) -> Path:
         if entries and MARKER not in entries:
             raise OutputError(f"{_shown(out)}: is a non-empty directory that tcplab did not create (no {MARKER} in it); "
                               "refusing to replace it (choose another --out)")
+        foreign = _not_written_by_tcplab(path, entries)
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+            raise OutputError(f"{_shown(out)}: holds files tcplab did not write ({shown}); replacing the results "
+                              "would delete them: move them, or choose another --out")
     parent = _existing_ancestor(path.parent)
     if not parent.is_dir():
         raise OutputError(f"{_shown(out)}: {parent} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"{_shown(out)}: {parent} is not writable")
     return path
+
+
+def _not_written_by_tcplab(path: Path, entries: list[str]) -> list[str]:
+    """Entries of the results directory ``path`` that its marker does not list (a
+    user's notes, a figure edited by hand): the next run there would delete them
+    (#35 item 2). A marker from before tcplab listed its files says nothing: []."""
+    if MARKER not in entries:
+        return []
+    try:
+        written = json.loads((path / MARKER).read_text()).get("files")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(written, list):
+        return []
+    return sorted(e for e in entries if e != MARKER and e not in written)
+
+
+def record_written(directory: Path, names: Sequence[str]) -> None:
+    """Adds ``names`` (files tcplab wrote into the results ``directory`` after the run,
+    e.g. ``tcplab report --plots``) to its marker's list."""
+    marker = directory / MARKER
+    try:
+        data = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        return
+    if isinstance(data, dict) and isinstance(data.get("files"), list):
+        data["files"] = sorted({*data["files"], *names})
+        replace_file(marker, lambda tmp: tmp.write_text(json.dumps(data) + "\n"))
 
 
 def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
@@ -105,7 +138,8 @@ def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
         raise OutputError(f"{_shown(out)}: cannot write in {path.parent} ({e.strerror})") from None
     try:
         fill(tmp)
-        (tmp / MARKER).write_text(json.dumps({"format": FORMAT_VERSION}) + "\n")
+        written = sorted(e.name for e in os.scandir(tmp))
+        (tmp / MARKER).write_text(json.dumps({"format": FORMAT_VERSION, "files": written}) + "\n")
         os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes it owner-only
         if path.exists():
             if _exchange(tmp, path):
