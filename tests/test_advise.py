@@ -374,3 +374,18 @@ def test_only_socket_settings_are_verifiable(dumbbell: Path) -> None:
     assert not any(verifiable(judged(v, 0.1)) for q in ("mtu", "rto", "transport") for v in by_question[q])
     best, why = pick([judged(by_question["mtu"][0], 0.5), judged(by_question["cc"][0], 0.1)])
     assert best is not None and best.variant.question == "cc" and "jumbo" in (why or "")
+
+
+def test_the_recommendations_are_also_run_together(dumbbell: Path, tmp_path: Path) -> None:
+    """Separate gains need not add up: the questions' recommendations are also run at
+    once, as one more change judged against the scenario as it is (sharing its runs)."""
+    # Reno without SACK on this path: Vegas, and a socket buffer that keeps the queue
+    # from overflowing, each gain a few percent (docs/advise.md).
+    a = _advise(dumbbell, tmp_path / "a", ["flow[0].transport.sack=false"], questions=["cc", "buffer"], replications=2)
+    picks = [q.recommended for q in a.answers if q.recommended is not None]
+    assert len(picks) == 2, [q.assessments[0].verdict for q in a.answers]
+    c = a.combined
+    assert c is not None and c.runs == 2
+    assert c.variant.overrides == tuple(o for p in picks for o in p.variant.overrides)
+    assert c.variant.name == " + ".join(p.variant.name for p in picks)
+    assert c.gain is not None and c.gain.base == picks[0].gain.base  # the same runs of the scenario as it is

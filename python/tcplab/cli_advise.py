@@ -49,7 +49,7 @@ def advise(
 
     from .advise import QUESTIONS, AdviceInputError
     from .advise import advise as run_advice
-    from .advise.render import TEXT_COLUMNS, assessment_row, headings, overall_text, path_lines, recommendation_lines, to_json, write_report
+    from .advise.render import TEXT_COLUMNS, assessment_row, combined_lines, headings, overall_text, path_lines, recommendation_lines, to_json, write_report
     from .scenario import load
     from .scenario.loader import read_raw
     from .sweeps import SweepInputError
@@ -104,6 +104,8 @@ def advise(
         for rule in answer.rules:
             out_console.print(f"[dim]Rule of thumb ({escape(rule.study)} study, not this path's simulation): "
                               f"{escape(rule.text(advice.path))}[/]")
+    for line in combined_lines(advice):
+        out_console.print(escape(line), highlight=False)
     for note in advice.notes:
         out_console.print(f"[yellow]note:[/] {escape(note)}")
     out_console.print(f"[bold]{escape(overall_text(advice))}[/]")

@@ -25,7 +25,7 @@ from .evidence import Evidence, gather, start_offsets, sweep_spec
 from .knobs import QUESTION_TITLES, QUESTIONS, Variant, variants
 from .path import AdviceInputError, PathSummary, summarise
 from .rules import Rule, applicable
-from .verdict import Assessment, assess, ranked, recommendation
+from .verdict import HELPS, Assessment, assess, ranked, recommendation
 
 #: Replications per variant by default: enough for a t interval to mean something.
 DEFAULT_REPLICATIONS = 5
@@ -61,11 +61,17 @@ class Advice:
     notes: list[str] = field(default_factory=list)
     #: What --verify found on the real hosts (None: not asked).
     verification: dict | None = None
+    #: The recommendations of two or more questions made together, judged as one
+    #: change (None when fewer than two questions recommend something).
+    combined: Assessment | None = None
 
     @property
     def best(self) -> Assessment | None:
-        """The single change with the largest gain that helps without harming others."""
+        """The change with the largest gain that helps without harming others: one
+        question's recommendation, or all of them together if that gains more."""
         picks = [a.recommended for a in self.answers if a.recommended is not None]
+        if self.combined is not None and self.combined.verdict == HELPS:
+            picks.append(self.combined)
         return max(picks, key=lambda a: a.gain.relative if a.gain else 0.0) if picks else None
 
 
@@ -96,6 +102,8 @@ def advise(scenario: Scenario, raw: dict, out: Path, *, questions: list[str] | N
         if not mine and not applicable(path, q):
             continue
         answers.append(QuestionAdvice(q, ranked(mine), recommendation(mine), applicable(path, q)))
+    combined = _together(answers, path, raw, replications, base_overrides, out, objective, len(fair_between) > 1,
+                         jobs=jobs, dask_address=dask_address, progress=progress)
     failed = [f"{name}: {message}" for name, message in evidence.failures.items()]
     if start_offsets(path, replications) is not None:
         notes.append("nothing in the scenario is random, so its replications start the flows at different fractions "
@@ -105,7 +113,26 @@ def advise(scenario: Scenario, raw: dict, out: Path, *, questions: list[str] | N
         notes.append("nothing in the scenario is random and it has one flow: every run of a setting is the same, "
                      "so the intervals are zero and the differences exact")
     return Advice(path=path, objective=objective, replications=replications, answers=answers, evidence=evidence,
-                  notes=notes + [f"not run: {f}" for f in failed])
+                  notes=notes + [f"not run: {f}" for f in failed], combined=combined)
+
+
+def _together(answers: list[QuestionAdvice], path: PathSummary, raw: dict, replications: int,
+              base_overrides: tuple[str, ...], out: Path, objective: str, fairness: bool, **run) -> Assessment | None:
+    """The questions' recommendations made at once, run and judged like any change: gains
+    of separate changes need not add up (a bigger buffer and a more aggressive algorithm
+    may each help and together overflow). The runs join the same sweep directory, whose
+    runs of the scenario as it is they share."""
+    picks = [a.recommended for a in answers if a.recommended is not None]
+    if len(picks) < 2:
+        return None
+    together = Variant("combined", " + ".join(a.variant.name for a in picks),
+                       tuple(o for a in picks for o in a.variant.overrides),
+                       " ".join(a.variant.scenario_change for a in picks),
+                       "; ".join(a.variant.host_change for a in picks),
+                       ", ".join(dict.fromkeys(a.variant.owner for a in picks)))
+    evidence = gather(sweep_spec(path, raw, [together], replications, base_overrides), out, path, **run)
+    judged = assess(evidence.runs, [together], objective, fairness=fairness)
+    return judged[0] if judged else None
 
 
 __all__ = ["Advice", "AdviceInputError", "QuestionAdvice", "QUESTIONS", "Variant", "advise"]

@@ -123,6 +123,18 @@ def recommendation_lines(answer: QuestionAdvice, objective: str) -> list[str]:
     return lines
 
 
+def combined_lines(advice: Advice) -> list[str]:
+    """The questions' recommendations made together, in words (none if fewer than two)."""
+    c = advice.combined
+    if c is None:
+        return []
+    lines = [f"Together, {c.variant.name}: {gain_text(c, advice.objective)}, {c.verdict}"
+             + (f" ({'; '.join(c.side_effects)})" if c.side_effects else "") + "."]
+    if c.verdict == "helps":
+        lines.append(f"  In the scenario: {c.variant.scenario_change}")
+    return lines
+
+
 def overall_text(advice: Advice) -> str:
     """The one-line verdict over every question."""
     best = advice.best
@@ -161,6 +173,7 @@ def to_json(advice: Advice) -> dict:
                        "variants": [assessment(x) for x in a.assessments],
                        "rules_of_thumb": [{"study": r.study, "text": r.text(p)} for r in a.rules]}
                       for a in advice.answers],
+        "combined": assessment(advice.combined) if advice.combined is not None else None,
         "recommended": best.variant.name if best else None,
         "verification": advice.verification,
         "notes": advice.notes,
@@ -218,6 +231,10 @@ def write_report(advice: Advice, out: Path) -> list[Path]:
         parts.extend(f"<p>{e(line)}</p>" for line in recommendation_lines(a, advice.objective) if a.assessments)
         for r in a.rules:
             parts.append(f"<p class='run'>Rule of thumb ({e(r.study)} study, not this path's simulation): {e(r.text(advice.path))}</p>")
+    if advice.combined is not None:
+        parts.append("<h2>The recommendations together</h2>")
+        parts.append(table(headings(advice), [assessment_row(advice.combined, advice)], TEXT_COLUMNS))
+        parts.extend(f"<p>{e(line)}</p>" for line in combined_lines(advice))
     if advice.verification and advice.verification.get("verified"):
         v = advice.verification
         parts.append(f"<h2>Verified on the real hosts</h2><p>{e(v['verified'])}: predicted {v['predicted'] * 100:+.0f}%, "
