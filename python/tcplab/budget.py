@@ -82,11 +82,15 @@ def _address_space_left() -> int | None:
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     if soft == resource.RLIM_INFINITY:
         return None
+    return soft - (_mapped_bytes() or 0)
+
+
+def _mapped_bytes() -> int | None:
+    """This process's address space (what RLIMIT_AS counts), or None if unknown."""
     try:
-        mapped = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        return int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except OSError:
-        mapped = 0
-    return soft - mapped
+        return None
 
 
 def _cgroup_left() -> int | None:
@@ -134,9 +138,8 @@ def memory_cap(cost: Estimate) -> Iterator[None]:
     goes (:data:`CAP_FACTOR`, :data:`CAP_SLACK_BYTES`), and lifts the cap after it. A
     tighter limit already in place is kept."""
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    try:
-        mapped = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except OSError:
+    mapped = _mapped_bytes()
+    if mapped is None:
         yield
         return
     cap = int(mapped + CAP_FACTOR * cost.memory_bytes + CAP_SLACK_BYTES)

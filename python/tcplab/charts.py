@@ -273,7 +273,7 @@ def run_charts(summary: dict, series: Series, throughput: str = "received") -> l
 
     if summary["links"]:  # none for a measurement between real hosts: not observable
         charts += _link_charts(summary, series, group, bin_ms)
-    charts.append(_flow_rates(summary))
+    charts.append(_flow_rates(summary, ip_measured))
     if ip_measured:
         charts.append(_throughput_cdf(summary, series))
     charts.append(_delay_cdf(series, names))
@@ -325,13 +325,13 @@ def _link_charts(summary: dict, series: Series, group: _Coarsening, bin_ms: floa
     return charts
 
 
-def _flow_rates(summary: dict) -> Chart:
+def _flow_rates(summary: dict, ip_measured: bool) -> Chart:
     """Whole-run goodput and received throughput per flow: bars, or ranked curves
     beyond :data:`MAX_BARS` flows."""
     flows = summary["flows"]
     goodputs = np.array([f["goodput_bps"] for f in flows], dtype=float) / 1e6
     values = {"goodput": goodputs}
-    if all(f["throughput_bps"] is not None for f in flows):  # not measured between real hosts
+    if ip_measured:  # not between real hosts: they see no IP-level received bytes
         values["received throughput"] = np.array([f["throughput_bps"] for f in flows], dtype=float) / 1e6
     what = " and ".join(values)
     if len(flows) <= MAX_BARS:

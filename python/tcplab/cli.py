@@ -239,9 +239,8 @@ def print_summary(result: RunResult, console: Console) -> None:
         rows = [[escape(f["id"]), _count(f["retransmits"]), _count(f["fast_retransmits"]), _count(f["rto_count"]),
                  _ms(f["srtt_ms"]), "-" if f["fct_s"] is None else f"{f['fct_s']:.3f}"] for f in tcp]
         console.print(*fitted_tables("Reliable transport", columns, rows, width))
+    # None for a measurement between real hosts (its links are not observable).
     busy = [link for link in s["links"] if link["tx_packets"] > 0 or sum(link["drops"].values()) > 0]
-    if not s["links"]:  # a measurement between real hosts: the path's links are not observable
-        busy = []
     shown = busy if len(busy) <= COMPACT_ROWS else sorted(busy, key=lambda link: link["utilization"], reverse=True)[:COMPACT_EXTREMES * 2]
     title = "Link directions with traffic" if shown is busy else f"The {len(shown)} busiest of {len(busy):,} link directions with traffic"
     columns = [Column("link", numeric=False),

@@ -68,10 +68,10 @@ def advise(
     try:
         loaded = load(scenario, sets)
         if verify:
-            from .measure import read_hosts
+            from .measure import hosts_used, read_hosts
 
             assert hosts is not None
-            host_specs = read_hosts(hosts, sorted({n for f in loaded.engine["flows"] for n in (f["from"], f["to"])}))
+            host_specs = read_hosts(hosts, hosts_used(loaded.engine))
         raw, _ = read_raw(scenario)
         target = out if out is not None else Path("results") / f"{loaded.name}-advice"
         advice = run_advice(loaded, raw, target, questions=question, flows=flow, replications=runs,

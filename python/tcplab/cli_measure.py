@@ -36,7 +36,7 @@ def measure_command(
     """Run a scenario's flows between real hosts over SSH (congestion control, MSS, buffers, start/stop, the
     applications as the scenario says; the path as it is) and write the results as tcplab run does; or, with
     --path, measure a path and write it as a scenario."""
-    from .measure import MeasureError, characterise, measure, path_scenario, read_hosts
+    from .measure import MeasureError, characterise, hosts_used, measure, path_scenario, read_hosts
     from .output import OutputError, check_output
     from .scenario import load
     from .scenario.toml_writer import dumps
@@ -67,8 +67,7 @@ def measure_command(
         if scenario is None:
             raise ScenarioError("", "give a scenario to run between the hosts, or --path A B")
         loaded = load(scenario, set_ or [])
-        needed = sorted({n for f in loaded.engine["flows"] for n in (f["from"], f["to"])})
-        spec = read_hosts(hosts, needed)
+        spec = read_hosts(hosts, hosts_used(loaded.engine))
         target = out if out is not None else Path("results") / f"{loaded.name}-measured"
         check_output(target)
         interval_ns = None

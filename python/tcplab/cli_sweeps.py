@@ -84,11 +84,10 @@ def _hosts_for(backend: str, hosts: Path | None, scenarios: list) -> dict | None
         return None
     if hosts is None:
         raise ScenarioError("--hosts", "--backend measure needs --hosts FILE: which machine is which host (docs/measure.md)")
-    from .measure import read_hosts
+    from .measure import hosts_used, read_hosts
     from .scenario import load
 
-    needed = sorted({n for s in scenarios for f in load(s).engine["flows"] for n in (f["from"], f["to"])})
-    return read_hosts(hosts, needed)
+    return read_hosts(hosts, sorted({name for s in scenarios for name in hosts_used(load(s).engine)}))
 
 
 def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: str = "sweep", backend: str = "sim",

@@ -97,9 +97,7 @@ def _check_output(out: str | Path) -> Path:
 def _not_written_by_tcplab(path: Path, entries: list[str]) -> list[str]:
     """Entries of the results directory ``path`` that its marker does not list (a
     user's notes, a figure edited by hand): the next run there would delete them
-    (#35 item 2). A marker from before tcplab listed its files says nothing: []."""
-    if MARKER not in entries:
-        return []
+    (#35 item 2). No marker, or one from before tcplab listed its files, says nothing: []."""
     try:
         written = json.loads((path / MARKER).read_text()).get("files")
     except (OSError, ValueError, AttributeError):

@@ -142,10 +142,10 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
     cost = cost or estimate(scenario)
     check_memory(scenario, cost)
     with memory_cap(cost):
-        return _simulate(scenario, cost, progress, series, interval_ns, on_interval, pcap)
+        return _simulate(scenario, progress, series, interval_ns, on_interval, pcap)
 
 
-def _simulate(scenario: Scenario, cost: Estimate, progress: ProgressCallback | None, series: bool,
+def _simulate(scenario: Scenario, progress: ProgressCallback | None, series: bool,
               interval_ns: int | None, on_interval: IntervalCallback | None,
               pcap: tuple[list[str], Path, int] | None) -> tuple[dict, float]:
     """:func:`simulate`'s run, once admitted."""

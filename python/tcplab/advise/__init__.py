@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..scenario import Scenario
-from .evidence import Evidence, gather, start_offsets, sweep_spec
+from .evidence import CURRENT, Evidence, gather, start_offsets, sweep_spec
 from .knobs import QUESTION_TITLES, QUESTIONS, Variant, variants
 from .path import AdviceInputError, PathSummary, summarise
 from .rules import Rule, applicable
@@ -89,8 +89,8 @@ def advise(scenario: Scenario, raw: dict, out: Path, *, questions: list[str] | N
         raise AdviceInputError("nothing to try: " + "; ".join(notes))
     spec = sweep_spec(path, raw, tried, replications, base_overrides)
     evidence = gather(spec, out, path, jobs=jobs, dask_address=dask_address, progress=progress)
-    if evidence.runs.empty or not (evidence.runs["variant"] == "current").any():
-        message = evidence.failures.get("current", "no run succeeded")
+    if evidence.runs.empty or not (evidence.runs["variant"] == CURRENT).any():
+        message = evidence.failures.get(CURRENT, "no run succeeded")
         raise AdviceInputError(f"the scenario as it is did not run: {message}")
     objective = "fct_s" if path.finite else "goodput_bps"
     # fairness_flows None: Jain's index is over every flow.

@@ -22,26 +22,13 @@ if TYPE_CHECKING:
 #: The point of the sweep that changes nothing.
 CURRENT = "current"
 
-#: Per-run measures (columns of :func:`measures`), what each means and its unit.
-MEASURES = {
-    "goodput_bps": "your flows' goodput, summed",
-    "fct_s": "the time your last flow completed (NaN if one did not)",
-    "others_goodput_bps": "the other flows' goodput, summed (NaN without others)",
-    "jain": "Jain's index over the scenario's fairness flows",
-    "delay_ms": "mean one-way delay of your flows' packets",
-    "loss_rate": "your flows' packets dropped per packet sent",
-    "retransmits": "your flows' retransmissions",
-}
-
-
 @dataclass(frozen=True)
 class Evidence:
-    """Every run's measures (a DataFrame: ``variant``, ``replicate``, :data:`MEASURES`) and
-    the runs that failed (variant name → message)."""
+    """Every run's measures (a DataFrame: ``variant``, ``replicate`` and the columns of
+    :func:`_measures`) and the runs that failed (variant name → message)."""
 
     runs: pd.DataFrame
     failures: dict[str, str]
-    root: Path
 
 
 def start_offsets(path: PathSummary, trials: int) -> dict[str, dict[str, str]] | None:
@@ -112,10 +99,14 @@ def read(root: Path, path: PathSummary) -> Evidence:
         theirs = flows[(flows["key"] == run.key) & ~flows["id"].isin(yours)]
         replicate = run.trial if isinstance(run.trial, str) else f"r{run.rep}"
         rows.append({"variant": run.variant, "replicate": replicate, **_measures(mine, theirs, run.jain)})
-    return Evidence(runs=pd.DataFrame(rows), failures=failures, root=root)
+    return Evidence(runs=pd.DataFrame(rows), failures=failures)
 
 
 def _measures(mine, theirs, jain) -> dict:
+    """One run's measures: your flows' goodput summed (``goodput_bps``), when the last
+    of them completed (``fct_s``, NaN if one did not), the other flows' goodput summed
+    (NaN without others), Jain's index over the fairness flows, your packets' mean
+    one-way delay, your loss rate and retransmissions."""
     nan = float("nan")
     sent = float(mine["packets_sent"].sum())
     delivered = mine["packets_delivered"].astype(float)

@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass
 
 from ..scenario.expressions import format_number
+from ..scenario.toml_writer import value_text
+from ..scenario.units import amount_bytes
 from .path import TCP_IP_HEADERS, PathSummary
 
 #: The questions, in the order they are asked with ``--question all``.
@@ -99,19 +101,11 @@ SHOWN_FIELDS = 3
 def _set_text(overrides: tuple[tuple[str, object], ...]) -> str:
     """The ``--set`` arguments that make ``overrides``; a change of one field on many
     flows names the first and says how many more get the same."""
-    parts = [f"--set '{k}={_toml(v)}'" for k, v in overrides]
+    # Strings as they are typed after --set (cc=vegas), anything else as TOML.
+    parts = [f"--set '{k}={v if isinstance(v, str) else value_text(v)}'" for k, v in overrides]
     if len(parts) > SHOWN_FIELDS:
         return f"{parts[0]} (and the same for {len(parts) - 1} more flows or links)"
     return " ".join(parts)
-
-
-def _toml(value: object, inner: bool = False) -> str:
-    """``value`` as TOML text (``--set`` reads values as TOML)."""
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v, True)}" for k, v in value.items()) + " }"
-    if isinstance(value, str) and inner:
-        return '"' + value.replace('"', '\\"') + '"'
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _variant(question: str, name: str, overrides: tuple[tuple[str, object], ...], host: str, owner: str) -> Variant:
@@ -173,7 +167,7 @@ def _buffer(path: PathSummary) -> list[Variant] | str:
     ends = [f for f in path.yours if f["transport"]["type"] in ("tcp", "sctp")]
     mss = path.packet_bytes - TCP_IP_HEADERS
     window = path.bottleneck.bandwidth_bps * path.loaded_rtt_s / 8
-    current = [_bytes_of(f["transport"]["receive_buffer"], mss) for f in ends]
+    current = [amount_bytes(f["transport"]["receive_buffer"], mss) for f in ends]
     for k in SOCKET_BDPS:
         size = max(k * window, 16 * 1024)
         if all(_near(size, c) for c in current):
@@ -192,12 +186,6 @@ def _buffer(path: PathSummary) -> list[Variant] | str:
         out.append(_variant("buffer", f"socket buffers {format_number(k)}×BDP ({text})", tuple(overrides), host,
                             "both hosts"))
     return out or "the queue has no limit to change and no flow has a socket buffer"
-
-
-def _bytes_of(amount: dict | None, mss: int) -> float | None:
-    if amount is None:
-        return None
-    return amount["value"] * (mss if amount["unit"] in ("packets", "segments") else 1)
 
 
 def _mtu(path: PathSummary) -> list[Variant] | str:

@@ -8,10 +8,12 @@ exactly the links the simulator sends the flows over.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from .. import _core
 from ..scenario import Scenario
+from ..scenario.units import amount_bytes
 
 #: Bytes of IP and TCP headers between the MTU and the MSS (no options).
 TCP_IP_HEADERS = 40
@@ -40,6 +42,11 @@ class LinkDirection:
     #: The queue as compiled: ``{"type": ..., "limit": {"value": ..., "unit": ...}}``.
     queue: dict
     loss: dict
+
+    @property
+    def channel(self) -> int:
+        """The engine's channel index of this direction (routes list channels)."""
+        return 2 * self.index + (0 if self.forward else 1)
 
     @property
     def name(self) -> str:
@@ -96,8 +103,7 @@ class PathSummary:
         limit = self.bottleneck.queue.get("limit")
         if not limit:
             return self.rtt_s
-        queued = limit["value"] * (self.packet_bytes if limit["unit"] == "packets" else 1)
-        return self.rtt_s + queued * 8 / self.bottleneck.bandwidth_bps
+        return self.rtt_s + amount_bytes(limit, self.packet_bytes) * 8 / self.bottleneck.bandwidth_bps
 
     @property
     def loss_rate(self) -> float:
@@ -184,10 +190,11 @@ def summarise(scenario: Scenario, flow_names: list[str] | None = None) -> PathSu
     # The bottleneck: the link direction with the smallest share per flow crossing it
     # (ten clients converging on one server link make that link the bottleneck, not
     # their equally fast access links); the first of equals.
-    crossing = [c for route in routes for c in route[0]]
-    bottleneck = min(forward, key=lambda d: d.bandwidth_bps / crossing.count(2 * d.index + (0 if d.forward else 1)))
+    crossing = Counter(c for route in routes for c in route[0])
+    bottleneck = min(forward, key=lambda d: d.bandwidth_bps / crossing[d.channel])
     rtt = sum(d.delay_s for d in forward) + sum(direction(c).delay_s for c in first[1])
-    return PathSummary(scenario=scenario, yours=tuple(yours), others=tuple(f for f in flows if f not in yours),
+    mine = {f["name"] for f in yours}
+    return PathSummary(scenario=scenario, yours=tuple(yours), others=tuple(f for f in flows if f["name"] not in mine),
                        forward=forward, all_directions=tuple(seen[c] for c in sorted(seen)), bottleneck=bottleneck,
                        rtt_s=rtt)
 

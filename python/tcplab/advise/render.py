@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ..charts import Chart, Line, Panel
+from ..stack import describe
 from . import Advice, QuestionAdvice
 from .verdict import Assessment, Change, percent
 
@@ -35,7 +36,7 @@ def _ms(seconds: float) -> str:
 def path_lines(advice: Advice) -> list[str]:
     """The path in a few lines: your flows, the bottleneck, RTT, BDP, queue, loss."""
     p = advice.path
-    flows = ", ".join(f"{f['name']} ({_transport_text(f)})" for f in p.yours[:6]) + (" …" if len(p.yours) > 6 else "")
+    flows = "; ".join(f"{f['name']}: {describe(f, p.scenario.raw)}" for f in p.yours[:6]) + (" …" if len(p.yours) > 6 else "")
     bn = p.bottleneck
     limit = bn.queue.get("limit")
     queue = f"{bn.queue['type']} {limit['value']:,} {limit['unit']}" if limit else bn.queue["type"]
@@ -47,15 +48,6 @@ def path_lines(advice: Advice) -> list[str]:
         + (f" Random loss {p.loss_rate:.2g}." if p.loss_rate > 0 else ""),
     ]
     return lines
-
-
-def _transport_text(flow: dict) -> str:
-    t = flow["transport"]
-    if t["type"] == "tcp":
-        return f"TCP {t['cc']['algorithm']}"
-    if t["type"] == "sctp":
-        return f"SCTP, {t['streams']} stream(s)"
-    return t["type"].upper()
 
 
 def _cell(c: Change | None, points: bool = False) -> str:

@@ -164,10 +164,8 @@ def _side_effects(others: Change | None, jain: Change | None, delay: Change | No
         out.append(f"Jain's fairness index {percent(jain, points=True)}")
     if delay is not None and delay.significant(DELAY_RISE) > 0:
         out.append(f"your packets' delay {percent(delay)}")
-    if loss is not None and loss.significant(0.25) and loss.base > 0:
+    if loss is not None and loss.significant(0.25):
         out.append(f"your loss rate {percent(loss)}")
-    elif loss is not None and loss.base == 0 and loss.mean > 0:
-        out.append(f"your packets now lost ({loss.mean * 100:.2g}%; none before)")
     return tuple(out)
 
 

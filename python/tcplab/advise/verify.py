@@ -31,8 +31,6 @@ class Verification:
     current_bps: list[float]
     changed_bps: list[float]
     verdict: str
-    #: Why the overall recommendation was not the one verified (None if it was).
-    substituted: str | None = None
 
 
 def verifiable(a: Assessment) -> bool:

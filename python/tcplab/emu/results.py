@@ -53,6 +53,55 @@ def kernel_series(samples: list[dict | None], bins: int) -> dict[str, np.ndarray
     return {"cwnd_bytes": cwnd, "ssthresh_bytes": ssthresh, "srtt_ms": srtt}
 
 
+def run_bins(sim: dict) -> tuple[float, float, int, np.ndarray, np.ndarray]:
+    """A run's duration and bin width (s), its number of bins, each bin's start and
+    width (s; the last bin may be cut short by the end of the run)."""
+    duration_s, bin_s = sim["duration_ns"] / 1e9, sim["bin_ns"] / 1e9
+    bins = max(1, math.ceil(sim["duration_ns"] / sim["bin_ns"]))
+    bin_start = np.arange(bins) * bin_s
+    return duration_s, bin_s, bins, bin_start, np.minimum(bin_start + bin_s, duration_s) - bin_start
+
+
+def endpoint_results(reports: list[tuple[str, list[dict]]], flows: list[dict]) -> tuple[dict, list[str]]:
+    """The endpoints' results the hosts reported (host name, endpoint results), by
+    (flow index, "sender" | "receiver"), and their errors naming flow, role and host."""
+    ends: dict[tuple[int, str], dict] = {}
+    errors = []
+    for host, endpoints in reports:
+        for e in endpoints:
+            role = "receiver" if e["role"].endswith("Receiver") else "sender"
+            ends[(e["flow"], role)] = e
+            if e.get("error"):
+                errors.append(f"flow {flows[e['flow']]['name']} ({role} on {host}): {e['error']}")
+    return ends, errors
+
+
+def completion(flow: dict, receiver: dict, end_ns: int) -> tuple[float | None, int]:
+    """A file transfer's completion time (s, from its start to its receiver's last
+    byte; None unless all of it arrived) and when the flow's activity ended (ns)."""
+    size = flow["app"].get("size_bytes")
+    if size is not None and receiver.get("delivered_total") == size and receiver.get("last_byte_ns") is not None:
+        return receiver["last_byte_ns"] / 1e9 - flow["start_ns"] / 1e9, receiver["last_byte_ns"]
+    return None, end_ns
+
+
+def delay_rows(index: int, delays_us: list[int]) -> list[tuple[int, float, int]]:
+    """Flow ``index``'s one-way delays as histogram rows (flow, bucket upper bound in
+    ms, packets), in buckets of :data:`_DELAY_BUCKET_MS`."""
+    if not delays_us:
+        return []
+    buckets = np.ceil(np.asarray(delays_us) / 1000 / _DELAY_BUCKET_MS) * _DELAY_BUCKET_MS
+    upper, counts = np.unique(np.round(buckets, 6), return_counts=True)
+    return [(index, u, c) for u, c in zip(upper, counts, strict=True)]
+
+
+def delay_columns(rows: list[tuple[int, float, int]]) -> dict[str, np.ndarray]:
+    """:func:`delay_rows` of every flow as the series' delay columns."""
+    return {"flow_index": np.asarray([r[0] for r in rows], dtype=np.int64),
+            "delay_ms": np.asarray([r[1] for r in rows], dtype=float),
+            "packets": np.asarray([r[2] for r in rows], dtype=np.int64)}
+
+
 def _base_delay_ms(links: list[dict], route: list[int], packet_bytes: int) -> float:
     """Propagation plus one packet's serialization along ``route``, ms."""
     return sum(links[c]["delay_ms"] + (packet_bytes * 8 / links[c]["bandwidth_bps"] * 1e3
@@ -64,31 +113,16 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
     """The :class:`RunResult` of an emulated run (see the module's documentation)."""
     engine = scenario.engine
     sim = engine["simulation"]
-    duration_s, bin_s = sim["duration_ns"] / 1e9, sim["bin_ns"] / 1e9
-    bins = max(1, math.ceil(sim["duration_ns"] / sim["bin_ns"]))
-    bin_start = np.arange(bins) * bin_s
-    widths = np.minimum(bin_start + bin_s, duration_s) - bin_start
-    ends: dict[tuple[int, str], dict] = {}
-    errors = []
-    for h in hosts:
-        for e in reports[h.name]["endpoints"]:
-            role = "receiver" if e["role"].endswith("Receiver") else "sender"
-            ends[(e["flow"], role)] = e
-            if e.get("error"):
-                errors.append(f"flow {engine['flows'][e['flow']]['name']} ({role} on {h.name}): {e['error']}")
+    duration_s, bin_s, bins, bin_start, widths = run_bins(sim)
+    ends, errors = endpoint_results([(h.name, reports[h.name]["endpoints"]) for h in hosts], engine["flows"])
     links = forwarded["links"]
-    flows, flow_columns, delay_rows, calibration = [], [], [], []
+    flows, flow_columns, delays_by_flow, calibration = [], [], [], []
     for index, (f, plan) in enumerate(zip(engine["flows"], plans, strict=True)):
         net = forwarded["flows"][index]
         sender, receiver = ends.get((index, "sender"), {}), ends.get((index, "receiver"), {})
         start_s = f["start_ns"] / 1e9
-        end_ns = min(f["stop_ns"] or sim["duration_ns"], sim["duration_ns"])
         delivered = receiver.get("delivered_bytes") or [0] * bins
-        size = f["app"].get("size_bytes")
-        fct = None
-        if size is not None and receiver.get("delivered_total") == size and receiver.get("last_byte_ns") is not None:
-            fct = receiver["last_byte_ns"] / 1e9 - start_s
-            end_ns = receiver["last_byte_ns"]
+        fct, end_ns = completion(f, receiver, min(f["stop_ns"] or sim["duration_ns"], sim["duration_ns"]))
         end_s = end_ns / 1e9
         active = max(end_s - start_s, 1e-9)
         received = net["received_bytes"]
@@ -136,10 +170,7 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
                              "dropped_packets": np.asarray(net["dropped_packets"], dtype=np.int64),
                              **(kernel or {k: np.full(bins, np.nan, dtype=np.float32)
                                            for k in ("cwnd_bytes", "ssthresh_bytes", "srtt_ms")})})
-        if receiver.get("delays_us"):
-            buckets = np.ceil(np.asarray(receiver["delays_us"]) / 1000 / _DELAY_BUCKET_MS) * _DELAY_BUCKET_MS
-            upper, counts = np.unique(np.round(buckets, 6), return_counts=True)
-            delay_rows += [(index, u, c) for u, c in zip(upper, counts, strict=True)]
+        delays_by_flow += delay_rows(index, receiver.get("delays_us") or [])
         calibration.append(_calibrate(f, flows[-1], links, routes[index], info, delays))
     series = Series(
         bin_start_s=bin_start, duration_s=duration_s,
@@ -150,9 +181,7 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
                                  for s in forwarded["link_series"]])
               for k in ("tx_bytes", "drops", "queue_mean_packets", "queue_mean_bytes", "queue_max_packets",
                         "queue_max_bytes")},
-        delay={"flow_index": np.asarray([r[0] for r in delay_rows], dtype=np.int64),
-               "delay_ms": np.asarray([r[1] for r in delay_rows], dtype=float),
-               "packets": np.asarray([r[2] for r in delay_rows], dtype=np.int64)},
+        delay=delay_columns(delays_by_flow),
     )
     chosen = engine.get("fairness_flows")
     fair = flows if chosen is None else [f for f in flows if f["id"] in chosen]

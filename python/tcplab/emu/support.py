@@ -18,6 +18,7 @@ from pathlib import Path
 from ..runner import _SCENARIO_KEYS
 from ..scenario import load
 from ..scenario.errors import ScenarioError
+from ..scenario.units import amount_bytes
 
 #: tcplab's algorithm name → the kernel's.
 KERNEL_CC = {"reno": "reno", "newreno": "reno", "cubic": "cubic", "bbr": "bbr"}
@@ -109,7 +110,7 @@ def kernel_tcp(flow: dict) -> dict:
         route += ["rto_min", f"{rto['min_ns'] // 1_000_000}ms"]
     buffer = t["receive_buffer"]
     mss = t.get("mss_bytes") or 1460
-    receive_bytes = buffer["value"] * (mss if buffer["unit"] == "packets" else 1)
+    receive_bytes = amount_bytes(buffer, mss)
     common = {"net.ipv4.tcp_sack": int(t["sack"]), "net.ipv4.tcp_timestamps": int(t["timestamps"]),
               "net.ipv4.tcp_window_scaling": int(t["window_scaling"]),
               # No metrics carried from one connection to the next, and no slow start
@@ -120,7 +121,7 @@ def kernel_tcp(flow: dict) -> dict:
     receiver = {**common, "net.ipv4.tcp_rmem": f"4096 131072 {max(2 * receive_bytes, 131072)}"}
     sender = {**common, "net.ipv4.tcp_wmem": f"4096 65536 {max(4 * receive_bytes, 4 << 20)}"}
     max_window = t.get("max_window")
-    clamp = None if max_window is None else max_window["value"] * (mss if max_window["unit"] == "packets" else 1)
+    clamp = None if max_window is None else amount_bytes(max_window, mss)
     return {"kernel_cc": kernel_cc, "mss_bytes": t.get("mss_bytes"), "window_clamp": clamp, "route": route,
             "sysctls": {"sender": sender, "receiver": receiver}}
 

@@ -9,9 +9,9 @@ scenario's flows between the hosts, as a run's results), :mod:`.path` (``--path`
 RTT, rate, MTU, loss and buffer, and the path as a scenario).
 """
 
-from .hosts import HostSpec, read_hosts
+from .hosts import HostSpec, hosts_used, read_hosts
 from .path import characterise, path_scenario
 from .remote import MeasureError
 from .run import measure
 
-__all__ = ["HostSpec", "MeasureError", "characterise", "measure", "path_scenario", "read_hosts"]
+__all__ = ["HostSpec", "MeasureError", "characterise", "hosts_used", "measure", "path_scenario", "read_hosts"]

@@ -103,12 +103,10 @@ def about_host() -> dict:
         except OSError:
             sysctls[key] = None
     interfaces = {}
-    try:
+    with contextlib.suppress(OSError):  # no sysfs (a container): the provenance says less
         for name in sorted(os.listdir("/sys/class/net")):
             with open(f"/sys/class/net/{name}/mtu") as f:
                 interfaces[name] = {"mtu": int(f.read())}
-    except OSError:
-        pass
     return {"hostname": socket.gethostname(), "kernel": platform.release(), "python": platform.python_version(),
             "sysctls": sysctls, "interfaces": interfaces, "clock": clock_synchronised()}
 
@@ -163,9 +161,7 @@ def probe_rtt(peer: str, port: int, count: int, gap_s: float) -> dict:
             next_send += gap_s
         try:
             data = sock.recv(64)
-        except TimeoutError:
-            continue
-        except OSError:
+        except OSError:  # nothing back yet (a timeout), or an ICMP error for a lost probe
             continue
         _, _, got, _ = PROBE.unpack_from(data, 0)
         if got in sent_at:
@@ -186,14 +182,12 @@ def probe_mtu(peer: str, port: int, largest: int) -> dict:
     mtu = min(largest, sock.getsockopt(socket.IPPROTO_IP, IP_MTU))
     confirmed = False
     for _ in range(20):
-        try:
+        # EMSGSIZE (the path MTU fell) or no answer in time: ask the kernel again.
+        with contextlib.suppress(OSError):
             sock.send(PROBE.pack(b"E", 0, mtu, 0).ljust(mtu - UDP_IP, b"\0"))
-            data = sock.recv(65536)
-            confirmed = len(data) == mtu - UDP_IP
-            if confirmed:
-                break
-        except OSError:
-            pass  # EMSGSIZE (the path MTU fell) or no answer in time: ask the kernel again
+            confirmed = len(sock.recv(65536)) == mtu - UDP_IP
+        if confirmed:
+            break
         mtu = min(mtu, sock.getsockopt(socket.IPPROTO_IP, IP_MTU))
         time.sleep(0.05)
     sock.close()

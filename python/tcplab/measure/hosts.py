@@ -45,6 +45,11 @@ class HostSpec:
         return f"ssh {self.ssh}" if self.ssh else f"network namespace {self.netns}"
 
 
+def hosts_used(engine: dict) -> list[str]:
+    """The hosts a compiled scenario's flows start or end at: what a hosts file must map."""
+    return sorted({name for f in engine["flows"] for name in (f["from"], f["to"])})
+
+
 def read_hosts(path: Path, needed: list[str]) -> dict[str, HostSpec]:
     """The hosts of ``path`` (a :class:`ScenarioError` naming the file and field for a
     malformed one), checking that every host in ``needed`` is there."""

@@ -9,6 +9,7 @@ connect or log in, there is no ``python3``, the namespace does not exist.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import queue
@@ -116,11 +117,9 @@ class Agent:
 
     def close(self) -> None:
         """Ends the agent (closing its input is enough: it exits when its input ends)."""
-        try:
+        with contextlib.suppress(OSError):  # its input already broken: it is ending anyway
             if self.process.stdin is not None:
                 self.process.stdin.close()
-        except OSError:
-            pass
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:

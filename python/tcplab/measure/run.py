@@ -13,18 +13,18 @@ scenario is a stated warning, and the hosts' settings are in the provenance.
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
 
 from .. import __version__, _core
-from ..emu.results import kernel_series
+from ..emu.results import completion, delay_columns, delay_rows, endpoint_results, kernel_series, run_bins
 from ..emu.support import KERNEL_CC
 from ..emu.traffic import delay_summary
 from ..provenance import provenance
 from ..results import RunResult
 from ..scenario import Scenario, ScenarioError
+from ..scenario.units import amount_bytes
 from ..series import Series
 from ..stack import describe
 from .hosts import HostSpec
@@ -47,8 +47,7 @@ def _socket_settings(flow: dict) -> dict:
     buffer = t["receive_buffer"]
     clamp = t.get("max_window")
     return {"kernel_cc": KERNEL_CC.get(t["cc"]["algorithm"], t["cc"]["algorithm"]), "mss_bytes": t.get("mss_bytes"),
-            "rcvbuf": buffer["value"] * (mss if buffer["unit"] == "packets" else 1),
-            "window_clamp": None if clamp is None else clamp["value"] * (mss if clamp["unit"] == "packets" else 1)}
+            "rcvbuf": amount_bytes(buffer, mss), "window_clamp": None if clamp is None else amount_bytes(clamp, mss)}
 
 
 def plan(scenario: Scenario, hosts: dict[str, HostSpec]) -> tuple[dict[str, dict], list[str]]:
@@ -207,30 +206,16 @@ def assemble(scenario: Scenario, hosts: dict[str, HostSpec], work: dict, reports
     observable on a real path: ``null``, and no link series."""
     engine = scenario.engine
     sim = engine["simulation"]
-    duration_s, bin_s = sim["duration_ns"] / 1e9, sim["bin_ns"] / 1e9
-    bins = max(1, math.ceil(sim["duration_ns"] / sim["bin_ns"]))
-    bin_start = np.arange(bins) * bin_s
-    widths = np.minimum(bin_start + bin_s, duration_s) - bin_start
+    duration_s, bin_s, bins, bin_start, widths = run_bins(sim)
     about = {name: r["host"] for name, r in reports.items()}
     delays_valid, clock_note = _clock_note(about)
-    ends, errors = {}, []
-    for name, r in reports.items():
-        for e in r["endpoints"]:
-            role = "receiver" if e["role"].endswith("Receiver") else "sender"
-            ends[(e["flow"], role)] = e
-            if e.get("error"):
-                errors.append(f"flow {engine['flows'][e['flow']]['name']} ({role} on {name}): {e['error']}")
-    flows, columns, delay_rows = [], [], []
+    ends, errors = endpoint_results([(name, r["endpoints"]) for name, r in reports.items()], engine["flows"])
+    flows, columns, delays_by_flow = [], [], []
     for index, f in enumerate(engine["flows"]):
         sender, receiver = ends.get((index, "sender"), {}), ends.get((index, "receiver"), {})
         start_s = f["start_ns"] / 1e9
-        end_ns = min(f["stop_ns"] or sim["duration_ns"], sim["duration_ns"])
         delivered = np.asarray(receiver.get("delivered_bytes") or [0] * bins, dtype=np.int64)
-        size = f["app"].get("size_bytes")
-        fct = None
-        if size is not None and receiver.get("delivered_total") == size and receiver.get("last_byte_ns") is not None:
-            fct = receiver["last_byte_ns"] / 1e9 - start_s
-            end_ns = receiver["last_byte_ns"]
+        fct, end_ns = completion(f, receiver, min(f["stop_ns"] or sim["duration_ns"], sim["duration_ns"]))
         active = max(end_ns / 1e9 - start_s, 1e-9)
         tcp = f["transport"]["type"] == "tcp"
         info = sender.get("info") or {}
@@ -241,8 +226,6 @@ def assemble(scenario: Scenario, hosts: dict[str, HostSpec], work: dict, reports
         for i, s in enumerate(samples[:bins]):
             if s is not None:  # segments sent in the bin, from the kernel's running count
                 sent[i], previous = s["data_segs_out"] - previous, s["data_segs_out"]
-        if not tcp:
-            sent[:] = np.nan
         udp_sent = sender.get("datagrams_sent")
         udp_received = len(receiver.get("delays_us") or [])
         delays = delay_summary(receiver.get("delays_us") or []) if delays_valid else delay_summary([])
@@ -277,19 +260,15 @@ def assemble(scenario: Scenario, hosts: dict[str, HostSpec], work: dict, reports
                         "sent_packets": np.nan_to_num(sent).astype(np.int64),
                         "dropped_packets": np.zeros(bins, dtype=np.int64),
                         **kernel})
-        if delays_valid and receiver.get("delays_us"):
-            buckets = np.ceil(np.asarray(receiver["delays_us"]) / 100) / 10
-            upper, counts = np.unique(np.round(buckets, 6), return_counts=True)
-            delay_rows += [(index, u, c) for u, c in zip(upper, counts, strict=True)]
+        if delays_valid:
+            delays_by_flow += delay_rows(index, receiver.get("delays_us") or [])
     empty_link = {k: np.zeros(0, dtype=np.float32 if "mean" in k else np.int64)
                   for k in ("tx_bytes", "drops", "queue_mean_packets", "queue_mean_bytes", "queue_max_packets",
                             "queue_max_bytes")}
     series = Series(bin_start_s=bin_start, duration_s=duration_s, flow_ids=[f["id"] for f in flows], link_ids=[],
                     link_bandwidth_bps=np.zeros(0), flow={k: np.concatenate([c[k] for c in columns]) for k in columns[0]},
                     link=empty_link,
-                    delay={"flow_index": np.asarray([r[0] for r in delay_rows], dtype=np.int64),
-                           "delay_ms": np.asarray([r[1] for r in delay_rows], dtype=float),
-                           "packets": np.asarray([r[2] for r in delay_rows], dtype=np.int64)})
+                    delay=delay_columns(delays_by_flow))
     chosen = engine.get("fairness_flows")
     fair = flows if chosen is None else [f for f in flows if f["id"] in chosen]
     summary = {

@@ -128,6 +128,12 @@ class Amount(namedtuple("Amount", "value unit")):
     __slots__ = ()
 
 
+def amount_bytes(amount: dict, packet_bytes: float) -> float:
+    """A compiled amount (``{"value": ..., "unit": "packets" | "bytes"}``, as queue
+    limits and buffers reach the engine) in bytes, a packet counting ``packet_bytes``."""
+    return amount["value"] * (packet_bytes if amount["unit"] == "packets" else 1)
+
+
 def parse_amount(value: object, path: str, *, integral: bool = True) -> Amount:
     """ "100 packets", "20 segments", "150KB" or a plain number of packets (segments)."""
     number, unit = _split(value, path, "a packet count or size", '"100 packets" or "150KB"')

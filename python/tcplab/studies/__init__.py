@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..scenario import ScenarioError
+from ..scenario.errors import suggest
 from ..scenario.loader import read_raw
 
 STUDIES_DIR = Path(__file__).parent
@@ -59,8 +60,6 @@ def load_study(name: str) -> Study:
     path = directory / "study.toml"
     if not path.exists():
         names = [p.parent.name for p in sorted(STUDIES_DIR.glob("*/study.toml"))]
-        from ..scenario.errors import suggest
-
         raise StudyError(f"unknown study '{name}'{suggest(name, names)}; studies: {', '.join(names)}")
     try:
         data = tomllib.loads(path.read_text())
@@ -95,8 +94,6 @@ def _check_conclusions(data: dict, source: str) -> None:
         for i, item in enumerate(data.get(section, [])):
             sweep = item.get("sweep") if isinstance(item, dict) else None
             if sweep is not None and sweep not in sweeps:
-                from ..scenario.errors import suggest
-
                 raise StudyError(f"{source}: {section}[{i}].sweep: the study declares no sweep {sweep!r}"
                                  f"{suggest(str(sweep), sorted(sweeps))}")
 

@@ -40,6 +40,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ..scenario.errors import suggest
+
 
 class CheckError(ValueError):
     """A conclusion's check is malformed (unknown kind, missing argument)."""
@@ -321,15 +323,11 @@ def check_problem(check: object, sweeps: set[str]) -> str | None:
         return "expected a table with kind and sweep"
     kind = check.get("kind")
     if kind not in CHECK_KINDS:
-        from ..scenario.errors import suggest
-
         return (f"kind: unknown check kind {kind!r}{suggest(str(kind), list(CHECK_KINDS))}; expected one of "
                 f"{', '.join(CHECK_KINDS)}")
     named = [check.get("sweep")] + [part.get("sweep") for part in (check.get(k) for k in ("a", "b", "of"))
                                     if isinstance(part, dict)]
     for sweep in named:
         if sweep is not None and sweep not in sweeps:
-            from ..scenario.errors import suggest
-
             return f"sweep: the study declares no sweep {sweep!r}{suggest(str(sweep), sorted(sweeps))}"
     return None

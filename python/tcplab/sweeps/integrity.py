@@ -111,13 +111,13 @@ def damaged(root: Path) -> list[Damage]:
     return found
 
 
-def duplicates(root: Path, skip: set[Path] | None = None) -> dict[str, list[str]]:
+def duplicates(root: Path) -> dict[str, list[str]]:
     """Run keys stored in more than one batch (key → batch names)."""
     import pyarrow.parquet as pq
 
     seen: dict[str, list[str]] = {}
     for batch in batches(root):
-        if skip and batch in skip or not (batch / "runs.parquet").exists():
+        if not (batch / "runs.parquet").exists():
             continue
         for key in set(pq.read_table(batch / "runs.parquet", columns=["key"]).column("key").to_pylist()):
             seen.setdefault(key, []).append(batch.name)
@@ -131,10 +131,14 @@ def require_intact(root: Path) -> None:
                                   f"moved to {root / DAMAGED_DIR} and its runs run again")
     twice = duplicates(root)
     if twice:
-        key, names = next(iter(twice.items()))
-        raise SweepIntegrityError(f"{root}: run {key} is stored in batches {', '.join(names)} ({len(twice):,} run(s) "
-                                  "stored more than once; averaged they would count twice). Remove the copies "
-                                  "you made, or move one of the batches away")
+        raise SweepIntegrityError(stored_twice(root, twice))
+
+
+def stored_twice(root: Path, twice: dict[str, list[str]]) -> str:
+    """The message for runs stored in more than one batch (:func:`duplicates`)."""
+    key, names = next(iter(twice.items()))
+    return (f"{root}: run {key} is stored in batches {', '.join(names)} ({len(twice):,} run(s) stored more than "
+            "once; averaged they would count twice): remove the copies you made, or move one of the batches away")
 
 
 def legacy_batches(root: Path) -> int:

@@ -30,7 +30,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .integrity import DAMAGED_DIR, Damage, damaged, duplicates, write_manifest
+from .integrity import DAMAGED_DIR, Damage, damaged, duplicates, stored_twice, write_manifest
 
 #: The tables a batch may hold, in the order they are written.
 TABLES = ("runs", "flows", "links", "flow_series", "link_series", "delay_hist")
@@ -86,11 +86,8 @@ class SweepStore:
             self.quarantined.append(Damage(aside, d.problem))
         twice = duplicates(self.root)
         if twice:
-            key, names = next(iter(twice.items()))
             self.close()
-            raise SweepDirectoryError(f"{self.root}: run {key} is stored in batches {', '.join(names)} "
-                                      f"({len(twice):,} run(s) stored more than once): remove the copies, or move "
-                                      "one of the batches away, then rerun")
+            raise SweepDirectoryError(stored_twice(self.root, twice))
         _write_atomically(marker, json.dumps(identity, indent=2, default=str) + "\n", self.tmp)
 
     def _take_lock(self) -> None:
