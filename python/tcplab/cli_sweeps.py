@@ -199,6 +199,9 @@ def reproduce(
         "--export", help="Write the study's files (scenarios, sweeps, published data) to DIR instead of running.")] = None,
     backend: BackendOpt = "sim",
     hosts: HostsOpt = None,
+    explore: Annotated[bool, typer.Option(
+        "--explore", help="Also run the quick subset under every reading of the paper's unstated parameters "
+                          "and map where each conclusion reproduces (in the report).")] = False,
 ) -> None:
     """Reproduce a published study: run its sweeps and write a report (Markdown and HTML)
     with the published numbers side by side and its conclusions checked."""
@@ -226,7 +229,10 @@ def reproduce(
         templates = sorted({loaded.directory / d["scenario"] for d in declared if "scenario" in d})
         host_specs = _hosts_for(backend, hosts, templates)
         runner = functools.partial(_run_on, hosts=host_specs)
-        report = reproduce_study(loaded, target, quick=quick, jobs=jobs, dask=dask, runner=runner, backend=backend)
+        if explore and backend != "sim":
+            raise StudyError("--explore runs in the simulator only (--backend sim)")
+        report = reproduce_study(loaded, target, quick=quick, jobs=jobs, dask=dask, runner=runner, backend=backend,
+                                 explore=explore)
     except (StudyError, ScenarioError) as e:
         _fail(str(e), 2)
     out_console.print(report.markdown_checklist(), markup=False, highlight=False)

@@ -41,6 +41,8 @@ def _draw_panel(ax, panel: Panel) -> None:
             drawn = ax.errorbar(line.x, line.y, yerr=line.err, marker="o", ms=3.5, capsize=3, label=label, **style).lines[0]
         elif line.step:
             (drawn,) = ax.step(line.x, line.y, where="post", label=label, **style)
+        elif line.role == "reference":  # a paper's values: hollow diamonds over the line they belong to
+            (drawn,) = ax.plot(line.x, line.y, label=label, marker="D", ms=6, mfc="none", mew=1.3, zorder=3, **style)
         else:
             (drawn,) = ax.plot(line.x, line.y, label=label, marker="o" if line.markers else None, ms=3.5, **style)
         colours[line.name] = drawn.get_color()

@@ -236,9 +236,11 @@
         if (line.dashed) path.setAttribute("stroke-dasharray", "5 3");
         if (!this.visible(line.pair || line.name)) path.style.display = "none";
         if (line.markers) {
-          const marks = el("path", { class: "marks", d: this.markPath(line, sx, sy), fill: this.colour(line), stroke: this.colour(line),
-                                     "stroke-width": 1.2, "data-name": line.name }, body);
-          if (!this.visible(line.name)) marks.style.display = "none";
+          const reference = line.role === "reference"; // a paper's values: hollow diamonds
+          const marks = el("path", { class: "marks", d: reference ? this.diamondPath(line, sx, sy) : this.markPath(line, sx, sy),
+                                     fill: reference ? "none" : this.colour(line), stroke: this.colour(line),
+                                     "stroke-width": reference ? 1.5 : 1.2, "data-name": line.pair || line.name }, body);
+          if (!this.visible(line.pair || line.name)) marks.style.display = "none";
         }
       }
       if (panel.note) {
@@ -266,6 +268,16 @@
     }
 
     // A dot at each point, and its error bar (with caps) where there is one.
+    diamondPath(line, sx, sy) {
+      let d = "";
+      for (let i = 0; i < line.xs.length; i++) {
+        if (!Number.isFinite(line.ys[i])) continue;
+        const px = sx(line.xs[i]), py = sy(line.ys[i]);
+        d += `M${px.toFixed(1)},${(py - 5).toFixed(1)}l5,5l-5,5l-5,-5z`;
+      }
+      return d;
+    }
+
     markPath(line, sx, sy) {
       let d = "";
       for (let i = 0; i < line.xs.length; i++) {

@@ -82,20 +82,33 @@ def _check_conclusions(data: dict, source: str) -> None:
     """StudyError naming the conclusion if its check has an unknown kind or names a
     sweep the study does not declare: found when the study is loaded, before any run."""
     from .checks import check_problem
+    from .grading import paper_value
 
     sweeps = {s["name"] for s in data.get("sweep", []) if isinstance(s, dict) and isinstance(s.get("name"), str)}
+    grading = data.get("grading", {})
+    factor = grading.get("factor", 1.5) if isinstance(grading, dict) else None
+    if not isinstance(factor, (int, float)) or factor <= 1:
+        raise StudyError(f"{source}: grading.factor: expected a number above 1, got {factor!r}")
     for i, c in enumerate(data.get("conclusion", [])):
         problem = check_problem(c.get("check") if isinstance(c, dict) else None, sweeps)
         if problem is not None:
             raise StudyError(f"{source}: conclusion[{i}].check.{problem}")
+        # A two-sided band counts as reproducing the paper: it must contain the paper's value.
+        low, high, paper = c["check"].get("min"), c["check"].get("max"), paper_value(c)
+        if low is not None and high is not None and paper is not None and not low <= paper <= high:
+            raise StudyError(f"{source}: conclusion[{i}].check: the paper's value {paper:g} is outside its band "
+                             f"{low:g} … {high:g}")
     # Published values and figures name their sweep too: a typo there would leave a
     # number silently unmeasured.
     for section in ("published", "figure", "series_figure"):
         for i, item in enumerate(data.get(section, [])):
-            sweep = item.get("sweep") if isinstance(item, dict) else None
-            if sweep is not None and sweep not in sweeps:
-                raise StudyError(f"{source}: {section}[{i}].sweep: the study declares no sweep {sweep!r}"
-                                 f"{suggest(str(sweep), sorted(sweeps))}")
+            named = [("sweep", item.get("sweep"))] if isinstance(item, dict) else []
+            named += [(f"others[{j}].sweep", o.get("sweep")) for j, o in enumerate(item.get("others", []))
+                      if isinstance(o, dict)] if isinstance(item, dict) else []
+            for field, sweep in named:
+                if sweep is not None and sweep not in sweeps:
+                    raise StudyError(f"{source}: {section}[{i}].{field}: the study declares no sweep {sweep!r}"
+                                     f"{suggest(str(sweep), sorted(sweeps))}")
 
 
 def _check_names(node: object, source: str, where: str = "") -> None:
@@ -155,18 +168,28 @@ BACKEND_SUFFIX = {"emu": "-emu", "measure": "-measured"}
 
 
 def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, dask: str | None, runner,
-                    backend: str = "sim"):
+                    backend: str = "sim", explore: bool = False):
     """Runs the study's sweeps into ``out/sweeps/<name>``, checks its conclusions and
     writes ``out/report.md`` and ``out/report.html``. ``runner(spec, dir, jobs, dask,
     label, backend)`` runs one sweep (the CLI passes one with a progress bar). With
     ``backend = "emu"`` the study's ``emu`` sweeps run in the simulator and over the
     Linux stack (``sweeps/<name>-emu``), and the report sets them side by side with the
-    paper (:func:`tcplab.studies.report.build_backend_report`)."""
+    paper (:func:`tcplab.studies.report.build_backend_report`). With ``explore`` the
+    study's quick subset also runs under every reading of its unstated parameters
+    (``out/explore``, :mod:`.explore`) and the report carries the map."""
     from ..sweeps import point_summary, runs_frame
     from ..sweeps.spec import point_id
     from .report import build_backend_report, build_report
 
     out.mkdir(parents=True, exist_ok=True)
+    exploration = None
+    if explore:
+        from .explore import ExploreError, explore_study
+
+        try:
+            exploration = explore_study(study, out / "explore", jobs=jobs, dask=dask, runner=runner)
+        except ExploreError as e:
+            raise StudyError(str(e)) from None
     summaries, specs, walls = {}, {}, {}
     runs_on = [("sim", ""), (backend, BACKEND_SUFFIX[backend])] if backend in BACKEND_SUFFIX else [("sim", "")]
     declarations = [(d, b, d["name"] + suffix) for d in study.sweeps(quick, backend) for b, suffix in runs_on]
@@ -183,4 +206,4 @@ def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, d
         walls[name] = outcome
     if backend in BACKEND_SUFFIX:
         return build_backend_report(study, out, summaries, specs, walls, quick=quick, backend=backend)
-    return build_report(study, out, summaries, specs, walls, quick=quick)
+    return build_report(study, out, summaries, specs, walls, quick=quick, exploration=exploration)

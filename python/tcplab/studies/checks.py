@@ -30,6 +30,13 @@ Kinds:
   quantity divided by ``scale``.
 * ``extreme`` — among the points matching ``where``, the one with the largest
   (``largest = true``) or smallest ``y`` has ``by`` equal to ``expect``.
+* ``ranking`` — a published table's column, by rank: among the points matching
+  ``where``, the ``by`` entries ordered by mean ``y`` against the study's
+  ``[[published]]`` values of the same sweep, column and point. Holds when Spearman's
+  ρ is at least ``min_rho`` and the first ``top`` entries come in the paper's order.
+* ``cells`` — a published table cell by cell: every ``[[published]]`` value of the
+  sweep and column (matching ``where``, if given) is within a factor ``factor`` of
+  tcplab's mean at the same point.
 
 ``measure_ratio``, ``measure_difference`` and ``value`` take an optional ``published`` number: the paper's
 value of the same quantity, shown next to tcplab's in the report.
@@ -71,13 +78,24 @@ class Outcome:
     holds: bool | None
     detail: str
     comparisons: list[Comparison] = field(default_factory=list)
+    #: The decisive measured quantity (a ratio, a share, a difference), one number per
+    #: group for the per-group rules; what :mod:`.grading` sets against the paper's value.
+    value: float | list[float] | None = None
 
 
-def evaluate(check: dict, summaries: dict, measure_fn=None) -> Outcome:
+def evaluate(check: dict, summaries: dict, measure_fn=None, published: list[dict] | None = None) -> Outcome:
     """Evaluates one check (``check["kind"]``) against ``summaries`` (sweep name →
     per-point summary DataFrame); ``measure_fn(spec)`` gives (mean, CI) of a measured
-    quantity for ``measure_ratio``."""
+    quantity for ``measure_ratio``; ``published`` is the study's ``[[published]]``
+    entries, which ``ranking`` and ``cells`` read the paper's table from."""
     kind = check.get("kind")
+    if kind in _TABLE_KINDS:
+        if check.get("sweep") not in summaries:
+            return Outcome(None, f"not decided: sweep {check.get('sweep')!r} was not run")
+        cells = _paper_cells(check, published or [])
+        if not cells:
+            return Outcome(None, "not decided: the study publishes no value for these points")
+        return _TABLE_KINDS[kind](check, summaries[check["sweep"]], cells)
     if kind == "measure_ratio":
         return _measure_ratio(check, summaries, measure_fn)
     if kind == "measure_difference":
@@ -145,7 +163,7 @@ def _optimum(check: dict, df, _all) -> Outcome:
 
 def _rise(check: dict, df, _all) -> Outcome:
     x, y, lo, hi, need = check["x"], check["y"], check["low"], check["high"], check["min_ratio"]
-    parts, ok = [], True
+    parts, ok, ratios = [], True, []
     for value, g in _groups(df, check):
         a, b = _y_at(g, x, y, lo), _y_at(g, x, y, hi)
         if a is None or b is None or a == 0:
@@ -153,26 +171,29 @@ def _rise(check: dict, df, _all) -> Outcome:
             ok = False
             continue
         parts.append(f"{_label(check.get('by'), value)}: ×{b / a:.2f}")
+        ratios.append(b / a)
         ok &= b / a >= need
-    return Outcome(ok, f"{y} at {x}={hi:g} / at {x}={lo:g} (need ≥ {need:g}): " + "; ".join(parts))
+    return Outcome(ok, f"{y} at {x}={hi:g} / at {x}={lo:g} (need ≥ {need:g}): " + "; ".join(parts), value=ratios)
 
 
 def _flat_after(check: dict, df, _all) -> Outcome:
     x, y, after, spread = check["x"], check["y"], check["after"], check["max_spread"]
-    parts, ok = [], True
+    parts, ok, spreads = [], True, []
     for value, g in _groups(df, check):
         tail = g[g[x] >= after - 1e-9][y].dropna()
         if tail.empty or tail.max() == 0:
             continue
         s = (tail.max() - tail.min()) / tail.max()
         parts.append(f"{_label(check.get('by'), value)}: {100 * s:.1f}%")
+        spreads.append(float(s))
         ok &= s <= spread
-    return Outcome(ok, f"spread of {y} for {x} ≥ {after:g} (need ≤ {100 * spread:g}%): " + "; ".join(parts))
+    return Outcome(ok, f"spread of {y} for {x} ≥ {after:g} (need ≤ {100 * spread:g}%): " + "; ".join(parts),
+                   value=spreads)
 
 
 def _ratio_to_best(check: dict, df, _all) -> Outcome:
     x, y, best_by, at, need = check["x"], check["y"], check["best_by"], check["at"], check["min_ratio"]
-    parts, ok = [], True
+    parts, ok, ratios = [], True, []
     for value, g in _groups(df, check):
         best = g.loc[g[best_by].idxmax()]
         here = _y_at(g, x, y, at)
@@ -180,8 +201,9 @@ def _ratio_to_best(check: dict, df, _all) -> Outcome:
             continue
         ratio = here / best[y] if best[y] else math.inf
         parts.append(f"{_label(check.get('by'), value)}: {here:g} vs {best[y]:g} at {x}={best[x]:g} (×{ratio:.1f})")
+        ratios.append(ratio)
         ok &= ratio >= need
-    return Outcome(ok, f"{y} at {x}={at:g} vs at the best {x} (need ×{need:g}): " + "; ".join(parts))
+    return Outcome(ok, f"{y} at {x}={at:g} vs at the best {x} (need ×{need:g}): " + "; ".join(parts), value=ratios)
 
 
 def _best_beats(check: dict, df, summaries) -> Outcome:
@@ -190,15 +212,16 @@ def _best_beats(check: dict, df, summaries) -> Outcome:
         return Outcome(None, f"not decided: sweep {other_name!r} was not run")
     other = summaries[other_name]
     by = check.get("by")
-    parts, ok = [], True
+    parts, ok, ratios = [], True, []
     for value, g in _groups(df, check):
         o = other if by is None else other[other[by] == value]
         if o.empty:
             continue
         best, base = float(g[y].max()), float(o[y].iloc[0])
         parts.append(f"{_label(by, value)}: {best:.4g} vs {base:.4g} (×{best / base:.3f})")
+        ratios.append(best / base)
         ok &= best >= need * base
-    return Outcome(ok, f"best {y} vs {other_name} (need ×{need:g}): " + "; ".join(parts))
+    return Outcome(ok, f"best {y} vs {other_name} (need ×{need:g}): " + "; ".join(parts), value=ratios)
 
 
 def _select(df, where: dict):
@@ -212,7 +235,8 @@ def _compare(check: dict, df, _all) -> Outcome:
     a, b = (float(_select(df, check[k])[y].mean()) for k in ("a", "b"))
     ratio = a / b if b else math.inf
     low, high = check.get("min", -math.inf), check.get("max", math.inf)
-    return Outcome(low <= ratio <= high, f"{y}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {low:g} … {high:g})")
+    return Outcome(low <= ratio <= high, f"{y}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {_bounds(low, high)})",
+                   _published(check, check.get("label", y), ratio), value=ratio)
 
 
 def _value(check: dict, df, _all) -> Outcome:
@@ -235,6 +259,101 @@ def _extreme(check: dict, df, _all) -> Outcome:
     return Outcome(str(found) == str(check["expect"]), f"{word} {y}: {found} (paper: {check['expect']}); {ranking}")
 
 
+def _paper_cells(check: dict, published: list[dict]) -> list[tuple[dict, float]]:
+    """(point, paper value) of each ``[[published]]`` entry of the check's sweep and
+    column at a point matching its ``where``, in the units of ``y`` (the entry's
+    ``scale`` undone)."""
+    where = check.get("where", {})
+    cells = []
+    for item in published:
+        point = item.get("where", {})
+        if (item.get("sweep") == check["sweep"] and item.get("column") == check["y"] and item.get("table", "runs") == "runs"
+                and isinstance(item.get("value"), (int, float)) and all(point.get(k) == v for k, v in where.items())):
+            cells.append((point, float(item["value"]) / item.get("scale", 1.0)))
+    return cells
+
+
+def _mean_at(df, y: str, point: dict) -> float | None:
+    sel = _select(df, point)[y].dropna()
+    return None if sel.empty else float(sel.mean())
+
+
+def _ranks(values: list[float]) -> list[float]:
+    """Ranks from 1 (largest first), ties sharing their average rank."""
+    order = sorted(range(len(values)), key=lambda i: -values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    """Spearman's rank correlation of two equally long lists (Pearson's r of their
+    ranks, ties averaged); NaN when either list is constant or shorter than 2."""
+    ra, rb = _ranks(a), _ranks(b)
+    n = len(ra)
+    if n < 2:
+        return math.nan
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
+    va, vb = sum((x - ma) ** 2 for x in ra), sum((y - mb) ** 2 for y in rb)
+    return cov / math.sqrt(va * vb) if va and vb else math.nan
+
+
+def _ranking(check: dict, df, cells) -> Outcome:
+    by, y = check["by"], check["y"]
+    min_rho, top = check.get("min_rho", 0.8), check.get("top", 1)
+    names, paper, ours = [], [], []
+    for point, value in cells:
+        mean = _mean_at(df, y, point)
+        if by in point and mean is not None:
+            names.append(str(point[by]))
+            paper.append(value)
+            ours.append(mean)
+    if len(names) < 2:
+        return Outcome(None, "not decided: fewer than two entries measured")
+    rho = spearman(paper, ours)
+
+    def order(values: list[float]) -> list[str]:
+        return [names[i] for i in sorted(range(len(names)), key=lambda i: -values[i])]
+
+    paper_order, our_order = order(paper), order(ours)
+    same_top = paper_order[:top] == our_order[:top]
+    holds = rho >= min_rho - 1e-12 and same_top
+    detail = (f"paper: {' > '.join(paper_order)}; tcplab: {' > '.join(our_order)}; Spearman ρ = {rho:.2f} "
+              f"(need ≥ {min_rho:g}); first {top}: {'same' if same_top else 'different'}")
+    return Outcome(holds, detail, value=rho)
+
+
+def _cells(check: dict, df, cells) -> Outcome:
+    y, factor = check["y"], check["factor"]
+    ratios, misses, unmeasured = [], [], 0
+    for point, value in cells:
+        mean = _mean_at(df, y, point)
+        if mean is None or not value:
+            unmeasured += 1
+            continue
+        ratio = mean / value
+        ratios.append(ratio)
+        if not 1 / factor <= ratio <= factor:
+            misses.append((abs(math.log(ratio)) if ratio > 0 else math.inf, point, ratio))
+    if not ratios:
+        return Outcome(None, "not decided: no published cell was measured")
+    within = len(ratios) - len(misses)
+    worst = "; ".join(f"{', '.join(f'{k} = {v}' for k, v in p.items())}: ×{r:.2f}"
+                      for _, p, r in sorted(misses, key=lambda m: -m[0])[:4])
+    detail = (f"{within} of {len(ratios)} cells within ×{factor:g} of the paper"
+              + (f"; furthest: {worst}" if misses else "")
+              + (f"; {unmeasured} not measured" if unmeasured else ""))
+    return Outcome(not misses and not unmeasured, detail, value=within / len(ratios))
+
+
 def _measure_ratio(check: dict, summaries: dict, measure_fn) -> Outcome:
     pair = _measured_pair(check, summaries, measure_fn)
     if isinstance(pair, Outcome):
@@ -243,9 +362,8 @@ def _measure_ratio(check: dict, summaries: dict, measure_fn) -> Outcome:
     ratio = a / b if b else math.inf
     low, high = check.get("min", -math.inf), check.get("max", math.inf)
     label = check.get("label", "ratio")
-    comparisons = [Comparison(label, check["published"], ratio)] if "published" in check else []
     return Outcome(low <= ratio <= high, f"{label}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {_bounds(low, high)})",
-                   comparisons)
+                   _published(check, label, ratio), value=ratio)
 
 
 def _measured_pair(check: dict, summaries: dict, measure_fn) -> tuple[float, float] | Outcome:
@@ -281,7 +399,7 @@ def _ratio_change(check: dict, summaries: dict, measure_fn) -> Outcome:
     low, high = check.get("min", -math.inf), check.get("max", math.inf)
     label = check.get("label", "ratio change")
     return Outcome(low <= change <= high, f"{label}: {ratios[1]:.3g} / {ratios[0]:.3g} = {change:.3g} "
-                   f"(need {_bounds(low, high)})")
+                   f"(need {_bounds(low, high)})", _published(check, label, change), value=change)
 
 
 def _measured_value(check: dict, summaries: dict, measure_fn) -> Outcome:
@@ -297,8 +415,12 @@ def _measured_value(check: dict, summaries: dict, measure_fn) -> Outcome:
 def _within_bounds(check: dict, label: str, v: float) -> Outcome:
     """``value``'s verdict: ``v`` within [``min``, ``max``], next to ``published``."""
     low, high = check.get("min", -math.inf), check.get("max", math.inf)
-    comparisons = [Comparison(label, check["published"], v)] if "published" in check else []
-    return Outcome(low <= v <= high, f"{label}: {v:.4g} (need {_bounds(low, high)})", comparisons)
+    return Outcome(low <= v <= high, f"{label}: {v:.4g} (need {_bounds(low, high)})", _published(check, label, v), value=v)
+
+
+def _published(check: dict, label: str, v: float) -> list[Comparison]:
+    """The paper's value of the checked quantity beside tcplab's, if the check gives one."""
+    return [Comparison(label, check["published"], v)] if "published" in check else []
 
 
 def _bounds(low: float, high: float) -> str:
@@ -311,8 +433,9 @@ def _bounds(low: float, high: float) -> str:
 
 _KINDS = {"optimum": _optimum, "rise": _rise, "flat_after": _flat_after, "ratio_to_best": _ratio_to_best,
           "best_beats": _best_beats, "compare": _compare, "value": _value, "extreme": _extreme}
+_TABLE_KINDS = {"ranking": _ranking, "cells": _cells}
 #: Every check kind a study may name: the measured ones and the sweep-summary rules.
-CHECK_KINDS = ("measure_ratio", "measure_difference", "ratio_change", *_KINDS)
+CHECK_KINDS = ("measure_ratio", "measure_difference", "ratio_change", *_KINDS, *_TABLE_KINDS)
 
 
 def check_problem(check: object, sweeps: set[str]) -> str | None:

@@ -14,7 +14,20 @@ from pathlib import Path
 from ..charts import Chart
 from ..report import CHARTS_HELP, CHARTS_PLACE, page
 from .checks import Comparison, Outcome, evaluate
+from .grading import Grade, grade, study_factor, summary_line
 from .measures import measure
+
+
+@dataclass
+class Checked:
+    """One conclusion as this run decided it."""
+
+    text: str
+    outcome: Outcome
+    grade: Grade
+    #: What ns-2 gives on the same point, where the project has a reference run:
+    #: {"value": ..., "source": ...} from the conclusion's ``ns2`` entry.
+    ns2: dict | None = None
 
 
 @dataclass
@@ -23,24 +36,23 @@ class Report:
 
     markdown_path: Path
     html_path: Path
-    conclusions: list[tuple[str, Outcome]]
+    conclusions: list[Checked]
     comparisons: list[Comparison] = field(default_factory=list)
 
     def markdown_checklist(self) -> str:
         """The conclusions checklist as Markdown lines (also printed by the CLI)."""
-        return "\n".join(f"- [{_mark(o.holds)}] {text} — {o.detail}" for text, o in self.conclusions)
+        lines = [f"- [{_MARK[c.grade.word]}] {c.grade.word}: {c.text} — {c.outcome.detail}" for c in self.conclusions]
+        return "\n".join([summary_line([c.grade for c in self.conclusions]), *lines])
 
-    def outcomes(self) -> dict[str, str]:
-        """Conclusion text → "holds" / "does not hold" / "not decided"."""
-        return {text: _word(o.holds) for text, o in self.conclusions}
-
-
-def _mark(holds: bool | None) -> str:
-    return "x" if holds else (" " if holds is False else "?")
+    def grades(self) -> dict[str, str]:
+        """Conclusion text → its grade (:data:`tcplab.studies.grading.GRADES`)."""
+        return {c.text: c.grade.word for c in self.conclusions}
 
 
-def _word(holds: bool | None) -> str:
-    return "holds" if holds else ("does not hold" if holds is False else "not decided")
+#: Checklist marks: reproduced, bound only, fails, not decided, input (not counted).
+_MARK = {"reproduced": "x", "bound": "~", "fails": " ", "not decided": "?", "input": "i"}
+#: HTML class of each grade.
+_CLASS = {"reproduced": "holds", "bound": "bound", "fails": "fails", "not decided": "undecided", "input": "input"}
 
 
 def _num(value: object, ci: float | None = None) -> str:
@@ -56,25 +68,18 @@ def _num(value: object, ci: float | None = None) -> str:
     return text
 
 
-def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict, *, quick: bool) -> Report:
+def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict, *, quick: bool,
+                 exploration=None) -> Report:
     """Evaluates the study's checks and published numbers and writes both reports."""
     from ..plots import draw
-    from ..sweeps.plots import metric_chart
-    from ..sweeps.spec import PlotSpec
+    from .figures import study_chart
 
     data = study.data
     figures: list[tuple[str, Path, Chart | None]] = []  # (title, PNG, chart drawn interactively in the HTML or None)
     for i, fig in enumerate(data.get("figure", [])):
-        if fig["sweep"] not in summaries or summaries[fig["sweep"]].empty:
+        chart = study_chart(fig, summaries, specs, data.get("published", []), i)
+        if chart is None:
             continue
-        plot = PlotSpec(x=fig["x"], y=fig["y"], lines=fig.get("lines"))
-        summary = summaries[fig["sweep"]]
-        # `exclude`: points left out of the figure (e.g. a loss-free line whose scale
-        # would flatten the others), as parameter -> values.
-        for name, values in fig.get("exclude", {}).items():
-            summary = summary[~summary[name].isin(values)]
-        chart = metric_chart(summary, specs[fig["sweep"]], plot, title=fig["title"])
-        chart.name = f"fig{i + 1:02d}_{chart.name}"
         (out / "figures").mkdir(parents=True, exist_ok=True)
         path = out / "figures" / f"{chart.name}.png"
         draw(chart, path, dpi=110)
@@ -85,6 +90,12 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
         drawn = draw_series_figure(fig, out, i)
         if drawn is not None:
             figures.append((fig["title"], drawn, None))
+    # A figure an earlier run of this directory drew and this one did not (the study
+    # changed, a sweep did not run) would sit beside the report as if it belonged to it.
+    drawn_now = {path for _, path, _ in figures}
+    for stale in sorted((out / "figures").glob("fig[0-9][0-9]_*.png")) if (out / "figures").is_dir() else []:
+        if stale not in drawn_now:
+            stale.unlink()
 
     comparisons: list[Comparison] = []
     for item in data.get("published", []):
@@ -94,18 +105,25 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
     # A quick run says beside each check how the recorded full run decided it, so a
     # "does not hold" reads as the study's finding, not as the quick run's failure.
     recorded = {c["text"]: c["full_run"] for c in data.get("conclusion", []) if quick and c.get("full_run")}
+    factor = study_factor(data)
     for c in data.get("conclusion", []):
         if quick and c.get("full_only"):
             continue
-        outcome = evaluate(c["check"], summaries, lambda spec: measure(spec, out))
-        conclusions.append((c["text"], outcome))
+        outcome = evaluate(c["check"], summaries, lambda spec: measure(spec, out), data.get("published", []))
+        conclusions.append(Checked(c["text"], outcome, grade(c, outcome, factor), c.get("ns2")))
         comparisons.extend(outcome.comparisons)
 
     md = _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out, recorded)
+    page_html = _html(study, specs, outcomes, figures, comparisons, conclusions, quick, recorded)
+    if exploration is not None:
+        from .explore import map_html, map_markdown
+
+        md += "\n" + "\n".join(map_markdown(exploration)) + "\n"
+        page_html = page_html.replace("<h2>Figures</h2>", map_html(exploration) + "<h2>Figures</h2>", 1)
     md_path = out / "report.md"
     md_path.write_text(md)
     html_path = out / "report.html"
-    html_path.write_text(_html(study, specs, outcomes, figures, comparisons, conclusions, quick, recorded))
+    html_path.write_text(page_html)
     return Report(md_path, html_path, conclusions, comparisons)
 
 
@@ -181,17 +199,39 @@ def _differences(study) -> list[str]:
 
 
 def _recorded_note(text: str, recorded: dict) -> str:
-    """" (full run, as recorded: holds)" for a quick report, or nothing."""
+    """" (full run, as recorded: reproduced)" for a quick report, or nothing."""
     return f" (full run, as recorded: {recorded[text]})" if text in recorded else ""
 
 
-def _quick_tally(conclusions, recorded: dict) -> str:
-    """How many checks hold in this quick run and in the recorded full run."""
-    held = sum(1 for _, o in conclusions if o.holds)
-    full = sum(1 for text, _ in conclusions if recorded.get(text) == "holds")
-    agree = sum(1 for text, o in conclusions if text in recorded and recorded[text] == _word(o.holds))
-    return (f"{held} of {len(conclusions)} checks hold in this quick run; the recorded full run holds {full} of the "
-            f"same {len(conclusions)}, and agrees with this run on {agree}.")
+def _quick_tally(conclusions: list[Checked], recorded: dict) -> str:
+    """How this quick run graded its checks against the recorded full run."""
+    n = len(conclusions)
+    ours = sum(1 for c in conclusions if c.grade.word == "reproduced")
+    full = sum(1 for c in conclusions if recorded.get(c.text) == "reproduced")
+    agree = sum(1 for c in conclusions if recorded.get(c.text) == c.grade.word)
+    return (f"This quick run decides only the {n} checks whose sweeps it ran: {ours} reproduced here; the recorded "
+            f"full run reproduced {full} of the same {n}, and agrees with this run on {agree}.")
+
+
+def _measured(comparisons: list[Comparison], quick: bool) -> tuple[list[Comparison], int]:
+    """The rows of the published-numbers table and how many a quick run leaves out
+    (those it has no value for: it did not run their points)."""
+    if not quick:
+        return comparisons, 0
+    shown = [c for c in comparisons if c.tcplab is not None]
+    return shown, len(comparisons) - len(shown)
+
+
+def _reason(g: Grade) -> str:
+    """" (why this grade)" where the verdict alone does not say it."""
+    return "" if g.word in ("fails", "not decided") else f" ({g.reason})"
+
+
+def _ns2_note(c: Checked) -> str:
+    """"; ns-2 on the same point: …" where the conclusion records a reference run."""
+    if not c.ns2:
+        return ""
+    return f" ns-2 on the same point: {c.ns2['value']} ({c.ns2.get('source', 'tests/ns2')})."
 
 
 def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out, recorded) -> str:
@@ -208,15 +248,20 @@ def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, 
         o = outcomes[name]
         lines.append(f"| {name} | {len(spec.points())} × {spec.replications} | {o.total} ({o.skipped} stored before) | "
                      f"{o.failed} | {o.wall_s:.1f} s |")
-    lines += ["", "## Published numbers side by side", "", "| quantity | paper | tcplab | tcplab / paper |", "|---|---|---|---|"]
-    for c in comparisons:
+    shown, left_out = _measured(comparisons, quick)
+    lines += ["", "## Published numbers side by side", ""]
+    if left_out:
+        lines += [f"{left_out} published numbers at points this quick run did not run are left out.", ""]
+    lines += ["| quantity | paper | tcplab | tcplab / paper |", "|---|---|---|---|"]
+    for c in shown:
         ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
         lines.append(f"| {c.label} | {_num(c.published)} | {_num(c.tcplab, c.ci)} | {ratio} |")
-    lines += ["", "## Conclusions", ""]
+    lines += ["", "## Conclusions", "", f"**{summary_line([c.grade for c in conclusions])}** {_GRADES_HELP}", ""]
     if recorded:
         lines += [_quick_tally(conclusions, recorded), ""]
-    for text, o in conclusions:
-        lines.append(f"- [{_mark(o.holds)}] **{_word(o.holds)}**{_recorded_note(text, recorded)}: {text} — {o.detail}")
+    for c in conclusions:
+        lines.append(f"- [{_MARK[c.grade.word]}] **{c.grade.word}**{_recorded_note(c.text, recorded)}: {c.text} — "
+                     f"{c.outcome.detail}{_reason(c.grade)}.{_ns2_note(c)}")
     diffs = _differences(study)
     if diffs:
         lines += ["", "## Where tcplab differs from the paper, and why", ""]
@@ -232,8 +277,14 @@ def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, 
 _CSS = """body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
 table{border-collapse:collapse;margin:1em 0;font-size:.92em}th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}.holds{color:#146c2e;font-weight:600}
-.fails{color:#b3261e;font-weight:600}.undecided{color:#8a6d00;font-weight:600}figure{margin:1.5em 0}img{max-width:100%;border:1px solid #eee}
+.fails{color:#b3261e;font-weight:600}.undecided{color:#8a6d00;font-weight:600}.bound{color:#6a4c93;font-weight:600}
+.input{color:#666;font-weight:600}figure{margin:1.5em 0}img{max-width:100%;border:1px solid #eee}
 .note{background:#fff8e1;padding:.6em 1em;border-left:4px solid #f0b400}"""
+
+
+_GRADES_HELP = ("*Reproduced*: tcplab's value is where the paper's is (within the check's band around it, at "
+                "its position or rank, or within the study's stated factor); *bound*: the check holds one-sided "
+                "only; *input*: an input of the setup measured back, not counted.")
 
 
 def _html(study, specs, outcomes, figures, comparisons, conclusions, quick, recorded) -> str:
@@ -243,15 +294,21 @@ def _html(study, specs, outcomes, figures, comparisons, conclusions, quick, reco
     if quick:
         parts.append(f"<p class='note'><b>Quick subset.</b> {e(d.get('quick_note', ''))}</p>")
     parts.append("<h2>Conclusions</h2>")
+    parts.append(f"<p><b>{e(summary_line([c.grade for c in conclusions]))}</b> "
+                 f"<small>{e(_GRADES_HELP.replace('*', ''))}</small></p>")
     if recorded:
         parts.append(f"<p class='note'>{e(_quick_tally(conclusions, recorded))}</p>")
     parts.append("<ul>")
-    for text, o in conclusions:
-        cls = "holds" if o.holds else ("fails" if o.holds is False else "undecided")
-        parts.append(f"<li><span class='{cls}'>{e(_word(o.holds))}</span>{e(_recorded_note(text, recorded))}: {e(text)}"
-                     f"<br><small>{e(o.detail)}</small></li>")
-    parts.append("</ul><h2>Published numbers side by side</h2><table><tr><th>quantity</th><th>paper</th><th>tcplab</th><th>tcplab / paper</th></tr>")
-    for c in comparisons:
+    for c in conclusions:
+        parts.append(f"<li><span class='{_CLASS[c.grade.word]}'>{e(c.grade.word)}</span>"
+                     f"{e(_recorded_note(c.text, recorded))}: {e(c.text)}"
+                     f"<br><small>{e(c.outcome.detail)}{e(_reason(c.grade))}.{e(_ns2_note(c))}</small></li>")
+    shown, left_out = _measured(comparisons, quick)
+    parts.append("</ul><h2>Published numbers side by side</h2>")
+    if left_out:
+        parts.append(f"<p>{left_out} published numbers at points this quick run did not run are left out.</p>")
+    parts.append("<table><tr><th>quantity</th><th>paper</th><th>tcplab</th><th>tcplab / paper</th></tr>")
+    for c in shown:
         ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
         parts.append(f"<tr><td>{e(c.label)}</td><td class='num'>{e(_num(c.published))}</td>"
                      f"<td class='num'>{e(_num(c.tcplab, c.ci))}</td><td class='num'>{ratio}</td></tr>")

@@ -84,7 +84,7 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
         # What the point's runs share, all but the seed: a worker compiles it once.
         point_key = hashlib.sha256(canonical_json({"scenario": content, "tcplab": __version__}).encode()).hexdigest()[:24]
         for rep in range(spec.replications):
-            seed = derive_seed(base_seed, point, rep)
+            seed = derive_seed(base_seed, {k: v for k, v in point.items() if k not in spec.seed_ignores}, rep)
             identity_of_run = {"scenario": content, "seed": seed, "tcplab": __version__}
             if backend != "sim":  # simulated runs keep the keys they always had
                 identity_of_run["backend"] = backend

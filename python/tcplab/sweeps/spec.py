@@ -84,6 +84,11 @@ class SweepSpec:
     time_limit_s: float | None = None
     plots: tuple[PlotSpec, ...] = ()
     base_overrides: tuple[str, ...] = ()
+    #: Parameters left out of each run's seed: runs that differ only in them draw the
+    #: same random numbers (common random numbers; a study's ``--explore`` compares
+    #: readings of the paper's unstated parameters this way, and its default reading
+    #: repeats the plain reproduction's runs exactly).
+    seed_ignores: tuple[str, ...] = ()
 
     def axes(self) -> list[list[dict]]:
         """The grid's axes: a lone parameter, or a zip group moving together."""

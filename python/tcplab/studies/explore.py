@@ -1,0 +1,223 @@
+"""``tcplab reproduce STUDY --explore``: which readings of the paper's unstated
+parameters reproduce each of its findings (#30 item 4).
+
+A study declares what its paper leaves open as ``[[unstated]]`` entries: a name, what
+it is, what the paper says, the values a careful reader could take, which one the
+study uses by default and why (from the paper's own text or numbers), and the scenario
+fields it sets, per scenario template (the templates differ in layout) or per sweep
+(a sweep's name as the key: only that sweep)::
+
+    [[unstated]]
+    name = "access_gbps"
+    what = "the senders' access links"
+    paper = "not stated; the hosts had gigabit NICs"
+    values = [1, 10]
+    default = 10
+    why = "..."
+    set = { "single.toml" = { "link[0].bandwidth" = "{access_gbps}Gbps" } }
+
+Exploring runs the study's quick subset once per *reading* (every combination of the
+unstated values), as extra sweep parameters so that the sweeps' ordinary machinery runs
+them in parallel, resumably, on a Dask cluster if asked; then checks each conclusion the
+quick subset decides under every reading and writes the map: conclusion × reading →
+grade, with the region where each conclusion reproduces.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .checks import evaluate
+from .grading import grade, study_factor
+from .measures import measure
+
+#: The grade marks of the map.
+MAP_MARK = {"reproduced": "✓", "bound": "~", "fails": "✗", "not decided": "?", "input": "i"}
+#: Beyond this many readings an exploration is refused: the grid multiplies the runs.
+MAX_READINGS = 36
+
+
+class ExploreError(ValueError):
+    """A study without unstated parameters, or a malformed ``[[unstated]]`` entry."""
+
+
+@dataclass
+class Exploration:
+    """The map an exploration found."""
+
+    readings: list[dict]
+    default: dict
+    #: conclusion text → the grade under each reading (in ``readings`` order).
+    grades: dict[str, list[str]]
+    unstated: list[dict]
+
+    def to_json(self) -> dict:
+        """What ``explore.json`` holds (the main report reads it back)."""
+        return {"readings": self.readings, "default": self.default, "grades": self.grades, "unstated": self.unstated}
+
+
+def unstated_parameters(study) -> list[dict]:
+    """The study's ``[[unstated]]`` entries, checked (ExploreError naming the entry)."""
+    entries = study.data.get("unstated", [])
+    if not entries:
+        raise ExploreError(f"study '{study.name}' declares no [[unstated]] parameters to explore")
+    for i, u in enumerate(entries):
+        for key in ("name", "values", "default", "set", "why"):
+            if key not in u:
+                raise ExploreError(f"{study.directory / 'study.toml'}: unstated[{i}].{key}: missing")
+        if u["default"] not in u["values"]:
+            raise ExploreError(f"{study.directory / 'study.toml'}: unstated[{i}].default: {u['default']!r} is not "
+                               f"one of its values {u['values']}")
+    return entries
+
+
+def readings_of(unstated: list[dict]) -> list[dict]:
+    """Every combination of the unstated values, the default reading first."""
+    names = [u["name"] for u in unstated]
+    grid = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(u["values"] for u in unstated))]
+    default = {u["name"]: u["default"] for u in unstated}
+    return [default] + [r for r in grid if r != default]
+
+
+def _explored_declaration(declaration: dict, unstated: list[dict]) -> tuple[dict, list[str]]:
+    """The quick sweep declaration with the unstated parameters that apply to its
+    scenario template added as parameters, and their names."""
+    table = dict(declaration.get("table", {}))
+    table.update(declaration.get("quick", {}))
+    parameters = dict(table["parameters"])
+    added = []
+    for u in unstated:
+        # Keyed by the sweep's name (only that sweep) or by its scenario template.
+        sets = u["set"].get(declaration["name"], u["set"].get(declaration["scenario"]))
+        if sets:
+            parameters[u["name"]] = {"values": list(u["values"]), "set": sets}
+            added.append(u["name"])
+    table["parameters"] = parameters
+    return {**declaration, "table": table, "quick": {}}, added
+
+
+def explore_study(study, out: Path, *, jobs: int | None, dask: str | None, runner) -> Exploration:
+    """Runs the study's quick subset under every reading of its unstated parameters
+    into ``out/sweeps`` and grades each conclusion it decides under each reading;
+    writes ``out/explore.json`` and ``out/explore.md``."""
+    from ..sweeps import point_summary, runs_frame
+    from ..sweeps.spec import point_id
+    from . import sweep_spec
+
+    unstated = unstated_parameters(study)
+    readings = readings_of(unstated)
+    if len(readings) > MAX_READINGS:
+        raise ExploreError(f"study '{study.name}': {len(readings)} readings of its unstated parameters; at most "
+                           f"{MAX_READINGS} are explored")
+    summaries, applies = {}, {}
+    for declaration in study.sweeps(quick=True):
+        explored, added = _explored_declaration(declaration, unstated)
+        spec = dataclasses.replace(sweep_spec(study, explored, quick=True), seed_ignores=tuple(added))
+        name = declaration["name"]
+        outcome, _summary, _plots = runner(spec, out / "sweeps" / name, jobs, dask, f"{name} (explore)", "sim")
+        runs = runs_frame(outcome.root)
+        metrics = sorted({*spec.metrics, "goodput_bps"})
+        summaries[name] = point_summary(runs, [p.name for p in spec.parameters], metrics,
+                                        order=[point_id(p) for p in spec.points()])
+        applies[name] = added
+    factor = study_factor(study.data)
+    published = study.data.get("published", [])
+    conclusions = [c for c in study.data.get("conclusion", []) if not c.get("full_only")]
+    grades: dict[str, list[str]] = {c["text"]: [] for c in conclusions}
+    for reading in readings:
+        at = {name: _at_reading(df, {k: reading[k] for k in applies[name]}) for name, df in summaries.items()}
+
+        def measured(spec: dict, reading=reading) -> tuple[float | None, float | None]:
+            here = {k: reading[k] for k in applies.get(spec["sweep"], [])}
+            return measure({**spec, "where": {**spec.get("where", {}), **here}}, out)
+
+        for c in conclusions:
+            outcome = evaluate(c["check"], at, measured, published)
+            grades[c["text"]].append(grade(c, outcome, factor).word)
+    result = Exploration(readings, readings[0], grades, unstated)
+    (out / "explore.json").write_text(json.dumps(result.to_json(), indent=1, default=str))
+    (out / "explore.md").write_text("\n".join([f"# {study.title}: the unstated parameters explored", "",
+                                               *map_markdown(result)]))
+    return result
+
+
+def _at_reading(df, reading: dict):
+    for name, value in reading.items():
+        df = df[df[name] == value]
+    return df.drop(columns=list(reading))
+
+
+def reading_label(reading: dict) -> str:
+    """"access_gbps = 1, queue = 50"."""
+    return ", ".join(f"{k} = {v}" for k, v in reading.items())
+
+
+def map_markdown(result: Exploration | dict) -> list[str]:
+    """The map as Markdown lines: the unstated parameters (paper, values, default and
+    why), the conclusion × reading table, and per conclusion the readings where it
+    reproduces."""
+    data = result.to_json() if isinstance(result, Exploration) else result
+    readings, grades = data["readings"], data["grades"]
+    lines = ["## The unstated parameters, explored", "",
+             "| parameter | what | paper | readings explored | default | why the default |", "|---|---|---|---|---|---|"]
+    for u in data["unstated"]:
+        lines.append(f"| {u['name']} | {u.get('what', '')} | {u.get('paper', '')} | "
+                     f"{', '.join(str(v) for v in u['values'])} | {u['default']} | {u['why']} |")
+    lines += ["", "Each reading runs the quick subset (the conclusions it decides); reading 1 is the default. "
+                  "Readings: " + "; ".join(f"**{i + 1}** {reading_label(r)}" for i, r in enumerate(readings)) + ". "
+                  f"Marks: {', '.join(f'{m} {w}' for w, m in MAP_MARK.items())}.", "",
+              "| conclusion | " + " | ".join(str(i + 1) for i in range(len(readings))) + " |",
+              "|---|" + "---|" * len(readings)]
+    for text, row in grades.items():
+        lines.append(f"| {text} | " + " | ".join(MAP_MARK[g] for g in row) + " |")
+    counts = [sum(1 for row in grades.values() if row[i] == "reproduced") for i in range(len(readings))]
+    best = max(range(len(readings)), key=lambda i: (counts[i], i == 0))
+    lines += ["| **reproduced** | " + " | ".join(f"**{c}**" for c in counts) + " |", ""]
+    if counts[best] > counts[0]:
+        lines.append(f"**The reading {reading_label(readings[best])} reproduces {counts[best]} of these "
+                     f"{len(grades)} conclusions, the default {counts[0]}.**")
+    else:
+        lines.append(f"No explored reading reproduces more of these {len(grades)} conclusions than the default "
+                     f"({counts[0]}).")
+    lines += ["", "Where each conclusion reproduces:", ""]
+    for text, row in grades.items():
+        where = [reading_label(readings[i]) for i, g in enumerate(row) if g == "reproduced"]
+        said = ("under every reading" if len(where) == len(readings) else
+                "under no reading" if not where else "only under " + "; ".join(where))
+        lines.append(f"- {text}: {said}")
+    return lines
+
+
+def map_html(result: Exploration | dict) -> str:
+    """The map as an HTML section for the study's report."""
+    import html
+
+    e = html.escape
+    data = result.to_json() if isinstance(result, Exploration) else result
+    readings, grades = data["readings"], data["grades"]
+    parts = ["<h2>The unstated parameters, explored</h2><table><tr><th>parameter</th><th>what</th><th>paper</th>"
+             "<th>readings explored</th><th>default</th><th>why the default</th></tr>"]
+    for u in data["unstated"]:
+        parts.append(f"<tr><td>{e(u['name'])}</td><td>{e(u.get('what', ''))}</td><td>{e(u.get('paper', ''))}</td>"
+                     f"<td>{e(', '.join(str(v) for v in u['values']))}</td><td>{e(str(u['default']))}</td>"
+                     f"<td>{e(u['why'])}</td></tr>")
+    parts.append("</table><p>Each reading runs the quick subset; reading 1 is the default. "
+                 + "; ".join(f"<b>{i + 1}</b> {e(reading_label(r))}" for i, r in enumerate(readings)) + ".</p>")
+    parts.append("<table><tr><th>conclusion</th>" + "".join(
+        f"<th title='{e(reading_label(r))}'>{i + 1}{' (default)' if i == 0 else ''}</th>" for i, r in enumerate(readings))
+        + "</tr>")
+    cls = {"reproduced": "holds", "bound": "bound", "fails": "fails", "not decided": "undecided", "input": "input"}
+    for text, row in grades.items():
+        parts.append(f"<tr><td>{e(text)}</td>" + "".join(f"<td class='{cls[g]}' title='{e(g)}'>{MAP_MARK[g]}</td>"
+                                                         for g in row) + "</tr>")
+    counts = [sum(1 for row in grades.values() if row[i] == "reproduced") for i in range(len(readings))]
+    parts.append("<tr><th>reproduced</th>" + "".join(f"<th>{c}</th>" for c in counts) + "</tr></table>")
+    best = max(range(len(readings)), key=lambda i: (counts[i], i == 0))
+    if counts[best] > counts[0]:
+        parts.append(f"<p class='note'><b>The reading {e(reading_label(readings[best]))} reproduces {counts[best]} "
+                     f"of these {len(grades)} conclusions, the default {counts[0]}.</b></p>")
+    return "".join(parts)

@@ -1,0 +1,143 @@
+"""How strictly a study's conclusions are reproduced (#30): grades against hand-worked
+cases, the table checks (rank and cells) against hand-computed values, Spearman's ρ
+against its textbook formula over random lists, and the figures' paper overlay against
+the numbers of ../shared/EXPERIMENTS.md."""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tcplab.studies import StudyError, export_study, load_study
+from tcplab.studies.checks import Outcome, evaluate, spearman
+from tcplab.studies.grading import grade, summary_line
+
+
+def _conclusion(**check) -> dict:
+    return {"text": "t", "check": {"kind": "measure_ratio", **check}}
+
+
+@pytest.mark.parametrize("check, value, holds, expected", [
+    # One-sided, the paper's x5.6: tcplab x2.1 holds the bound "at least x2" but is not x5.6.
+    ({"min": 2, "published": 5.6}, 2.1, True, "bound"),
+    # ... x4.0 is within x1.5 of x5.6 (3.73 … 8.4): reproduced.
+    ({"min": 2, "published": 5.6}, 4.0, True, "reproduced"),
+    ({"min": 2, "published": 5.6}, 9.0, True, "bound"),
+    # A direction the paper states without a number can only be a bound.
+    ({"max": 0.5}, 0.1, True, "bound"),
+    # A two-sided band around the paper's value: inside it is a reproduction.
+    ({"min": 1.2, "max": 1.3, "published": 1.25}, 1.27, True, "reproduced"),
+    ({"min": 1.2, "max": 1.3, "published": 1.25}, 0.96, False, "fails"),
+    ({"min": 2, "published": 5.6}, None, None, "not decided"),
+])
+def test_grades_by_hand(check, value, holds, expected):
+    outcome = Outcome(holds, "", value=value)
+    assert grade(_conclusion(**check), outcome, 1.5).word == expected
+
+
+def test_per_group_values_all_need_to_be_within_the_band():
+    conclusion = {"text": "t", "check": {"kind": "rise", "min_ratio": 1.25}, "paper": 2.0}
+    assert grade(conclusion, Outcome(True, "", value=[1.5, 2.5]), 1.5).word == "reproduced"
+    assert grade(conclusion, Outcome(True, "", value=[1.5, 3.5]), 1.5).word == "bound"
+
+
+def test_inputs_are_shown_but_never_counted():
+    conclusion = {"text": "t", "input": True, "check": {"kind": "value", "min": 0.95, "max": 1.05}}
+    g = grade(conclusion, Outcome(True, "", value=1.0), 1.5)
+    assert g.word == "input"
+    assert summary_line([g]) == ("Of 0 published findings checked: 0 reproduced, 0 hold only as a bound, 0 fail, "
+                                 "0 not decided (1 input checks not counted).")
+
+
+def test_spearman_by_hand():
+    # ranks 4 3 2 1 against 4 2 3 1: sum of d^2 = 2, rho = 1 - 6 * 2 / (4 * 15) = 0.8
+    assert spearman([10, 20, 30, 40], [1, 3, 2, 4]) == pytest.approx(0.8)
+    assert spearman([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
+    assert math.isnan(spearman([1, 1, 1], [1, 2, 3]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=3, max_size=12, unique_by=(
+    lambda t: t[0], lambda t: t[1])))
+def test_spearman_matches_the_formula_without_ties(pairs):
+    """Without ties ρ = 1 − 6 Σd² / (n(n² − 1)) (Spearman 1904), an independent form."""
+    a, b = [float(p[0]) for p in pairs], [float(p[1]) for p in pairs]
+    n = len(a)
+
+    def ranks(v):
+        return {x: i for i, x in enumerate(sorted(v))}
+
+    ra, rb = ranks(a), ranks(b)
+    d2 = sum((ra[x] - rb[y]) ** 2 for x, y in zip(a, b, strict=True))
+    assert spearman(a, b) == pytest.approx(1 - 6 * d2 / (n * (n * n - 1)), abs=1e-9)
+
+
+_PUBLISHED = [  # the paper's Table 2 at 100 ms (Mbit/s), as the highspeed study lists it
+    {"sweep": "t2", "where": {"variant": v, "rtt_ms": 100}, "column": "goodput_bps", "scale": 1e-6, "value": x}
+    for v, x in {"reno": 88.96, "hstcp": 330.66, "stcp": 499.56, "bic": 478.37, "cubic": 268.90}.items()
+]
+
+
+def _summary(values: dict[str, float]) -> dict:
+    return {"t2": pd.DataFrame({"variant": list(values), "rtt_ms": [100] * len(values),
+                                "goodput_bps": [v * 1e6 for v in values.values()]})}
+
+
+def test_ranking_against_the_papers_order():
+    check = {"kind": "ranking", "sweep": "t2", "y": "goodput_bps", "by": "variant", "where": {"rtt_ms": 100},
+             "min_rho": 0.8, "top": 1}
+    same = evaluate(check, _summary({"reno": 30, "hstcp": 300, "stcp": 450, "bic": 440, "cubic": 150}), None, _PUBLISHED)
+    assert same.holds and same.value == pytest.approx(1.0)
+    # bic and stcp swapped at the top: rho = 1 - 6 * 2 / 120 = 0.9, but the leader differs.
+    swapped = evaluate(check, _summary({"reno": 30, "hstcp": 300, "stcp": 440, "bic": 450, "cubic": 150}), None,
+                       _PUBLISHED)
+    assert swapped.holds is False and swapped.value == pytest.approx(0.9)
+    assert "paper: stcp > bic > hstcp > cubic > reno" in swapped.detail
+
+
+def test_cells_within_a_factor():
+    check = {"kind": "cells", "sweep": "t2", "y": "goodput_bps", "factor": 1.5}
+    near = {"reno": 88.96 * 1.4, "hstcp": 330.66 / 1.4, "stcp": 499.56, "bic": 478.37, "cubic": 268.9}
+    assert evaluate(check, _summary(near), None, _PUBLISHED).holds
+    far = dict(near, reno=88.96 / 3)
+    outcome = evaluate(check, _summary(far), None, _PUBLISHED)
+    assert outcome.holds is False and outcome.value == pytest.approx(4 / 5)
+    assert "variant = reno, rtt_ms = 100: ×0.33" in outcome.detail
+
+
+def test_a_band_that_excludes_the_papers_value_is_refused(tmp_path):
+    export_study(load_study("sctp"), tmp_path)
+    study = tmp_path / "study.toml"
+    text = study.read_text()
+    old = "min = 1.2, max = 1.3, published = 1.25"
+    assert old in text
+    study.write_text(text.replace(old, "min = 1.2, max = 1.3, published = 1.5", 1))
+    with pytest.raises(StudyError, match=r"conclusion\[\d+\]\.check: the paper's value 1.5 is outside its band"):
+        load_study(str(tmp_path))
+
+
+def test_table2_figure_shows_the_papers_values(tmp_path):
+    """The highspeed Table 2 figure carries the paper's numbers (EXPERIMENTS.md, Table 2
+    at 10 and 100 ms) as reference markers, paired with the variant's line."""
+    r = run_cli("reproduce", "highspeed", "--quick", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    html = (tmp_path / "report.html").read_text()
+    charts = json.loads(re.search(r"id='tcplab-charts'>(.*?)</script>", html, re.S).group(1).replace("<\\/", "</"))
+    table2 = next(c for c in charts if c["name"].startswith("fig01"))
+    assert table2["xlabel"] == "RTT (ms)"
+    lines = {ln["name"]: ln for ln in table2["panels"][0]["lines"]}
+    stcp = lines["paper, variant = stcp"]
+    assert stcp["role"] == "reference" and stcp["pair"] == "variant = stcp"
+    xs = np.frombuffer(base64.b64decode(stcp["x"]), "<f8")
+    ys = np.frombuffer(base64.b64decode(stcp["y"]), "<f4")
+    assert dict(zip(xs.tolist(), ys.tolist(), strict=True)) == pytest.approx({10: 654.79, 100: 499.56}, rel=1e-6)
+    md = (tmp_path / "report.md").read_text()
+    assert re.search(r"\*\*Of \d+ published findings checked: \d+ reproduced, \d+ hold only as a bound, \d+ fail", md)
