@@ -141,3 +141,62 @@ def test_table2_figure_shows_the_papers_values(tmp_path):
     assert dict(zip(xs.tolist(), ys.tolist(), strict=True)) == pytest.approx({10: 654.79, 100: 499.56}, rel=1e-6)
     md = (tmp_path / "report.md").read_text()
     assert re.search(r"\*\*Of \d+ published findings checked: \d+ reproduced, \d+ hold only as a bound, \d+ fail", md)
+
+
+def test_prose_numbers_come_from_this_runs_catalog(tmp_path):
+    """#30 item 2: each number the explanations quote is filled from the run's own
+    catalog — checked against the catalog queried directly — and a quick run that did
+    not run a quantity's sweep says n/a and names the sweep."""
+    import duckdb
+    from tcplab.studies.prose import render
+
+    out = tmp_path / "lan"
+    r = run_cli("reproduce", "lan", "--quick", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    con = duckdb.connect(str(out / "sweeps" / "buffer_star" / "catalog.duckdb"), read_only=True)
+    (mean,) = con.execute("SELECT avg(goodput_bps) FROM runs WHERE delay_ms = 20 AND buffer = 10 AND status = 'ok'"
+                          ).fetchone()
+    con.close()
+    quantities = load_study("lan").data["quantity"]
+    text, missing = render("{star_20_10} and {star_1_10}", quantities, out)
+    assert text == f"{mean * 1e-6:.2f} and n/a" and missing == ["star_1_10"]  # the quick run has no 1 ms points
+    md = (out / "report.md").read_text()
+    assert f"{mean * 1e-6:.2f} and " in md
+    assert "(n/a: points of buffer_one_client this run did not run)" in md  # 1 and 10 ms: full run only
+
+
+@pytest.mark.parametrize("change, said", [
+    ('{star_20_10}', "{nonexistent}"),
+    ('star_20_10 = { sweep = "buffer_star"', 'star_20_10 = { sweep = "buffer_stra"'),
+])
+def test_prose_that_names_nothing_is_refused(tmp_path, change, said):
+    export_study(load_study("lan"), tmp_path)
+    study = tmp_path / "study.toml"
+    text = study.read_text()
+    old, new = change, said
+    assert old in text
+    study.write_text(text.replace(old, new, 1))
+    with pytest.raises(StudyError, match=r"names no \[quantity\]|declares no sweep 'buffer_stra'"):
+        load_study(str(tmp_path))
+
+
+def test_the_reference_simulator_is_graded_on_the_same_checks():
+    """A reference's values go through the very checks tcplab's do: Table 3's ratio at
+    RTT ratio 2 from two flows' goodputs, hand-made here (1.7 against the paper's 1.71:
+    reproduced; 17 fails)."""
+    from tcplab.studies.grading import grade
+    from tcplab.studies.reference import Reference
+
+    conclusion = next(c for c in load_study("highspeed").data["conclusion"]
+                      if c["text"].startswith("Table 3, reno: short-RTT / long-RTT throughput at RTT ratio 2 "))
+
+    def reference(long_flow: float) -> Reference:
+        return Reference("test", [{"sweep": "table3", "point": {"variant": "reno", "rtt_ratio": 2},
+                                   "runs": {"goodput_bps": [3.4e8 + long_flow]},
+                                   "flows": {"f0": {"goodput_bps": [3.4e8]}, "f1": {"goodput_bps": [long_flow]}}}])
+
+    for long_flow, word in ((2e8, "reproduced"), (2e7, "fails")):
+        ref = reference(long_flow)
+        outcome = evaluate(conclusion["check"], ref.summaries(), ref.measure, [])
+        assert outcome.value == pytest.approx(3.4e8 / long_flow)
+        assert grade(conclusion, outcome, 1.5).word == word

@@ -89,6 +89,10 @@ def _check_conclusions(data: dict, source: str) -> None:
     factor = grading.get("factor", 1.5) if isinstance(grading, dict) else None
     if not isinstance(factor, (int, float)) or factor <= 1:
         raise StudyError(f"{source}: grading.factor: expected a number above 1, got {factor!r}")
+    from .prose import problems
+
+    for found in problems(data, sweeps):
+        raise StudyError(f"{source}: {found}")
     for i, c in enumerate(data.get("conclusion", [])):
         problem = check_problem(c.get("check") if isinstance(c, dict) else None, sweeps)
         if problem is not None:
@@ -142,7 +146,7 @@ def export_study(study: Study, target: Path) -> list[Path]:
     target.mkdir(parents=True, exist_ok=True)
     written = []
     for f in sorted(study.directory.iterdir()):
-        if f.is_file() and f.suffix in (".toml", ".md"):
+        if f.is_file() and (f.suffix in (".toml", ".md") or f.name == "ns2.json"):
             shutil.copy2(f, target / f.name)
             written.append(target / f.name)
     return written

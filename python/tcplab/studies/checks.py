@@ -62,6 +62,8 @@ class Comparison:
     published: object
     tcplab: object
     ci: float | None = None
+    #: The same quantity in a reference simulator's runs of the point (ns-2), if any.
+    reference: float | None = None
 
     @property
     def ratio(self) -> float | None:

@@ -14,8 +14,10 @@ from pathlib import Path
 from ..charts import Chart
 from ..report import CHARTS_HELP, CHARTS_PLACE, page
 from .checks import Comparison, Outcome, evaluate
-from .grading import Grade, grade, study_factor, summary_line
+from .grading import Grade, grade, study_factor, summary_line, tally
 from .measures import measure
+from .prose import render
+from .reference import check_sweeps, load_reference
 
 
 @dataclass
@@ -25,9 +27,9 @@ class Checked:
     text: str
     outcome: Outcome
     grade: Grade
-    #: What ns-2 gives on the same point, where the project has a reference run:
-    #: {"value": ..., "source": ...} from the conclusion's ``ns2`` entry.
-    ns2: dict | None = None
+    #: The same check on ns-2's runs of the same points (:mod:`.reference`), where the
+    #: study has them: its grade and value.
+    ns2: tuple[Grade, Outcome] | None = None
 
 
 @dataclass
@@ -97,10 +99,12 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
         if stale not in drawn_now:
             stale.unlink()
 
+    reference = load_reference(study.directory)
     comparisons: list[Comparison] = []
     for item in data.get("published", []):
         value, ci = measure(item, out)
-        comparisons.append(Comparison(item["label"], item["value"], value, ci))
+        theirs = reference.measure(item)[0] if reference else None
+        comparisons.append(Comparison(item["label"], item["value"], value, ci, reference=theirs))
     conclusions = []
     # A quick run says beside each check how the recorded full run decided it, so a
     # "does not hold" reads as the study's finding, not as the quick run's failure.
@@ -110,11 +114,12 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
         if quick and c.get("full_only"):
             continue
         outcome = evaluate(c["check"], summaries, lambda spec: measure(spec, out), data.get("published", []))
-        conclusions.append(Checked(c["text"], outcome, grade(c, outcome, factor), c.get("ns2")))
+        conclusions.append(Checked(c["text"], outcome, grade(c, outcome, factor),
+                                   _on_reference(c, reference, factor, data.get("published", []))))
         comparisons.extend(outcome.comparisons)
 
     md = _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out, recorded)
-    page_html = _html(study, specs, outcomes, figures, comparisons, conclusions, quick, recorded)
+    page_html = _html(study, specs, outcomes, figures, comparisons, conclusions, quick, recorded, out)
     if exploration is not None:
         from .explore import map_html, map_markdown
 
@@ -194,8 +199,17 @@ def build_backend_report(study, out: Path, summaries: dict, specs: dict, outcome
     return Report(md_path, html_path, [], [])
 
 
-def _differences(study) -> list[str]:
-    return [d if isinstance(d, str) else d.get("text", "") for d in study.data.get("difference", [])]
+def _differences(study, out: Path) -> list[str]:
+    """The study's explanations with this run's numbers filled in (:mod:`.prose`)."""
+    quantities = study.data.get("quantity", {})
+    texts = []
+    for d in study.data.get("difference", []):
+        text, missing = render(d if isinstance(d, str) else d.get("text", ""), quantities, out)
+        if missing:
+            sweeps = sorted({quantities[name]["sweep"] for name in missing})
+            text += f" (n/a: points of {', '.join(sweeps)} this run did not run)"
+        texts.append(text)
+    return texts
 
 
 def _recorded_note(text: str, recorded: dict) -> str:
@@ -222,16 +236,48 @@ def _measured(comparisons: list[Comparison], quick: bool) -> tuple[list[Comparis
     return shown, len(comparisons) - len(shown)
 
 
+def _ratio(value: object, published: object) -> str:
+    if isinstance(value, (int, float)) and isinstance(published, (int, float)) and published:
+        return f"{value / published:.2f}"
+    return "–"
+
+
 def _reason(g: Grade) -> str:
     """" (why this grade)" where the verdict alone does not say it."""
     return "" if g.word in ("fails", "not decided") else f" ({g.reason})"
 
 
+def _on_reference(conclusion: dict, reference, factor: float, published: list[dict]) -> tuple[Grade, Outcome] | None:
+    """The conclusion's check graded on the reference's runs, if it ran every sweep
+    the check reads."""
+    sweeps = check_sweeps(conclusion["check"])
+    if reference is None or not sweeps or not all(reference.covers(s) for s in sweeps):
+        return None
+    outcome = evaluate(conclusion["check"], reference.summaries(), reference.measure, published)
+    return grade(conclusion, outcome, factor), outcome
+
+
 def _ns2_note(c: Checked) -> str:
-    """"; ns-2 on the same point: …" where the conclusion records a reference run."""
-    if not c.ns2:
+    """" ns-2 on the same points: …" where the study has ns-2's runs of them."""
+    if c.ns2 is None:
         return ""
-    return f" ns-2 on the same point: {c.ns2['value']} ({c.ns2.get('source', 'tests/ns2')})."
+    g, o = c.ns2
+    value = o.value if not isinstance(o.value, list) else (o.value[0] if len(o.value) == 1 else None)
+    shown = f", {value:.3g}" if isinstance(value, (int, float)) else ""
+    return f" ns-2 on the same points: {g.word}{shown}."
+
+
+def _reference_line(conclusions: list[Checked]) -> str:
+    """How ns-2 grades the conclusions it covers, or nothing."""
+    pairs = [(c.grade, c.ns2[0]) for c in conclusions if c.ns2 is not None]
+    if not pairs:
+        return ""
+    covered = pairs
+    theirs, ours = tally([t for _, t in pairs]), tally([o for o, _ in pairs])
+    return (f"ns-2 on the same points (tests/ns2/studies.py) covers {len(covered)} of them: {theirs['reproduced']} "
+            f"reproduced, {theirs['bound']} only as a bound, {theirs['fails']} fail, {theirs['not decided']} not "
+            f"decided; tcplab on those {len(covered)}: {ours['reproduced']} reproduced, {ours['bound']} bound, "
+            f"{ours['fails']} fail.")
 
 
 def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out, recorded) -> str:
@@ -252,17 +298,22 @@ def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, 
     lines += ["", "## Published numbers side by side", ""]
     if left_out:
         lines += [f"{left_out} published numbers at points this quick run did not run are left out.", ""]
-    lines += ["| quantity | paper | tcplab | tcplab / paper |", "|---|---|---|---|"]
+    with_ns2 = any(c.reference is not None for c in comparisons)
+    lines += ["| quantity | paper | tcplab | tcplab / paper |" + (" ns-2 | ns-2 / paper |" if with_ns2 else ""),
+              "|---|---|---|---|" + ("---|---|" if with_ns2 else "")]
     for c in shown:
         ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
-        lines.append(f"| {c.label} | {_num(c.published)} | {_num(c.tcplab, c.ci)} | {ratio} |")
+        extra = f" {_num(c.reference)} | {_ratio(c.reference, c.published)} |" if with_ns2 else ""
+        lines.append(f"| {c.label} | {_num(c.published)} | {_num(c.tcplab, c.ci)} | {ratio} |{extra}")
     lines += ["", "## Conclusions", "", f"**{summary_line([c.grade for c in conclusions])}** {_GRADES_HELP}", ""]
+    if _reference_line(conclusions):
+        lines += [_reference_line(conclusions), ""]
     if recorded:
         lines += [_quick_tally(conclusions, recorded), ""]
     for c in conclusions:
         lines.append(f"- [{_MARK[c.grade.word]}] **{c.grade.word}**{_recorded_note(c.text, recorded)}: {c.text} — "
                      f"{c.outcome.detail}{_reason(c.grade)}.{_ns2_note(c)}")
-    diffs = _differences(study)
+    diffs = _differences(study, out)
     if diffs:
         lines += ["", "## Where tcplab differs from the paper, and why", ""]
         lines += [f"- {t}" for t in diffs]
@@ -287,7 +338,7 @@ _GRADES_HELP = ("*Reproduced*: tcplab's value is where the paper's is (within th
                 "only; *input*: an input of the setup measured back, not counted.")
 
 
-def _html(study, specs, outcomes, figures, comparisons, conclusions, quick, recorded) -> str:
+def _html(study, specs, outcomes, figures, comparisons, conclusions, quick, recorded, out: Path) -> str:
     d = study.data
     e = html.escape
     parts = [f"<h1>{e(study.title)}</h1>", f"<p>Paper: {e(d.get('paper', ''))}</p>", f"<p>{e(d.get('question', ''))}</p>"]
@@ -296,6 +347,8 @@ def _html(study, specs, outcomes, figures, comparisons, conclusions, quick, reco
     parts.append("<h2>Conclusions</h2>")
     parts.append(f"<p><b>{e(summary_line([c.grade for c in conclusions]))}</b> "
                  f"<small>{e(_GRADES_HELP.replace('*', ''))}</small></p>")
+    if _reference_line(conclusions):
+        parts.append(f"<p>{e(_reference_line(conclusions))}</p>")
     if recorded:
         parts.append(f"<p class='note'>{e(_quick_tally(conclusions, recorded))}</p>")
     parts.append("<ul>")
@@ -307,13 +360,17 @@ def _html(study, specs, outcomes, figures, comparisons, conclusions, quick, reco
     parts.append("</ul><h2>Published numbers side by side</h2>")
     if left_out:
         parts.append(f"<p>{left_out} published numbers at points this quick run did not run are left out.</p>")
-    parts.append("<table><tr><th>quantity</th><th>paper</th><th>tcplab</th><th>tcplab / paper</th></tr>")
+    with_ns2 = any(c.reference is not None for c in comparisons)
+    parts.append("<table><tr><th>quantity</th><th>paper</th><th>tcplab</th><th>tcplab / paper</th>"
+                 + ("<th>ns-2</th><th>ns-2 / paper</th>" if with_ns2 else "") + "</tr>")
     for c in shown:
         ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
+        extra = (f"<td class='num'>{e(_num(c.reference))}</td><td class='num'>{_ratio(c.reference, c.published)}</td>"
+                 if with_ns2 else "")
         parts.append(f"<tr><td>{e(c.label)}</td><td class='num'>{e(_num(c.published))}</td>"
-                     f"<td class='num'>{e(_num(c.tcplab, c.ci))}</td><td class='num'>{ratio}</td></tr>")
+                     f"<td class='num'>{e(_num(c.tcplab, c.ci))}</td><td class='num'>{ratio}</td>{extra}</tr>")
     parts.append("</table>")
-    diffs = _differences(study)
+    diffs = _differences(study, out)
     if diffs:
         parts.append("<h2>Where tcplab differs from the paper, and why</h2><ul>")
         parts += [f"<li>{e(t)}</li>" for t in diffs]

@@ -66,13 +66,24 @@ impl Autotune {
     /// A receiver whose buffer may grow to offer `max_window` bytes, for segments of
     /// `mss` bytes.
     pub fn new(max_window: u64, mss: u64) -> Self {
+        // The first space estimate is ten segments; a round trip can read no more than
+        // the window offered, so that window must hold more than ten segments or the
+        // estimate is never beaten and the window never grows (jumbo segments: ten of
+        // 8,948 bytes against 65,535 froze the window at 64 KB, 2.7 Mb/s at 180 ms).
+        // The kernel does not stall there (tcplab emu, MTU 9000, 200 Mb/s, 42 ms:
+        // 192.7 Mb/s): since 6.6 its per-socket scaling ratio (payload / truesize,
+        // high for large segments) lets the first offers exceed half of `tcp_rmem[1]`.
+        // tcplab does not model the ratio; it offers at least eleven segments, the
+        // least that lets the first measurement beat the first space.
+        let first = INITIAL_WINDOW_BYTES.max((INITIAL_SPACE_SEGMENTS + 1) * mss);
+        let clamp = first.min(max_window);
         Autotune {
             space: INITIAL_SPACE_SEGMENTS * mss,
             mark_seq: 0,
             mark_time: SimTime::ZERO,
             rtt: None,
             window_probe: None,
-            clamp: INITIAL_WINDOW_BYTES.min(max_window),
+            clamp,
             max: max_window,
             right_edge: 0,
             mss,
@@ -181,6 +192,21 @@ mod tests {
         rcv_nxt += 1000 * MSS;
         a.on_read(ms(350), rcv_nxt, true);
         assert_eq!(a.window(), 168 * MSS);
+    }
+
+    /// Jumbo segments (MSS 8,948: ten are more than 65,535 bytes): the first window
+    /// holds eleven (98,428 bytes), so a round trip that reads it beats the first space
+    /// of ten (89,480): 2·98,428 + 16·8,948 = 340,024, grown by 2·340,024·8,948/89,480
+    /// (integer division: 2·34,002), 408,028 bytes.
+    #[test]
+    fn jumbo_segments_still_grow_the_window() {
+        const JUMBO: u64 = 8948;
+        let mut a = Autotune::new(64 << 20, JUMBO);
+        assert_eq!(a.window(), 11 * JUMBO);
+        a.on_rtt_sample(ms(100));
+        a.on_read(ms(0), 1, true);
+        a.on_read(ms(100), 1 + 11 * JUMBO, true);
+        assert_eq!(a.window(), 408_028);
     }
 
     /// Data held above a hole takes up the window, but a right edge once offered stays.

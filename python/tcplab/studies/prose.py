@@ -1,0 +1,69 @@
+"""A study's explanations with this run's numbers in them (#30 item 2).
+
+The ``[[difference]]`` texts of a study explain where tcplab differs from the paper and
+why. Every number in them that tcplab measured is a placeholder, ``{name}``, for a
+quantity the study declares once::
+
+    [quantity]
+    reno_100 = { sweep = "table2_2618", where = { variant = "reno", rtt_ms = 100 }, column = "goodput_bps", scale = 1e-6, format = ".0f" }
+    reno_per_ack_50 = { ..., table = "flows", row = { id = "f0" } }
+
+(the ``[[published]]`` entries' form: a column of one row of ``runs``, ``flows`` or
+``links`` at one point, averaged over the replications, times ``scale``). The report
+fills each placeholder from this run's catalog, so the prose cannot drift from the
+data; a quantity whose sweep this run did not run (a quick run) shows as "n/a" and the
+paragraph says which. Numbers from the paper, or from a formula, stay literal.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .measures import measure
+
+#: ``{name}`` or ``{name:format}`` (a Python format spec overriding the quantity's own).
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([^{}]+))?\}")
+#: What a quantity this run did not measure shows as.
+NOT_RUN = "n/a"
+
+
+def placeholders(text: str) -> list[str]:
+    """The quantity names a text refers to."""
+    return [m.group(1) for m in _PLACEHOLDER.finditer(text)]
+
+
+def render(text: str, quantities: dict, out: Path) -> tuple[str, list[str]]:
+    """``text`` with each placeholder replaced by its quantity's value in this run, and
+    the names of those this run did not measure."""
+    missing: list[str] = []
+
+    def fill(m: re.Match) -> str:
+        name, spec = m.group(1), m.group(2)
+        q = quantities[name]
+        value, _ = measure(q, out)
+        if value is None:
+            missing.append(name)
+            return NOT_RUN
+        return format(value, spec or q.get("format", ".3g"))
+
+    return _PLACEHOLDER.sub(fill, text), missing
+
+
+def problems(data: dict, sweeps: set[str]) -> list[str]:
+    """Placeholders naming no declared quantity, and quantities without a sweep or
+    column or naming a sweep the study does not declare: what is wrong with a study's
+    prose before anything runs."""
+    quantities = data.get("quantity", {})
+    found = []
+    for name, q in quantities.items():
+        if not isinstance(q, dict) or "sweep" not in q or "column" not in q:
+            found.append(f"quantity.{name}: expected a table with sweep, column and where")
+        elif q["sweep"] not in sweeps:
+            found.append(f"quantity.{name}.sweep: the study declares no sweep {q['sweep']!r}")
+    for i, d in enumerate(data.get("difference", [])):
+        text = d if isinstance(d, str) else d.get("text", "")
+        for name in placeholders(text):
+            if name not in quantities:
+                found.append(f"difference[{i}].text: {{{name}}} names no [quantity]")
+    return found
