@@ -467,3 +467,19 @@ def test_a_points_runs_share_one_compilation_with_their_own_seeds(write_scenario
         cached, fresh = _load(r.task), load(r.task.scenario, list(r.task.overrides), r.task.seed)
         assert cached.engine == fresh.engine and cached.raw == fresh.raw
         assert list(cached.overrides) == list(fresh.overrides)
+
+
+def test_a_rebuilt_engine_does_not_find_the_old_engines_runs(write_scenario, monkeypatch):
+    """A stored run belongs to the engine build that made it: the same scenario, seed
+    and version under another build are new runs (the lfn study's jumbo runs, stored
+    before an autotuning fix, were otherwise reused as the fixed engine's)."""
+    from tcplab.sweeps import orchestrate
+    from tcplab.sweeps.orchestrate import plan
+
+    spec = read_sweep(write_scenario(star() + SWEEP.format(reps=2)))
+    before = [(r.task.key, r.task.seed) for r in plan(spec)]
+    assert before == [(r.task.key, r.task.seed) for r in plan(spec)]  # deterministic
+    monkeypatch.setattr(orchestrate, "engine_build", lambda: "another-build")
+    after = [(r.task.key, r.task.seed) for r in plan(spec)]
+    assert [s for _, s in after] == [s for _, s in before]  # same seeds...
+    assert not {k for k, _ in after} & {k for k, _ in before}  # ...but none of the old keys

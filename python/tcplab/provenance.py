@@ -4,6 +4,7 @@ so that a results directory says what produced it (docs/results.md, "Provenance"
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import platform
 import subprocess
@@ -23,6 +24,7 @@ def provenance(source: str, overrides: tuple[str, ...]) -> dict:
         "source": source,
         "overrides": list(overrides),
         "tcplab_version": __version__,
+        "engine_build": engine_build(),
         "git_commit": git_commit(),
         "python": platform.python_version(),
         "platform": platform.platform(),
@@ -46,3 +48,17 @@ def git_commit() -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return commit.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+
+
+@functools.cache
+def engine_build() -> str:
+    """A fingerprint of the compiled engine (the first 16 hex digits of the SHA-256 of
+    its shared library): two builds that could simulate differently differ here even
+    under one version number, so a sweep never reuses a run a different engine made."""
+    from . import _core
+
+    digest = hashlib.sha256()
+    with open(_core.__file__, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:16]

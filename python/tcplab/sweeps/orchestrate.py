@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
+from ..provenance import engine_build
 from ..runner import validate
 from ..scenario import ScenarioError, load
 from .spec import SweepSpec, canonical_json, derive_seed, point_id
@@ -68,6 +69,7 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
                                   f"runs table); rename it and give its field path in set = {{ ... }}")
     base_seed = _base_seed(spec.scenario)
     runs = []
+    engine = engine_build()
     for point in spec.points():
         overrides: tuple[str | tuple[str, object], ...] = (*spec.base_overrides, *spec.overrides(point))
         pid = point_id(point)
@@ -82,10 +84,13 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
             error = str(e.with_source(f"{spec.scenario_source} at point {_describe(point)}"))
             content = {"scenario": spec.scenario, "overrides": [list(o) if isinstance(o, tuple) else o for o in overrides]}
         # What the point's runs share, all but the seed: a worker compiles it once.
-        point_key = hashlib.sha256(canonical_json({"scenario": content, "tcplab": __version__}).encode()).hexdigest()[:24]
+        point_key = hashlib.sha256(canonical_json({"scenario": content, "tcplab": __version__,
+                                                   "engine": engine}).encode()).hexdigest()[:24]
         for rep in range(spec.replications):
             seed = derive_seed(base_seed, {k: v for k, v in point.items() if k not in spec.seed_ignores}, rep)
-            identity_of_run = {"scenario": content, "seed": seed, "tcplab": __version__}
+            # The engine's build too: a rebuilt engine (a fix, a change) under the same
+            # version must not find the old engine's runs stored as its own.
+            identity_of_run = {"scenario": content, "seed": seed, "tcplab": __version__, "engine": engine}
             if backend != "sim":  # simulated runs keep the keys they always had
                 identity_of_run["backend"] = backend
             key = hashlib.sha256(canonical_json(identity_of_run).encode()).hexdigest()[:24]
