@@ -73,3 +73,21 @@ app = { type = "cbr", rate = "6Mbps", packet_size = "1000B" }
 
 TCP_BASE = BASE.replace('transport = "udp"\napp = { type = "cbr", rate = "6Mbps", packet_size = "1000B" }',
                         'app = { type = "bulk" }\ntransport = { type = "tcp", cc = "newreno" }')
+
+
+@pytest.fixture(scope="session")
+def quick_reproduction(tmp_path_factory):
+    """`tcplab reproduce STUDY --quick`, run once per study for the whole session (the
+    studies' quick subsets take seconds each; several test files read their reports):
+    a function of the study's name giving its output directory."""
+    done: dict[str, Path] = {}
+
+    def reproduce(study: str) -> Path:
+        if study not in done:
+            out = tmp_path_factory.mktemp(f"quick-{study}") / study
+            result = run_cli("reproduce", study, "--quick", "--out", str(out))
+            assert result.returncode == 0, result.stderr
+            done[study] = out
+        return done[study]
+
+    return reproduce

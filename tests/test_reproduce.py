@@ -31,17 +31,16 @@ def test_export_writes_the_study_files(tmp_path):
 
 
 @pytest.mark.parametrize("study", ["lan", "jumbo", "highspeed", "lfn", "sctp"])
-def test_quick_reproduction_decides_conclusions_as_the_full_run(study, tmp_path):
-    r = run_cli("reproduce", study, "--quick", "--out", str(tmp_path / study))
-    assert r.returncode == 0, r.stderr
-    md = (tmp_path / study / "report.md").read_text()
-    html = (tmp_path / study / "report.html").read_text()
+def test_quick_reproduction_decides_conclusions_as_the_full_run(study, quick_reproduction):
+    out = quick_reproduction(study)
+    md = (out / "report.md").read_text()
+    html = (out / "report.html").read_text()
     assert "## Published numbers side by side" in md
     # The paper's figures redrawn: interactive charts in the HTML, PNGs beside the Markdown.
     charts = json.loads(re.search(r"id='tcplab-charts'>(.*?)</script>", html, re.S).group(1).replace("<\\/", "</"))
     assert bool(charts) == bool(load_study(study).data.get("figure"))
     assert all(c["name"].startswith("fig") and c["panels"][0]["lines"] for c in charts)
-    assert {c["name"] for c in charts} <= {p.stem for p in (tmp_path / study / "figures").glob("*.png")}
+    assert {c["name"] for c in charts} <= {p.stem for p in (out / "figures").glob("*.png")}
     conclusions = [c for c in load_study(study).data["conclusion"] if not c.get("full_only")]
     assert conclusions
     for c in conclusions:

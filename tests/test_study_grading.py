@@ -13,7 +13,6 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tcplab.studies import StudyError, export_study, load_study
@@ -124,12 +123,11 @@ def test_a_band_that_excludes_the_papers_value_is_refused(tmp_path):
         load_study(str(tmp_path))
 
 
-def test_table2_figure_shows_the_papers_values(tmp_path):
+def test_table2_figure_shows_the_papers_values(quick_reproduction):
     """The highspeed Table 2 figure carries the paper's numbers (EXPERIMENTS.md, Table 2
     at 10 and 100 ms) as reference markers, paired with the variant's line."""
-    r = run_cli("reproduce", "highspeed", "--quick", "--out", str(tmp_path))
-    assert r.returncode == 0, r.stderr
-    html = (tmp_path / "report.html").read_text()
+    out = quick_reproduction("highspeed")
+    html = (out / "report.html").read_text()
     charts = json.loads(re.search(r"id='tcplab-charts'>(.*?)</script>", html, re.S).group(1).replace("<\\/", "</"))
     table2 = next(c for c in charts if c["name"].startswith("fig01"))
     assert table2["xlabel"] == "RTT (ms)"
@@ -139,20 +137,18 @@ def test_table2_figure_shows_the_papers_values(tmp_path):
     xs = np.frombuffer(base64.b64decode(stcp["x"]), "<f8")
     ys = np.frombuffer(base64.b64decode(stcp["y"]), "<f4")
     assert dict(zip(xs.tolist(), ys.tolist(), strict=True)) == pytest.approx({10: 654.79, 100: 499.56}, rel=1e-6)
-    md = (tmp_path / "report.md").read_text()
+    md = (out / "report.md").read_text()
     assert re.search(r"\*\*Of \d+ published findings checked: \d+ reproduced, \d+ hold only as a bound, \d+ fail", md)
 
 
-def test_prose_numbers_come_from_this_runs_catalog(tmp_path):
+def test_prose_numbers_come_from_this_runs_catalog(quick_reproduction):
     """#30 item 2: each number the explanations quote is filled from the run's own
     catalog — checked against the catalog queried directly — and a quick run that did
     not run a quantity's sweep says n/a and names the sweep."""
     import duckdb
     from tcplab.studies.prose import render
 
-    out = tmp_path / "lan"
-    r = run_cli("reproduce", "lan", "--quick", "--out", str(out))
-    assert r.returncode == 0, r.stderr
+    out = quick_reproduction("lan")
     con = duckdb.connect(str(out / "sweeps" / "buffer_star" / "catalog.duckdb"), read_only=True)
     (mean,) = con.execute("SELECT avg(goodput_bps) FROM runs WHERE delay_ms = 20 AND buffer = 10 AND status = 'ok'"
                           ).fetchone()
