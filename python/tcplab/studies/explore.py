@@ -94,6 +94,9 @@ def _explored_declaration(declaration: dict, unstated: list[dict]) -> tuple[dict
         # Keyed by the sweep's name (only that sweep) or by its scenario template.
         sets = u["set"].get(declaration["name"], u["set"].get(declaration["scenario"]))
         if sets:
+            if u["name"] in parameters:
+                raise ExploreError(f"unstated parameter {u['name']!r} is also a parameter of sweep "
+                                   f"{declaration['name']!r}: give it another name")
             parameters[u["name"]] = {"values": list(u["values"]), "set": sets}
             added.append(u["name"])
     table["parameters"] = parameters
