@@ -12,7 +12,9 @@
 //!   a random phase other than 3/4; a 5/4 phase lasts until in flight reaches 5/4 BDP
 //!   (or a loss), a 3/4 phase ends early once in flight is down to one BDP;
 //! * ProbeRTT: when RTprop has not been refreshed for 10 s, cwnd drops to 4 segments
-//!   for 200 ms and one round, then BBR returns to ProbeBW (or Startup).
+//!   for 200 ms and one round, then BBR returns to ProbeBW (or Startup). What it sends
+//!   meanwhile is marked application-limited, so its low delivery rates leave BtlBw
+//!   alone (Linux 4.9's `bbr_update_min_rtt`).
 //!
 //! Loss recovery: packet conservation in the first round of recovery (cwnd = in
 //! flight + newly delivered), the window before recovery restored at its end.
@@ -145,37 +147,64 @@ enum Mode {
     ProbeRtt,
 }
 
-/// Max of per-round bandwidth samples over the last `rounds` rounds.
+/// BtlBw: the windowed maximum of delivery-rate samples, kept as Kathleen Nichols'
+/// running estimator (Linux's `lib/win_minmax.c`, which BBR uses): the best sample and
+/// two runners-up from later in the window, so that when the best ages out a recent
+/// one takes over. Ages are counted in rounds, and only a new sample ages the
+/// estimate: while every sample is ignored (application-limited, ProbeRTT) the last
+/// maximum stands, as in Linux — a filter that forgot it by the clock would lose the
+/// path's rate in every ProbeRTT of more than ten rounds.
 #[derive(Debug)]
 struct BwFilter {
-    /// (round, max sample of that round), bit/s.
-    slots: Vec<(u64, f64)>,
+    /// Window length, rounds.
+    window: u64,
+    /// (round, bit/s): the maximum, then the best later ones, oldest first.
+    best: [(u64, f64); 3],
 }
 
 impl BwFilter {
     fn new(rounds: u32) -> Self {
         BwFilter {
-            slots: vec![(0, 0.0); rounds as usize],
+            window: rounds as u64,
+            best: [(0, 0.0); 3],
         }
     }
 
+    /// A sample `bw` taken in `round`.
     fn update(&mut self, round: u64, bw: f64) {
-        let n = self.slots.len() as u64;
-        let slot = &mut self.slots[(round % n) as usize];
-        if slot.0 != round {
-            *slot = (round, bw);
-        } else if bw > slot.1 {
-            slot.1 = bw;
+        let sample = (round, bw);
+        let [first, second, third] = self.best;
+        // A new maximum, or nothing left inside the window: start over from it.
+        if bw >= first.1 || round.saturating_sub(third.0) > self.window {
+            self.best = [sample; 3];
+            return;
+        }
+        if bw >= second.1 {
+            self.best[1] = sample;
+            self.best[2] = sample;
+        } else if bw >= third.1 {
+            self.best[2] = sample;
+        }
+        let age = round.saturating_sub(self.best[0].0);
+        if age > self.window {
+            // The maximum is too old: the runners-up move up, the sample comes last
+            // (twice, if the next one is too old as well).
+            self.best = [self.best[1], self.best[2], sample];
+            if round.saturating_sub(self.best[0].0) > self.window {
+                self.best = [self.best[1], self.best[2], sample];
+            }
+        } else if self.best[1].0 == self.best[0].0 && age > self.window / 4 {
+            // A quarter of the window gone with no distinct runner-up: take this one.
+            self.best[1] = sample;
+            self.best[2] = sample;
+        } else if self.best[2].0 == self.best[1].0 && age > self.window / 2 {
+            self.best[2] = sample;
         }
     }
 
-    fn max(&self, round: u64) -> f64 {
-        let n = self.slots.len() as u64;
-        self.slots
-            .iter()
-            .filter(|(r, _)| *r + n > round)
-            .map(|(_, b)| *b)
-            .fold(0.0, f64::max)
+    /// The estimate: the current maximum, however old (see the type's doc).
+    fn max(&self) -> f64 {
+        self.best[0].1
     }
 }
 
@@ -209,13 +238,13 @@ struct Bbr {
 }
 
 impl Bbr {
-    fn btl_bw(&self, round: u64) -> f64 {
-        self.bw.max(round)
+    fn btl_bw(&self) -> f64 {
+        self.bw.max()
     }
 
     /// gain × BtlBw × RTprop, bytes (None before both are measured).
-    fn bdp(&self, round: u64, gain: f64) -> Option<u64> {
-        let bw = self.btl_bw(round);
+    fn bdp(&self, gain: f64) -> Option<u64> {
+        let bw = self.btl_bw();
         let rtt = self.min_rtt?;
         (bw > 0.0).then(|| (gain * bw * rtt.as_secs_f64() / 8.0) as u64)
     }
@@ -248,15 +277,9 @@ impl Bbr {
         let gain = self.pacing_gain;
         let advance = if gain > 1.0 {
             full_length
-                && (ack.in_recovery
-                    || self
-                        .bdp(ack.round_count, gain)
-                        .is_none_or(|t| ack.prior_in_flight >= t))
+                && (ack.in_recovery || self.bdp(gain).is_none_or(|t| ack.prior_in_flight >= t))
         } else if gain < 1.0 {
-            full_length
-                || self
-                    .bdp(ack.round_count, 1.0)
-                    .is_some_and(|t| ack.prior_in_flight <= t)
+            full_length || self.bdp(1.0).is_some_and(|t| ack.prior_in_flight <= t)
         } else {
             full_length
         };
@@ -271,7 +294,7 @@ impl Bbr {
         if self.full_pipe || !ack.round_start || ack.rate.is_some_and(|r| r.is_app_limited) {
             return;
         }
-        let bw = self.btl_bw(ack.round_count);
+        let bw = self.btl_bw();
         if bw >= self.full_bw * self.c.full_bw_growth {
             self.full_bw = bw;
             self.full_bw_count = 0;
@@ -287,11 +310,7 @@ impl Bbr {
             self.pacing_gain = self.c.drain_gain;
             self.cwnd_gain = self.c.high_gain;
         }
-        if self.mode == Mode::Drain
-            && self
-                .bdp(ack.round_count, 1.0)
-                .is_some_and(|t| ack.in_flight <= t)
-        {
+        if self.mode == Mode::Drain && self.bdp(1.0).is_some_and(|t| ack.in_flight <= t) {
             self.enter_probe_bw(ack.now);
         }
     }
@@ -348,8 +367,8 @@ impl Bbr {
         };
     }
 
-    fn set_pacing_rate(&mut self, round: u64) {
-        let bw = self.btl_bw(round);
+    fn set_pacing_rate(&mut self) {
+        let bw = self.btl_bw();
         let rate = if bw > 0.0 {
             self.pacing_gain * bw * (1.0 - self.c.pacing_margin)
         } else if let Some(srtt) = self.srtt {
@@ -373,7 +392,7 @@ impl Bbr {
                 return;
             }
         }
-        match self.bdp(ack.round_count, self.cwnd_gain) {
+        match self.bdp(self.cwnd_gain) {
             Some(target) => {
                 let target = target + 3 * self.mss;
                 if self.full_pipe {
@@ -411,6 +430,9 @@ impl CongestionControl for Bbr {
     fn wants_rate_samples(&self) -> bool {
         true
     }
+    fn holds_back_sending(&self) -> bool {
+        self.mode == Mode::ProbeRtt
+    }
     fn pacing_rate_bps(&self) -> Option<f64> {
         self.pacing_rate
     }
@@ -422,7 +444,7 @@ impl CongestionControl for Bbr {
         }
         if let Some(rs) = ack.rate {
             let round = ack.round_count;
-            if !rs.is_app_limited || rs.delivery_rate_bps >= self.btl_bw(round) {
+            if !rs.is_app_limited || rs.delivery_rate_bps >= self.btl_bw() {
                 self.bw.update(round, rs.delivery_rate_bps);
             }
         }
@@ -430,7 +452,7 @@ impl CongestionControl for Bbr {
         self.check_full_pipe(ack);
         self.check_drain(ack);
         self.update_min_rtt(ack);
-        self.set_pacing_rate(ack.round_count);
+        self.set_pacing_rate();
         self.set_cwnd(ack);
         if !ack.in_recovery {
             self.recovery_round = None;
@@ -459,7 +481,7 @@ impl CongestionControl for Bbr {
     }
 
     fn state(&self) -> [f64; super::STATE_SLOTS] {
-        let bw = self.bw.slots.iter().map(|s| s.1).fold(0.0, f64::max);
+        let bw = self.bw.max();
         [
             bw / 1e6,
             self.min_rtt.map_or(f64::NAN, |r| r.as_ns() as f64 / 1e6),
@@ -471,5 +493,41 @@ impl CongestionControl for Bbr {
             },
             self.pacing_gain,
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without new samples the maximum stands, however many rounds pass (ProbeRTT's
+    /// ignored samples must not erase the path's rate).
+    #[test]
+    fn the_maximum_stands_until_a_sample_ages_it() {
+        let mut f = BwFilter::new(10);
+        f.update(1, 100.0);
+        assert_eq!(f.max(), 100.0);
+        // Nothing for 30 rounds: still 100.
+        f.update(31, 20.0);
+        // ...until a sample arrives past the window: then it is all that is left.
+        assert_eq!(f.max(), 20.0);
+    }
+
+    /// A maximum older than the window gives way to the best sample taken after it,
+    /// worked by hand: 100 at round 0, 90 at round 3 (a quarter of the window gone:
+    /// the runner-up), 80 at round 6 (half gone: the third); at round 11 the 100 is
+    /// 11 rounds old, so 90 (round 3) leads.
+    #[test]
+    fn an_aged_maximum_yields_to_the_best_later_sample() {
+        let mut f = BwFilter::new(10);
+        f.update(0, 100.0);
+        f.update(3, 90.0);
+        f.update(6, 80.0);
+        assert_eq!(f.max(), 100.0);
+        f.update(11, 50.0);
+        assert_eq!(f.max(), 90.0);
+        // A larger sample always takes over at once.
+        f.update(12, 95.0);
+        assert_eq!(f.max(), 95.0);
     }
 }

@@ -182,6 +182,13 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     fn wants_rate_samples(&self) -> bool {
         false
     }
+    /// The algorithm holds its own sending below what the path takes (BBR's ProbeRTT):
+    /// the sender marks what is in flight application-limited, so that the low
+    /// delivery rates it yields do not read as the path's (Linux's
+    /// `bbr_update_min_rtt`: "Ignore low rate samples during this mode").
+    fn holds_back_sending(&self) -> bool {
+        false
+    }
     /// The algorithm only works paced (BBR): the sender paces whatever `pacing` says.
     fn requires_pacing(&self) -> bool {
         false

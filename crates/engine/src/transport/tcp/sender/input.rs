@@ -326,5 +326,8 @@ impl TcpSender {
             rate: rate.sample,
         };
         self.cc.on_ack(&event);
+        if self.cc.holds_back_sending() {
+            self.rate.mark_app_limited(self.board.in_flight());
+        }
     }
 }

@@ -9,14 +9,21 @@ impl TcpSender {
     /// none runs (RFC 6298 (5.1)), and pacing sets when the next may go.
     pub(super) fn emit(&mut self, now: SimTime, seg: TcpSegment, in_flight: u64, out: &mut Outbox) {
         let size = seg.ip_bytes();
-        self.cc.on_sent(now, seg.payload_bytes as u64, in_flight);
+        let payload = seg.payload_bytes as u64;
+        self.cc.on_sent(now, payload, in_flight);
         out.send(size, TransportHeader::Tcp(seg));
         if self.rto_at.is_none() {
             self.rto_at = Some(now + self.rtt.rto()); // RFC 6298 (5.1)
         }
         if self.paced {
             if let Some(rate) = self.pacing_rate_bps() {
-                self.next_send_at = now + SimTime(round_ns(size as f64 * 8e9 / rate));
+                // The segment's payload, not its packet: every pacing rate here is a
+                // payload rate (BBR's delivery rate, cwnd / SRTT), and Linux's TCP
+                // pacing spaces by the write queue's skb->len, the data alone
+                // (tcp_update_skb_after_send). Spacing by the packet paced BBR at
+                // 96.5% of its own estimate (1,448 of 1,500 bytes): 186 against the
+                // kernel's 193 Mb/s on a 200 Mb/s path (tcplab emu).
+                self.next_send_at = now + SimTime(round_ns(payload as f64 * 8e9 / rate));
             }
         }
     }
