@@ -696,6 +696,11 @@ impl Scoreboard {
         self.lost = 0;
         self.pending_retransmit = 0;
         self.retransmit_hint = u64::MAX;
+        // What was unmarked must be examined again: the frontiers had passed these
+        // segments as marked, and a segment the undo took back that really was lost
+        // would otherwise wait for the timer (Linux's RACK walks its whole sent queue).
+        self.rack_frontier = 0;
+        self.lost_frontier = 0;
     }
 
     /// RFC 6675 NextSeg rule (1): the first lost segment not yet retransmitted.
@@ -757,7 +762,14 @@ impl Scoreboard {
         }
         s.sent_at = now;
         s.delivered = stamp.delivered;
-        self.retransmit_hint = s.end();
+        // NextSeg's search resumes after this segment only if it was the first one
+        // awaiting retransmission. A retransmission from elsewhere — a tail-loss probe
+        // of the highest segment — must not jump the search past lost segments below
+        // it: they were then never resent until the timer fired (one BBR flow after
+        // Startup: 450 ms without sending, then a timeout).
+        if s.start == self.retransmit_hint {
+            self.retransmit_hint = s.end();
+        }
         if let Some(rest) = self.rate_stamps.get_mut(i) {
             *rest = RateStamp::of(stamp);
         }
@@ -836,6 +848,21 @@ mod tests {
         b.retransmitted(1, SimTime::from_ms(1), DeliveryStamp::default(), None);
         assert_eq!(b.in_flight(), 600);
         assert_eq!(b.next_to_retransmit().unwrap().start, 101);
+    }
+
+    /// An undo takes back the loss marks; segments that really were lost must be found
+    /// again by the next SACKs (before, the frontier had passed them: they waited for
+    /// the timer — a BBR flow after Startup sat 450 ms without sending).
+    #[test]
+    fn segments_unmarked_by_an_undo_are_marked_lost_again() {
+        let mut b = board(10);
+        b.sack(201, 501, &mut Sacked::default()); // segments 3..5 received
+        assert!(b.mark_lost_by_sack()); // segments 1 and 2 lost
+        b.unmark_lost(); // the reduction looked spurious
+        assert!(b.next_to_retransmit().is_none());
+        b.sack(501, 601, &mut Sacked::default()); // segment 6 arrives: 1 and 2 still missing
+        assert!(b.mark_lost_by_sack());
+        assert_eq!(b.next_to_retransmit().map(|s| s.start), Some(1));
     }
 
     #[test]
