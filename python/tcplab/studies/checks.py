@@ -68,9 +68,19 @@ class Comparison:
     @property
     def ratio(self) -> float | None:
         """tcplab / published, when both are single numbers."""
-        if isinstance(self.published, (int, float)) and isinstance(self.tcplab, (int, float)) and self.published:
-            return self.tcplab / self.published
-        return None
+        return ratio_to(self.tcplab, self.published)
+
+    @property
+    def reference_ratio(self) -> float | None:
+        """The reference simulator's value / published, when both are single numbers."""
+        return ratio_to(self.reference, self.published)
+
+
+def ratio_to(value: object, published: object) -> float | None:
+    """``value / published`` when both are numbers and ``published`` is not zero."""
+    if isinstance(value, (int, float)) and isinstance(published, (int, float)) and published:
+        return value / published
+    return None
 
 
 @dataclass

@@ -49,15 +49,15 @@ class ExploreError(ValueError):
 class Exploration:
     """The map an exploration found."""
 
+    #: Every reading, the default first.
     readings: list[dict]
-    default: dict
     #: conclusion text → the grade under each reading (in ``readings`` order).
     grades: dict[str, list[str]]
     unstated: list[dict]
 
     def to_json(self) -> dict:
         """What ``explore.json`` holds (the main report reads it back)."""
-        return {"readings": self.readings, "default": self.default, "grades": self.grades, "unstated": self.unstated}
+        return {"readings": self.readings, "grades": self.grades, "unstated": self.unstated}
 
 
 def unstated_parameters(study) -> list[dict]:
@@ -141,7 +141,7 @@ def explore_study(study, out: Path, *, jobs: int | None, dask: str | None, runne
         for c in conclusions:
             outcome = evaluate(c["check"], at, measured, published)
             grades[c["text"]].append(grade(c, outcome, factor).word)
-    result = Exploration(readings, readings[0], grades, unstated)
+    result = Exploration(readings, grades, unstated)
     (out / "explore.json").write_text(json.dumps(result.to_json(), indent=1, default=str))
     (out / "explore.md").write_text("\n".join([f"# {study.title}: the unstated parameters explored", "",
                                                *map_markdown(result)]))

@@ -236,10 +236,8 @@ def _measured(comparisons: list[Comparison], quick: bool) -> tuple[list[Comparis
     return shown, len(comparisons) - len(shown)
 
 
-def _ratio(value: object, published: object) -> str:
-    if isinstance(value, (int, float)) and isinstance(published, (int, float)) and published:
-        return f"{value / published:.2f}"
-    return "–"
+def _ratio(ratio: float | None) -> str:
+    return "–" if ratio is None else f"{ratio:.2f}"
 
 
 def _reason(g: Grade) -> str:
@@ -272,11 +270,10 @@ def _reference_line(conclusions: list[Checked]) -> str:
     pairs = [(c.grade, c.ns2[0]) for c in conclusions if c.ns2 is not None]
     if not pairs:
         return ""
-    covered = pairs
     theirs, ours = tally([t for _, t in pairs]), tally([o for o, _ in pairs])
-    return (f"ns-2 on the same points (tests/ns2/studies.py) covers {len(covered)} of them: {theirs['reproduced']} "
+    return (f"ns-2 on the same points (tests/ns2/studies.py) covers {len(pairs)} of them: {theirs['reproduced']} "
             f"reproduced, {theirs['bound']} only as a bound, {theirs['fails']} fail, {theirs['not decided']} not "
-            f"decided; tcplab on those {len(covered)}: {ours['reproduced']} reproduced, {ours['bound']} bound, "
+            f"decided; tcplab on those {len(pairs)}: {ours['reproduced']} reproduced, {ours['bound']} bound, "
             f"{ours['fails']} fail.")
 
 
@@ -302,9 +299,8 @@ def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, 
     lines += ["| quantity | paper | tcplab | tcplab / paper |" + (" ns-2 | ns-2 / paper |" if with_ns2 else ""),
               "|---|---|---|---|" + ("---|---|" if with_ns2 else "")]
     for c in shown:
-        ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
-        extra = f" {_num(c.reference)} | {_ratio(c.reference, c.published)} |" if with_ns2 else ""
-        lines.append(f"| {c.label} | {_num(c.published)} | {_num(c.tcplab, c.ci)} | {ratio} |{extra}")
+        extra = f" {_num(c.reference)} | {_ratio(c.reference_ratio)} |" if with_ns2 else ""
+        lines.append(f"| {c.label} | {_num(c.published)} | {_num(c.tcplab, c.ci)} | {_ratio(c.ratio)} |{extra}")
     lines += ["", "## Conclusions", "", f"**{summary_line([c.grade for c in conclusions])}** {_GRADES_HELP}", ""]
     if _reference_line(conclusions):
         lines += [_reference_line(conclusions), ""]
@@ -364,11 +360,10 @@ def _html(study, specs, outcomes, figures, comparisons, conclusions, quick, reco
     parts.append("<table><tr><th>quantity</th><th>paper</th><th>tcplab</th><th>tcplab / paper</th>"
                  + ("<th>ns-2</th><th>ns-2 / paper</th>" if with_ns2 else "") + "</tr>")
     for c in shown:
-        ratio = "–" if c.ratio is None else f"{c.ratio:.2f}"
-        extra = (f"<td class='num'>{e(_num(c.reference))}</td><td class='num'>{_ratio(c.reference, c.published)}</td>"
+        extra = (f"<td class='num'>{e(_num(c.reference))}</td><td class='num'>{_ratio(c.reference_ratio)}</td>"
                  if with_ns2 else "")
         parts.append(f"<tr><td>{e(c.label)}</td><td class='num'>{e(_num(c.published))}</td>"
-                     f"<td class='num'>{e(_num(c.tcplab, c.ci))}</td><td class='num'>{ratio}</td>{extra}</tr>")
+                     f"<td class='num'>{e(_num(c.tcplab, c.ci))}</td><td class='num'>{_ratio(c.ratio)}</td>{extra}</tr>")
     parts.append("</table>")
     diffs = _differences(study, out)
     if diffs:

@@ -765,8 +765,7 @@ impl Scoreboard {
         // NextSeg's search resumes after this segment only if it was the first one
         // awaiting retransmission. A retransmission from elsewhere — a tail-loss probe
         // of the highest segment — must not jump the search past lost segments below
-        // it: they were then never resent until the timer fired (one BBR flow after
-        // Startup: 450 ms without sending, then a timeout).
+        // it, or they would wait for the timer.
         if s.start == self.retransmit_hint {
             self.retransmit_hint = s.end();
         }
@@ -862,6 +861,17 @@ mod tests {
         assert!(b.next_to_retransmit().is_none());
         b.sack(501, 601, &mut Sacked::default()); // segment 6 arrives: 1 and 2 still missing
         assert!(b.mark_lost_by_sack());
+        assert_eq!(b.next_to_retransmit().map(|s| s.start), Some(1));
+    }
+
+    /// A retransmission that is not NextSeg's candidate (a tail-loss probe of the
+    /// highest segment) leaves the lost segments below it to be resent next.
+    #[test]
+    fn a_probe_above_lost_segments_does_not_hide_them() {
+        let mut b = board(10);
+        b.sack(201, 501, &mut Sacked::default());
+        assert!(b.mark_lost_by_sack()); // segments 1 and 2 lost
+        b.retransmitted(901, SimTime::from_ms(5), DeliveryStamp::default(), None); // the probe
         assert_eq!(b.next_to_retransmit().map(|s| s.start), Some(1));
     }
 

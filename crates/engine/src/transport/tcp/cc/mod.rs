@@ -185,7 +185,8 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     /// The algorithm holds its own sending below what the path takes (BBR's ProbeRTT):
     /// the sender marks what is in flight application-limited, so that the low
     /// delivery rates it yields do not read as the path's (Linux's
-    /// `bbr_update_min_rtt`: "Ignore low rate samples during this mode").
+    /// `bbr_update_min_rtt`: "Ignore low rate samples during this mode"). Asked only
+    /// of algorithms that want rate samples.
     fn holds_back_sending(&self) -> bool {
         false
     }

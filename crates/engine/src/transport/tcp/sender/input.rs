@@ -326,7 +326,9 @@ impl TcpSender {
             rate: rate.sample,
         };
         self.cc.on_ack(&event);
-        if self.cc.holds_back_sending() {
+        // Only an algorithm that reads rate samples can care (and only BBR holds back):
+        // the others skip the call on every ACK.
+        if self.rate_samples && self.cc.holds_back_sending() {
             self.rate.mark_app_limited(self.board.in_flight());
         }
     }
