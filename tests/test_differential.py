@@ -185,3 +185,88 @@ def test_committed_kernel_samples_still_agree(tmp_path: Path):
         print(f"\n{c.name}: class errors {[f'{e:+.1%}' for e in c.flow_errors() if e is not None]}, "
               f"retransmissions ×{c.retransmit_factor():.2f}")
         assert all(c.verdicts().values()), (c.name, c.description, c.flow_errors(), c.retransmit_factor())
+
+
+def _fake_metrics(goodput_mbps: float) -> RunMetrics:
+    return RunMetrics(["tcp"], [goodput_mbps * 1e6], [10.0], [None], [None])
+
+
+def test_reusing_the_reference_reruns_only_tcplab_and_keeps_the_reference(tmp_path: Path):
+    """After an engine change a campaign is re-compared without its reference: the
+    stored reference figures stay, tcplab's side is the new one, and the reference's
+    compare function is never called again."""
+    from tcplab.differential import campaign, kernel
+
+    calls = {"compare": 0, "simulate": 0}
+
+    def compare(sample: space.Sample, directory: Path) -> Comparison:
+        calls["compare"] += 1
+        campaign.write_scenario(directory, sample, kernel.scenario_of(sample), "test")
+        c = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=[1], classes=[[0]])
+        c.ours, c.theirs = _fake_metrics(8.0), _fake_metrics(10.0)
+        return c
+
+    def simulate(sample: space.Sample, directory: Path) -> RunMetrics:
+        calls["simulate"] += 1
+        return _fake_metrics(9.5)
+
+    first = campaign.run("kernel", 1, 2, tmp_path, compare, "Linux", "test", progress=lambda _: None)
+    assert calls == {"compare": 2, "simulate": 0}
+    assert [c.flow_errors() for c in first] == [[pytest.approx(-0.2)]] * 2
+    again = campaign.run("kernel", 1, 2, tmp_path, compare, "Linux", "test", progress=lambda _: None,
+                         simulate=simulate, reference_ran=kernel.kernel_ran)
+    assert calls == {"compare": 2, "simulate": 2}
+    assert [c.flow_errors() for c in again] == [[pytest.approx(-0.05)]] * 2
+    stored = Comparison.from_json(json.loads((tmp_path / again[0].name / "comparison.json").read_text()))
+    assert stored.theirs is not None and stored.theirs.goodput_bps == [10e6]
+
+
+def test_a_reference_run_on_another_scenario_is_not_reused(tmp_path: Path):
+    """A stored scenario file that is not today's draw (the space changed since) stops
+    the reuse before anything runs."""
+    from tcplab.differential import campaign, kernel
+
+    def compare(sample: space.Sample, directory: Path) -> Comparison:
+        campaign.write_scenario(directory, sample, kernel.scenario_of(sample), "test")
+        c = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=[1], classes=[[0]])
+        c.ours = c.theirs = _fake_metrics(10.0)
+        return c
+
+    def simulate(sample: space.Sample, directory: Path) -> RunMetrics:
+        raise AssertionError("nothing may run")
+
+    outcomes = campaign.run("kernel", 1, 1, tmp_path, compare, "Linux", "test", progress=lambda _: None)
+    path = tmp_path / outcomes[0].name / "scenario.toml"
+    path.write_text(path.read_text().replace("duration", "duration_changed", 1))
+    with pytest.raises(campaign.StaleReference, match=outcomes[0].name):
+        campaign.run("kernel", 1, 1, tmp_path, compare, "Linux", "test", progress=lambda _: None,
+                     simulate=simulate, reference_ran=kernel.kernel_ran)
+
+
+def test_reusing_kernel_runs_that_are_not_there_is_one_clear_error(tmp_path: Path):
+    from conftest import run_cli
+
+    proc = run_cli("crosscheck", "--sample", "2", "--out", str(tmp_path / "none"), "--reuse-kernel-runs")
+    assert proc.returncode == 2, proc.stderr
+    assert "holds no kernel runs of kernel-s1-000, kernel-s1-001" in proc.stderr
+
+
+def test_committed_kernel_sample_rescored_by_the_simulator_alone(tmp_path: Path):
+    """`--reuse-kernel-runs` on a copy of two committed kernel samples (no root): the
+    stored kernel figures are kept and the simulator's side is run again."""
+    import shutil
+
+    from conftest import run_cli
+
+    for index in (0, 1):
+        name = f"kernel-s1-{index:03d}"
+        shutil.copytree(COMMITTED / "kernel" / name, tmp_path / name)
+    proc = run_cli("crosscheck", "--sample", "2", "--out", str(tmp_path), "--reuse-kernel-runs")
+    assert proc.returncode == 0, proc.stderr
+    for index in (0, 1):
+        name = f"kernel-s1-{index:03d}"
+        before = Comparison.from_json(json.loads((COMMITTED / "kernel" / name / "comparison.json").read_text()))
+        after = Comparison.from_json(json.loads((tmp_path / name / "comparison.json").read_text()))
+        assert after.theirs == before.theirs
+        assert (tmp_path / name / "sim-seed1" / "summary.json").exists()
+    assert "--reuse-kernel-runs" in (tmp_path / "REPORT.md").read_text()

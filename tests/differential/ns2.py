@@ -189,29 +189,55 @@ def run_ns2(sample: Sample, seed: int, directory: Path, ns: str) -> RunMetrics:
     return RunMetrics(kinds, goodput, retx, [None] * n, periods)
 
 
+def scenario_of(sample: Sample) -> dict:
+    """The sample as tcplab's scenario (the mapping of the module docstring)."""
+    return scenario(sample, transport)
+
+
+def ns2_ran(sample: Sample, directory: Path) -> bool:
+    """Whether the ns-2 scripts stored in ``directory`` are today's rendering of the
+    sample (ns-2's stored figures stand for it only then)."""
+    scripts = {s: directory / f"ns2-seed{s}.tcl" for s in campaign.seeds_for(sample, SEEDS_WHEN_RANDOM)}
+    return all(path.exists() and path.read_text() == tcl(sample, s) for s, path in scripts.items())
+
+
+def write_scenario(sample: Sample, directory: Path) -> dict:
+    """Saves tcplab's scenario of the sample beside ns-2's scripts; returns it."""
+    doc = scenario_of(sample)
+    campaign.write_scenario(directory, sample, doc, f"ns-2's side: ns2-seed<K>.tcl, written beside it by "
+                            f"tests/differential/ns2.py --space {sample.space} --seed {sample.seed} --only {sample.index}")
+    return doc
+
+
+def simulate(sample: Sample, directory: Path) -> RunMetrics:
+    """tcplab's side of the sample (its scenario file rewritten): the seed mean of its runs."""
+    import tcplab
+
+    doc = write_scenario(sample, directory)
+    runs = []
+    for s in campaign.seeds_for(sample, SEEDS_WHEN_RANDOM):
+        runs.append(measure(tcplab.run(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": s}}))))
+        runs[-1].srtt_ms = [None] * len(sample.flows)  # ns-2's side has none to compare
+    return mean(runs)
+
+
 def compare(sample: Sample, directory: Path, ns: str) -> Comparison:
     """The sample in tcplab and in ns-2, for each of its seeds."""
     import tcplab
 
-    doc = scenario(sample, transport)
-    campaign.write_scenario(directory, sample, doc, f"ns-2's side: ns2-seed<K>.tcl, written beside it by "
-                            f"tests/differential/ns2.py --space {sample.space} --seed {sample.seed} --only {sample.index}")
     seeds = campaign.seeds_for(sample, SEEDS_WHEN_RANDOM)
     outcome = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=seeds,
                          classes=flow_classes(sample))
+    directory.mkdir(parents=True, exist_ok=True)
     try:
         with ThreadPoolExecutor(max_workers=2) as pool:
             theirs_f = [pool.submit(run_ns2, sample, s, directory, ns) for s in seeds]
-            ours = []
-            for s in seeds:
-                result = tcplab.run(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": s}}))
-                ours.append(measure(result))
-                ours[-1].srtt_ms = [None] * len(sample.flows)  # ns-2's side has none to compare
+            outcome.ours = simulate(sample, directory)
             theirs = [f.result() for f in theirs_f]
     except (RuntimeError, subprocess.TimeoutExpired, tcplab.ScenarioError) as e:
         outcome.status, outcome.reason = "failed", f"{type(e).__name__}: {e}"
         return outcome
-    outcome.ours, outcome.theirs = mean(ours), mean(theirs)
+    outcome.theirs = mean(theirs)
     return outcome
 
 
@@ -223,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--rerun", action="store_true", help="run samples again even if their results exist")
     ap.add_argument("--only", type=lambda v: [int(x) for x in v.split(",")], help="comma-separated sample indices")
+    ap.add_argument("--reuse-ns2-runs", action="store_true",
+                    help="run only tcplab again, against the ns-2 figures stored in --out (after an engine change)")
     args = ap.parse_args(argv)
     if args.sample is None and args.only is None:
         ap.error("give --sample N or --only INDEX[,INDEX...]")
@@ -232,8 +260,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     what = f"--sample {args.sample}" if args.only is None else "--only " + ",".join(map(str, args.only))
     command = f"python tests/differential/ns2.py --space {args.space} {what} --seed {args.seed} --out {args.out}"
-    outcomes = campaign.run(args.space, args.seed, args.sample or 0, args.out, lambda s, d: compare(s, d, ns), "ns-2",
-                            command, rerun=args.rerun, only=args.only)
+    reuse: dict = {}
+    if args.reuse_ns2_runs:
+        command += " --reuse-ns2-runs"
+        reuse = {"simulate": simulate, "reference_ran": ns2_ran}
+    try:
+        outcomes = campaign.run(args.space, args.seed, args.sample or 0, args.out, lambda s, d: compare(s, d, ns),
+                                "ns-2", command, rerun=args.rerun, only=args.only, **reuse)
+    except campaign.StaleReference as e:
+        print(e, file=sys.stderr)
+        return 2
     from tcplab.differential.report import summary
 
     return 0 if all(ok for *_, ok in summary(outcomes, args.space)) else 1

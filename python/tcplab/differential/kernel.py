@@ -13,8 +13,8 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from .campaign import seeds_for, write_scenario
-from .metrics import Comparison, mean, measure
+from .campaign import seeds_for, stored_scenario_is, write_scenario
+from .metrics import Comparison, RunMetrics, mean, measure
 from .scenario import scenario
 from .space import Sample, flow_classes
 
@@ -25,38 +25,65 @@ SEEDS_WHEN_RANDOM = 3
 HOST_QUEUE_PACKETS = 1000
 
 
+def scenario_of(sample: Sample) -> dict:
+    """The sample as a scenario, as both backends run it."""
+    return scenario(sample, access_queue_packets=HOST_QUEUE_PACKETS)
+
+
+def kernel_ran(sample: Sample, directory: Path) -> bool:
+    """Whether the kernel's runs stored in ``directory`` were made on today's scenario
+    of the sample (the emulator runs the scenario file itself)."""
+    return stored_scenario_is(directory, scenario_of(sample))
+
+
+def simulate(sample: Sample, directory: Path) -> RunMetrics:
+    """tcplab's side of the sample: each seed's run saved as ``sim-seed<K>``, the seed
+    mean returned; the cwnd plot is redrawn when the kernel's first run is there."""
+    import tcplab
+
+    from ..emu.crosscheck import plot_cwnd
+    from ..results import RunResult
+
+    doc = scenario_of(sample)
+    seeds = seeds_for(sample, SEEDS_WHEN_RANDOM)
+    runs = []
+    for seed in seeds:
+        sim = tcplab.run(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": seed}}))
+        sim.save(directory / f"sim-seed{seed}", report=False)
+        runs.append(measure(sim))
+    kernel_run = directory / f"emu-seed{seeds[0]}"
+    if kernel_run.exists():
+        plot_cwnd(RunResult.from_directory(directory / f"sim-seed{seeds[0]}"), RunResult.from_directory(kernel_run),
+                  directory / "cwnd.png")
+    return mean(runs)
+
+
 def compare(sample: Sample, directory: Path, progress: Callable[[float], None] | None = None) -> Comparison:
     """Runs the sample in both backends (needs root) and returns the comparison."""
     import tcplab
 
     from ..emu import EmulationRefused, emulate
-    from ..emu.crosscheck import plot_cwnd
     from ..scenario import ScenarioError
 
-    doc = scenario(sample, access_queue_packets=HOST_QUEUE_PACKETS)
+    doc = scenario_of(sample)
     write_scenario(directory, sample, doc, "rerun: tcplab crosscheck scenario.toml")
     seeds = seeds_for(sample, SEEDS_WHEN_RANDOM)
     base = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=seeds,
-                         classes=flow_classes(sample))
-    ours, theirs = [], []
+                      classes=flow_classes(sample))
+    theirs = []
     try:
         for seed in seeds:
-            loaded = tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": seed}})
-            sim = tcplab.run(loaded)
             try:
-                emu = emulate(loaded, progress)
+                emu = emulate(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": seed}}), progress)
             except EmulationRefused as e:
                 base.status, base.reason = "excluded", str(e).splitlines()[-1]
                 return base
-            sim.save(directory / f"sim-seed{seed}", report=False)
             emu.save(directory / f"emu-seed{seed}", report=False)
-            if seed == seeds[0]:
-                plot_cwnd(sim, emu, directory / "cwnd.png")
-            ours.append(measure(sim))
             theirs.append(measure(emu))
+        base.ours = simulate(sample, directory)
     except (ScenarioError, RuntimeError, OSError) as e:
         base.status, base.reason = "failed", f"{type(e).__name__}: {e}"
         (directory / "error.txt").write_text(traceback.format_exc())
         return base
-    base.ours, base.theirs = mean(ours), mean(theirs)
+    base.theirs = mean(theirs)
     return base
