@@ -1,4 +1,4 @@
-"""`make bench`: tcplab, ns-2 and ns-3 on the same dumbbell benchmarks, in one run.
+"""`make bench`: tcplab, ns-2, ns-3 and htsim on the same dumbbell benchmarks, in one run.
 
 For every scenario of ../shared/DESIGN.md (B1 dumbbell-10, B2 lfn, B3 scale-100) and
 every tool, REPEATS runs are made with the tools interleaved (so drift on this noisy
@@ -8,11 +8,18 @@ bottleneck packets per wall second, aggregate goodput, Jain's index and bottlene
 are written to benchmarks/results.csv and benchmarks/RESULTS.md with the speed ratios
 ns-2/tcplab and ns-3/tcplab. RESULTS.md is generated here, never edited by hand.
 
+htsim (UCL/Broadcom, C++; `HTSIM_SOURCE`, default ../shared/peers/csg-htsim, built into
+benchmarks/build/htsim) runs B1 and B2 with its dumbbell driver in both of its modes:
+`htsim` (every link a queue and a pipe) and `htsim-lean` (links that never queue folded
+into pipes). Its driver gives every flow one access delay, so B3 (per-flow delays) has no
+htsim row.
+
 `--scaling` adds tcplab's cost per bottleneck packet across bandwidths (10 Mbps to
 10 Gbps) and flow counts (1 to 1,000).
 
 usage: python benchmarks/run.py [--repeats N] [--limit SECONDS] [--only b1,b2,b3]
-                                [--tools tcplab,ns2,ns3] [--scaling] [--no-install]
+                                [--tools tcplab,tcplab-run,ns2,ns3,htsim,htsim-lean]
+                                [--scaling] [--no-install]
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 PYTHON = sys.executable
+#: htsim's sources with the dumbbell driver (../shared/peers/csg-htsim, README there).
+HTSIM_SOURCE = Path(os.environ.get("HTSIM_SOURCE", REPO.parent / "shared" / "peers" / "csg-htsim"))
 #: Scenarios whose tcplab, `tcplab run` and ns-2 runs all take less than this get
 #: `--end-to-end-repeats` rounds of those three (see main).
 CHEAP_RUN_S = 5.0
@@ -67,6 +76,16 @@ class Bench:
         return [f"--flows={self.flows}", f"--accessBw={self.access_bw}", f"--accessDelay={self.access_delay}",
                 f"--neckBw={self.neck_bw}", f"--neckDelay={self.neck_delay}", f"--neckQueue={self.neck_queue}",
                 f"--duration={self.duration}", f"--spacing={self.spacing}", f"--iw={self.iw}", f"--delayMod={self.delay_mod}"]
+
+    def htsim_args(self) -> list[str] | None:
+        """The driver's options for this benchmark; None where it cannot express it
+        (per-flow access delays). The driver's other defaults are B1's TCP: initial
+        window 2, unlimited ssthresh, initial RTO 1 s, no handshake."""
+        if self.delay_mod:
+            return None
+        return ["-flows", self.flows, "-access_bw", self.access_bw, "-access_delay", self.access_delay,
+                "-neck_bw", self.neck_bw, "-neck_delay", self.neck_delay, "-queue", self.neck_queue,
+                "-duration", self.duration, "-gap", self.spacing, "-iw", self.iw]
 
 
 BENCHES = [
@@ -174,6 +193,39 @@ def run_ns3(b: Bench, limit: float, binary: Path) -> Run:
     return run
 
 
+def run_htsim(b: Bench, limit: float, binary: Path, lean: bool) -> Run | None:
+    args = b.htsim_args()
+    if args is None:
+        return None
+    run, out = measure([binary, *args, *(["-lean"] if lean else [])], limit)
+    if not run.timed_out:
+        # Each delivered packet is 1,500 bytes of htsim's sequence space: 1,460 of payload
+        # in tcplab's and ns-2's terms (the driver's README, "Output").
+        run.goodputs_bps, run.drops, run.bottleneck_packets = _parse_flows(
+            out, b, lambda delivered_bytes: delivered_bytes / 1500 * 1460)
+    return run
+
+
+def ensure_htsim(install: bool) -> Path | None:
+    """htsim's dumbbell driver, built from HTSIM_SOURCE into benchmarks/build/htsim (a
+    copy: the shared sources stay untouched). None when the sources are not there."""
+    binary = HERE / "build" / "htsim" / "dumbbell" / "htsim_dumbbell"
+    if binary.exists():
+        return binary
+    if not install or not (HTSIM_SOURCE / "sim" / "Makefile").exists():
+        return None
+    build = HERE / "build" / "htsim"
+    shutil.rmtree(build, ignore_errors=True)
+    shutil.copytree(HTSIM_SOURCE, build, ignore=shutil.ignore_patterns("*.o", "*.a", "htsim_dumbbell"))
+    jobs = str(os.cpu_count() or 1)
+    for cmd in (["make", "-C", build / "sim", "-j", jobs, "libhtsim.a"], ["make", "-C", build / "dumbbell"]):
+        proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(f"htsim build failed:\n{proc.stderr[-2000:]}", file=sys.stderr)
+            return None
+    return binary
+
+
 def ensure_ns2(install: bool) -> str | None:
     found = shutil.which("ns")
     if found or not install:
@@ -239,6 +291,8 @@ def summarise(results: dict, benches: list[Bench], tools: list[str], limit: floa
         base_goodput = sum(base_runs[0].goodputs_bps) if base_runs and base_runs[0].goodputs_bps else None
         base_jain = jain(base_runs[0].goodputs_bps) if base_runs and base_runs[0].goodputs_bps else None
         for tool in tools:
+            if tool.startswith("htsim") and b.htsim_args() is None:
+                continue  # said in a note (main)
             runs = results[b.name].get(tool, [])
             shown, med = fmt_time(runs, limit)
             ok = [r for r in runs if not r.timed_out and r.goodputs_bps]
@@ -339,21 +393,54 @@ def scaling_point(bw: str, flows: int) -> tuple[float, list[str]]:
                       f"topology.dumbbell.bottleneck.queue.limit=\"{queue} packets\"", "simulation.bin=1s"]
 
 
-def scaling(limit: float, repeats: int = 5) -> list[str]:
+def htsim_scaling_args(bw: str, flows: int) -> list[str]:
+    """htsim's driver on a point of the scaling sweep (the same dumbbell: access 10x the
+    bottleneck and 1 ms, bottleneck 20 ms, flows 10 ms / N apart)."""
+    duration, _ = scaling_point(bw, flows)
+    bps = {"10Mbps": 1e7, "100Mbps": 1e8, "1Gbps": 1e9, "10Gbps": 1e10}[bw]
+    access = {"10Mbps": "100Mbps", "100Mbps": "1Gbps", "1Gbps": "10Gbps", "10Gbps": "100Gbps"}[bw]
+    return ["-flows", str(flows), "-neck_bw", bw, "-access_bw", access, "-neck_delay", "20ms", "-access_delay", "1ms",
+            "-queue", str(max(int(bps * 0.024 / 12000), 10)), "-duration", str(duration), "-gap", f"{10 / flows:g}ms"]
+
+
+def _htsim_ns_per_packet(out: str) -> tuple[float, int] | None:
+    """htsim's event-loop wall time per forward-bottleneck departure (ns), and its
+    departures, from the driver's closing lines."""
+    fields = dict(line.split(maxsplit=1) for line in out.splitlines() if line.strip() and not line.startswith("flow "))
+    try:
+        wall, departures = float(fields["run_wall_s"]), int(fields["departures"])
+    except (KeyError, ValueError):
+        return None
+    return wall / max(departures, 1) * 1e9, departures
+
+
+def scaling(limit: float, repeats: int = 5, htsim: Path | None = None) -> list[str]:
     """tcplab's wall time per bottleneck packet across bandwidths and flow counts, the
     best of `repeats` runs per point (the least disturbed by other load: single runs on
     this VM vary by up to 2x, which would swamp the comparison between points). The
     points are run round-robin, so a slow spell of the machine is shared out. Events
-    per packet show the algorithmic cost apart from the machine's caches."""
+    per packet show the algorithmic cost apart from the machine's caches. With
+    ``htsim`` (its dumbbell driver), htsim runs every point too, in both modes,
+    interleaved with tcplab's runs."""
     points = [(bw, 10) for bw in ("10Mbps", "100Mbps", "1Gbps", "10Gbps")] + [("1Gbps", n) for n in (1, 100, 1000)]
-    rows = ["", "## Scaling (tcplab)", "",
+    modes = [("htsim", []), ("htsim-lean", ["-lean"])] if htsim else []
+    rows = ["", "## Scaling (tcplab" + (" and htsim)" if htsim else ")"), "",
             "Each point simulates 2x10^5 to 10^6 bottleneck packets of 1,500 bytes on a dumbbell",
             "with NewReno flows (access 10x the bottleneck, 1 ms; bottleneck 20 ms, 1 BDP of queue).",
-            f"Engine wall time (run and results, no Python start-up), best of {repeats} runs per point.",
-            "",
-            "| bottleneck | flows | simulated s | bottleneck packets | events per packet | wall s | ns per bottleneck packet | peak RSS MB |",
-            "|---|---|---|---|---|---|---|---|"]
+            f"Engine wall time (run and results, no Python start-up), best of {repeats} runs per point."]
+    if htsim:
+        rows += ["htsim: its event loop's wall time (`run_wall_s`) per forward-bottleneck departure, best of",
+                 f"{repeats}; `htsim` models every link as a queue and a pipe, `htsim-lean` folds the links that",
+                 "never queue into pipes (exact on this topology; ../shared/peers/csg-htsim/README.md).",
+                 "tcplab / htsim-lean above 1 means htsim is faster per packet."]
+    head = "| bottleneck | flows | simulated s | bottleneck packets | events per packet | wall s | ns per bottleneck packet | peak RSS MB |"
+    rule = "|---|---|---|---|---|---|---|---|"
+    if htsim:
+        head += " htsim ns/pkt | htsim-lean ns/pkt | tcplab / htsim-lean |"
+        rule += "---|---|---|"
+    rows += ["", head, rule]
     best: dict = {}
+    best_htsim: dict = {}
     failed: set = set()
     for _ in range(repeats):
         for point in points:
@@ -367,17 +454,28 @@ def scaling(limit: float, repeats: int = 5) -> list[str]:
             r = json.loads(out.strip().splitlines()[-1])
             if point not in best or r["engine_wall_s"] < best[point][1]["engine_wall_s"]:
                 best[point] = (run, r)
+            for mode, extra in modes:
+                assert htsim is not None
+                hrun, hout = measure([htsim, *htsim_scaling_args(*point), *extra], limit)
+                cost = None if hrun.timed_out else _htsim_ns_per_packet(hout)
+                if cost is not None and ((point, mode) not in best_htsim or cost[0] < best_htsim[(point, mode)][0]):
+                    best_htsim[(point, mode)] = cost
     costs = []
     for bw, flows in points:
         duration, _ = scaling_point(bw, flows)
         if (bw, flows) not in best:
-            rows.append(f"| {bw} | {flows} | {duration:g} | | | > {limit:g} | | |")
+            rows.append(f"| {bw} | {flows} | {duration:g} | | | > {limit:g} | | |" + (" | | |" if htsim else ""))
             continue
         run, r = best[(bw, flows)]
         ns = r["engine_wall_s"] / max(r["bottleneck_packets"], 1) * 1e9
         costs.append(ns)
         per_packet = r["events"] / max(r["bottleneck_packets"], 1)
-        rows.append(f"| {bw} | {flows} | {duration:g} | {r['bottleneck_packets']:,} | {per_packet:.2f} | {r['engine_wall_s']:.2f} | {ns:.0f} | {run.rss_mb:.0f} |")
+        row = f"| {bw} | {flows} | {duration:g} | {r['bottleneck_packets']:,} | {per_packet:.2f} | {r['engine_wall_s']:.2f} | {ns:.0f} | {run.rss_mb:.0f} |"
+        if htsim:
+            full, lean = best_htsim.get(((bw, flows), "htsim")), best_htsim.get(((bw, flows), "htsim-lean"))
+            row += f" {full[0]:.0f} |" if full else " |"
+            row += f" {lean[0]:.0f} | {ns / lean[0]:.2f} |" if lean else " | |"
+        rows.append(row)
     if costs:
         rows += ["", f"Cost per packet ranges from {min(costs):.0f} to {max(costs):.0f} ns: a factor of {max(costs) / min(costs):.2f} across the sweep."]
     return rows
@@ -423,7 +521,7 @@ def main() -> None:
                          f"{CHEAP_RUN_S:g} s (the end-to-end comparison)")
     ap.add_argument("--limit", type=float, default=600.0, help="seconds per run before it is killed")
     ap.add_argument("--only", default="b1,b2,b3")
-    ap.add_argument("--tools", default="tcplab,tcplab-run,ns2,ns3")
+    ap.add_argument("--tools", default="tcplab,tcplab-run,ns2,ns3,htsim,htsim-lean")
     ap.add_argument("--scaling", action="store_true", help="also sweep bandwidth and flow count (tcplab)")
     ap.add_argument("--sack-cliff", action="store_true", help="also time SACK on long fat paths (tcplab)")
     ap.add_argument("--no-install", action="store_true", help="do not install missing peers")
@@ -437,6 +535,12 @@ def main() -> None:
     ns3 = ensure_ns3(not args.no_install) if "ns3" in tools else None
     if "ns3" in tools and not ns3:
         notes.append("- ns-3 could not be built: its rows are n/a.")
+    htsim = ensure_htsim(not args.no_install) if {"htsim", "htsim-lean"} & set(tools) else None
+    if {"htsim", "htsim-lean"} & set(tools) and not htsim:
+        notes.append(f"- htsim could not be built (sources looked for in {HTSIM_SOURCE}): its rows are n/a.")
+    if htsim and any(b.htsim_args() is None for b in wanted):
+        notes.append("- No htsim row for " + ", ".join(b.name for b in wanted if b.htsim_args() is None)
+                     + ": htsim's dumbbell driver gives every flow the same access delay.")
     results: dict = {b.name: {t: [] for t in tools} for b in wanted}
     skipped: list[str] = []
 
@@ -455,6 +559,11 @@ def main() -> None:
                 run = run_ns2(b, args.limit, ns)
             elif tool == "ns3" and ns3:
                 run = run_ns3(b, args.limit, ns3)
+            elif tool in ("htsim", "htsim-lean") and htsim:
+                found = run_htsim(b, args.limit, htsim, lean=tool == "htsim-lean")
+                if found is None:
+                    continue
+                run = found
             else:
                 continue
             results[b.name][tool].append(run)
@@ -478,7 +587,7 @@ def main() -> None:
         notes.append(f"- Hit the time limit on the first run, so not repeated: {', '.join(once)}.")
     notes += end_to_end(results, wanted, args.limit)
     if args.scaling:
-        notes += scaling(args.limit)
+        notes += scaling(args.limit, htsim=htsim)
     if args.sack_cliff:
         notes += sack_cliff(args.limit)
     summarise(results, wanted, tools, args.limit, args.repeats, notes)

@@ -197,6 +197,11 @@ impl Simulation {
 
     /// Runs every event due at or before `until` (capped at the run's end). Calling it
     /// in steps gives exactly the same run as one call: progress bars are free.
+    ///
+    /// Kept out of line (one call per run or progress step, so it costs nothing): it is
+    /// the event loop's entry point that `valgrind --tool=callgrind
+    /// --toggle-collect='*Simulation::run_until*'` counts through (benchmarks/README.md).
+    #[inline(never)]
     pub fn run_until(&mut self, until: SimTime) {
         // Not `run_until_at_most(until, u64::MAX)`: its event counter costs 0.5% of
         // B1's instructions on this, the path every run takes.
