@@ -41,7 +41,8 @@ def complete(fragment: dict) -> dict:
     """``fragment`` made a runnable scenario: a duration if it has none, every node a
     link or segment names declared as a host, a second host behind the first router
     when fewer than two hosts exist, and a UDP flow between each two hosts — or, for a
-    fragment of flows (or of one flow's transport table), those flows on a dumbbell."""
+    fragment of flows (or of one flow's transport table), those flows on a dumbbell. A
+    fat tree's hosts are ``host{i}``."""
     scenario = dict(fragment)
     scenario.setdefault("simulation", {"duration": "1s"})
     given = scenario.pop("flow", [])
@@ -51,7 +52,9 @@ def complete(fragment: dict) -> dict:
         scenario["topology"] = {"dumbbell": {"pairs": max(2, len(given)),
                                              "access": {"bandwidth": "100Mbps", "delay": "1ms"},
                                              "bottleneck": {"bandwidth": "10Mbps", "delay": "10ms"}}}
-    if "topology" in scenario:
+    if "fat_tree" in scenario.get("topology", {}):
+        hosts = [f"host{i}" for i in range(scenario["topology"]["fat_tree"]["k"] ** 3 // 4)]
+    elif "topology" in scenario:
         pairs = scenario["topology"]["dumbbell"]["pairs"]
         hosts = [f"{side}{i}" for i in range(pairs) for side in ("left", "right")]
     else:

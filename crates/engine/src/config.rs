@@ -24,6 +24,30 @@ pub struct ScenarioConfig {
     /// Names of the flows Jain's fairness index is computed over (`None`: all flows).
     #[serde(default)]
     pub fairness_flows: Option<Vec<String>>,
+    /// How routes choose among equal-cost paths.
+    #[serde(default)]
+    pub routing: RoutingConfig,
+}
+
+/// How routes are chosen (`[routing]`).
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoutingConfig {
+    /// Among equal-cost next hops: the first declared link, or per flow by hash.
+    #[serde(default)]
+    pub multipath: Multipath,
+}
+
+/// How a route picks among equal-cost next hops.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Multipath {
+    /// The lowest channel index (the link declared first), at every hop.
+    #[default]
+    First,
+    /// Equal-cost multipath: each router hashes the flow's five-tuple (and the run's
+    /// seed) to pick among its equal-cost next hops, as switches do.
+    Ecmp,
 }
 
 /// Global settings of a run.

@@ -164,6 +164,9 @@ pub struct Scenario {
     /// Which flows the summary's fairness index covers.
     #[serde(default)]
     pub metrics: Metrics,
+    /// How routes are chosen where several paths cost the same.
+    #[serde(default)]
+    pub routing: Routing,
     /// A sweep over this scenario's parameters (docs/sweeps.md); read by `tcplab sweep`, not by a run.
     #[serde(default)]
     #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
@@ -194,6 +197,27 @@ pub struct Topology {
     /// `right{i}`, routers `router_left` and `router_right`.
     #[serde(default)]
     pub dumbbell: Option<Dumbbell>,
+    /// A k-ary fat tree (Al-Fares et al., SIGCOMM 2008): k pods of k/2 edge and k/2
+    /// aggregation switches, (k/2)² core switches, k³/4 hosts `host{i}`.
+    #[serde(default)]
+    pub fat_tree: Option<FatTree>,
+}
+
+/// `[topology.fat_tree]`. Host `host{i}` hangs off edge switch `edge{p}_{e}` with
+/// p = i ÷ (k²/4) and e = (i ÷ (k/2)) mod (k/2); every edge switch of pod p links to
+/// every aggregation switch `agg{p}_{a}`; aggregation switch a of every pod links to
+/// the core switches `core{j}`, j from a·k/2 to a·k/2 + k/2 − 1.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FatTree {
+    /// Ports per switch: an even number from 2 to 64 (k = 16: 1,024 hosts, 320 switches).
+    #[schemars(range(min = 2, max = 64))]
+    pub k: u32,
+    /// Every link of the tree (switch to switch and host to switch).
+    pub link: LinkProperties,
+    /// Overrides of `link` for the host links (the forward direction runs from the host).
+    #[serde(default)]
+    pub host_link: Option<Partial<LinkProperties>>,
 }
 
 /// `[topology.dumbbell]`.
@@ -1211,6 +1235,28 @@ pub enum OnOffDistribution {
     Exponential,
     /// Exactly the mean.
     Constant,
+}
+
+/// `[routing]`.
+#[derive(Default, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Routing {
+    /// Among equal-cost shortest paths: "first" (the link declared first, at every hop)
+    /// or "ecmp" (per flow, by a hash of its addresses, ports and protocol at each router,
+    /// as switches spread flows; the run's seed salts the hash).
+    #[serde(default)]
+    #[schemars(extend("default" = "first"))]
+    pub multipath: Option<Multipath>,
+}
+
+/// How a route picks among equal-cost next hops.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Multipath {
+    /// The next hop over the link declared first: every flow between two nodes shares one path.
+    First,
+    /// Equal-cost multipath: a hash of the flow's five-tuple picks the next hop at each router.
+    Ecmp,
 }
 
 /// `[metrics]`.

@@ -41,7 +41,7 @@ use std::path::PathBuf;
 /// Default bytes kept of each packet: the IPv4 header and the largest TCP header.
 pub const DEFAULT_SNAPLEN: u32 = 80;
 /// Port of every flow's receiver (iperf's).
-const RECEIVER_PORT: u16 = 5001;
+pub const RECEIVER_PORT: u16 = 5001;
 /// LINKTYPE_IPV4: each record is an IPv4 packet.
 const LINKTYPE_IPV4: u32 = 228;
 /// IPv4's "don't fragment" flag, set on every whole datagram.

@@ -7,7 +7,7 @@
 
 use crate::config::*;
 use crate::net::packet::{IPV4_HEADER_BYTES, MAX_IP_PACKET_BYTES, MIN_MTU_BYTES, UDP_HEADER_BYTES};
-use crate::net::routing::{Graph, Router};
+use crate::net::routing::{FiveTuple, Graph, Router};
 use std::collections::HashMap;
 
 /// Longest run accepted: 10^6 s (about 11.6 days of simulated time).
@@ -443,14 +443,26 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
         let route = match &f.path {
             Some(path) => explicit_route(&graph, &names, o, f, path)?,
             None => {
-                let fwd = router.route(src, dst).ok_or_else(|| {
+                let flow = FiveTuple {
+                    src,
+                    dst,
+                    src_port: crate::pcap::sender_port(i),
+                    dst_port: crate::pcap::RECEIVER_PORT,
+                    protocol: f.transport.transport().ip_protocol(),
+                };
+                let mut route_between =
+                    |a: u32, b: u32, tuple: FiveTuple| match config.routing.multipath {
+                        Multipath::First => router.route(a, b),
+                        Multipath::Ecmp => router.route_ecmp(a, b, &tuple, sim.seed),
+                    };
+                let fwd = route_between(src, dst, flow).ok_or_else(|| {
                     ConfigError::new(
                         at(o, "to"),
                         format!("\"{}\" is unreachable from \"{}\" (no chain of links; hosts do not forward, declare intermediate nodes with kind = \"router\")", f.to, f.from),
                     )
                 })?;
                 // UDP needs no return path; keep it empty if there is none.
-                let rev = router.route(dst, src).unwrap_or_default();
+                let rev = route_between(dst, src, flow.reversed()).unwrap_or_default();
                 [fwd, rev]
             }
         };

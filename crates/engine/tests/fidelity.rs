@@ -233,6 +233,7 @@ fn segment(n: usize, rate_each_bps: u64) -> ScenarioConfig {
         links,
         flows,
         fairness_flows: None,
+        routing: Default::default(),
     }
 }
 

@@ -256,6 +256,7 @@ fn explicit_path_overrides_shortest_path() {
             udp_flow("long", "a", "b", cbr(1_000_000, 100)),
         ],
         fairness_flows: None,
+        routing: Default::default(),
     };
     cfg.flows[1].path = Some(vec!["a".into(), "r1".into(), "r2".into(), "b".into()]);
     // Offset the second flow so its packets never wait behind the first's on a -> r1.

@@ -19,12 +19,14 @@ SECTIONS: list[tuple[str, str, str | None]] = [
     ("`[simulation]`", "Simulation", None),
     ("`[topology]`", "Topology", None),
     ("`[topology.dumbbell]`", "Dumbbell", None),
+    ("`[topology.fat_tree]`", "FatTree", None),
     ("`[[node]]`", "Node", None),
     ("`[[link]]`", "Link", None),
     ("`forward` / `reverse` of a link", "Direction", None),
     ("`[[segment]]`", "Segment", None),
     ("`[[flow]]`", "Flow", None),
     ("`[metrics]`", "Metrics", None),
+    ("`[routing]`", "Routing", None),
 ]
 
 

@@ -506,4 +506,11 @@ def compile_scenario(raw: dict[str, Any]) -> dict:
     if top.has("metrics"):
         m = Table(raw["metrics"], "metrics", format.keys("Metrics"))
         fairness = m.get("fairness_flows", F.list_of(F.string), None)
-    return {"simulation": simulation, "nodes": nodes, "links": links, "flows": flows, "fairness_flows": fairness}
+    return {"simulation": simulation, "nodes": nodes, "links": links, "flows": flows, "fairness_flows": fairness,
+            "routing": top.get("routing", parse_routing, {"multipath": format.default("Routing", "multipath")})}
+
+
+def parse_routing(value: object, path: str = "routing") -> dict:
+    """The ``[routing]`` table."""
+    t = Table(value, path, format.keys("Routing"))
+    return {"multipath": t.get("multipath", F.choice(format.choices("Multipath")), format.default("Routing", "multipath"))}

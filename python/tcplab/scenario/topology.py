@@ -5,6 +5,15 @@ receiver i is ``right{i}``; they hang off ``router_left`` and ``router_right``,
 which the ``bottleneck`` link joins. Access links take ``access``, overridden per side
 by ``left_access`` / ``right_access`` (one table for all pairs, or a list with one
 table per pair, each overriding only the keys it gives).
+
+``[topology.fat_tree]``: a k-ary fat tree (Al-Fares, Loukissas and Vahdat, SIGCOMM
+2008) of k pods. Pod p has edge switches ``edge{p}_{e}`` and aggregation switches
+``agg{p}_{a}`` (e, a < k/2), every edge switch linked to every aggregation switch of
+its pod; aggregation switch a of each pod links to core switches ``core{j}`` with
+a·k/2 ≤ j < (a+1)·k/2; host ``host{i}`` (i < k³/4) hangs off edge switch
+(i ÷ (k²/4), (i ÷ (k/2)) mod (k/2)). ``link`` is every link; ``host_link`` overrides its
+keys on the host links. Equal-cost paths abound: ``[routing] multipath = "ecmp"``
+spreads flows over them.
 """
 
 from __future__ import annotations
@@ -24,6 +33,8 @@ def expand_topology(value: object, path: str, nodes: list[dict], links: list[dic
     t = Table(value, path, TOPOLOGIES)
     if t.has("dumbbell"):
         _dumbbell(t.data["dumbbell"], join(path, "dumbbell"), nodes, links, parse_link_properties)
+    if t.has("fat_tree"):
+        _fat_tree(t.data["fat_tree"], join(path, "fat_tree"), nodes, links, parse_link_properties)
 
 
 def _side_overrides(t: Table, key: str, pairs: int) -> list[tuple[dict, str] | None]:
@@ -70,3 +81,39 @@ def _dumbbell(value: object, path: str, nodes: list[dict], links: list[dict], pa
         nodes.append({"name": f"right{i}", "kind": "host", "origin": path})
         links.append({"from": f"left{i}", "to": "router_left", **access(left[i])})
         links.append({"from": "router_right", "to": f"right{i}", **access(right[i])})
+
+
+def _fat_tree(value: object, path: str, nodes: list[dict], links: list[dict], parse_props) -> None:
+    t = Table(value, path, format.keys("FatTree"))
+    k = t.get("k", F.positive_integer)
+    bounds = format.definition("FatTree")["properties"]["k"]
+    if k % 2 or not bounds["minimum"] <= k <= bounds["maximum"]:
+        raise ScenarioError(join(path, "k"), f"expected an even number from {bounds['minimum']} to "
+                                             f"{bounds['maximum']}, got {k}")
+    link_raw = t.data.get("link")
+    if link_raw is None:
+        raise ScenarioError(join(path, "link"), "missing (the properties of every link of the tree)")
+    link = parse_props(link_raw, join(path, "link"))
+    host_link = link
+    if t.has("host_link"):
+        override = t.data["host_link"]
+        if not isinstance(override, dict):
+            raise ScenarioError(join(path, "host_link"), "expected a link table")
+        host_link = parse_props({**link_raw, **override}, join(path, "host_link"))
+    half = k // 2
+
+    def switch(name: str) -> None:
+        nodes.append({"name": name, "kind": "router", "origin": path})
+
+    for j in range(half * half):
+        switch(f"core{j}")
+    for p in range(k):
+        for a in range(half):
+            switch(f"agg{p}_{a}")
+            links += [{"from": f"agg{p}_{a}", "to": f"core{a * half + j}", **link} for j in range(half)]
+        for e in range(half):
+            switch(f"edge{p}_{e}")
+            links += [{"from": f"edge{p}_{e}", "to": f"agg{p}_{a}", **link} for a in range(half)]
+    for i in range(k ** 3 // 4):
+        nodes.append({"name": f"host{i}", "kind": "host", "origin": path})
+        links.append({"from": f"host{i}", "to": f"edge{i // (half * half)}_{(i // half) % half}", **host_link})

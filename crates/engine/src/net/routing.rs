@@ -6,8 +6,11 @@
 //! default), computed by Dijkstra *towards* each destination, so all flows to one
 //! destination follow one tree, exactly as destination-based static routing would.
 //! Ties between equal-cost paths go to the lower channel index (the link declared
-//! first), which makes routing deterministic. Hosts never forward: only routers may
-//! be intermediate hops.
+//! first), which makes routing deterministic — or, with equal-cost multipath
+//! ([`Router::route_ecmp`]), to the next hop a hash of the flow's five-tuple picks at
+//! each router, as switches spread flows over the paths of a fat tree (RFC 2992's
+//! hash-threshold idea, applied per next-hop set). Hosts never forward: only routers
+//! may be intermediate hops.
 
 use crate::config::NodeKind;
 use std::cmp::Reverse;
@@ -98,6 +101,64 @@ pub fn delivering_channels(routes: &[[Vec<u32>; 2]], single_feeder: &[bool]) -> 
         }
     }
     delivering
+}
+
+/// What a router hashes to spread flows over equal-cost paths: the packet's addresses
+/// (here the node indices of its source and destination), ports and protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FiveTuple {
+    /// Source address (node index).
+    pub src: u32,
+    /// Destination address (node index).
+    pub dst: u32,
+    /// Source port.
+    pub src_port: u16,
+    /// Destination port.
+    pub dst_port: u16,
+    /// IP protocol number (6 TCP, 17 UDP, 132 SCTP).
+    pub protocol: u8,
+}
+
+impl FiveTuple {
+    /// The tuple of the packets going the other way.
+    pub fn reversed(self) -> Self {
+        FiveTuple {
+            src: self.dst,
+            dst: self.src,
+            src_port: self.dst_port,
+            dst_port: self.src_port,
+            ..self
+        }
+    }
+}
+
+/// Which of `n` equal-cost next hops router `node` gives `flow`: a 64-bit mix of the
+/// five-tuple, the router and the run's seed, reduced to `0..n`. Salting by the router
+/// keeps consecutive routers from making the same choice (hash polarisation); salting
+/// by the seed lets seeds average over placements, as switches' hash seeds differ
+/// between fabrics.
+pub fn ecmp_choice(flow: &FiveTuple, node: u32, seed: u64, n: usize) -> usize {
+    let words = [
+        (u64::from(flow.src) << 32) | u64::from(flow.dst),
+        (u64::from(flow.src_port) << 24)
+            | (u64::from(flow.dst_port) << 8)
+            | u64::from(flow.protocol),
+        u64::from(node),
+        seed,
+    ];
+    let h = words
+        .iter()
+        .fold(0x243F_6A88_85A3_08D3_u64, |h, &w| mix64(h ^ w));
+    // Multiply-shift reduction: unbiased enough for n far below 2^32, and no division.
+    ((u128::from(h >> 32) * n as u128) >> 32) as usize
+}
+
+/// SplitMix64's finaliser (Steele, Lea and Flood 2014): every input bit moves every
+/// output bit.
+fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// An outgoing channel of a node.
@@ -191,6 +252,44 @@ impl<'g> Router<'g> {
             };
             path.push(edge.channel);
             at = edge.to;
+        }
+        let reached = at == dst;
+        self.reset();
+        reached.then_some(path)
+    }
+
+    /// One of the shortest paths from `src` to `dst`, chosen hop by hop: at each node
+    /// with several equal-cost next hops, the one [`ecmp_choice`] picks for `flow`'s
+    /// five-tuple (the same flow always takes the same path). `None` if unreachable.
+    pub fn route_ecmp(
+        &mut self,
+        src: u32,
+        dst: u32,
+        flow: &FiveTuple,
+        seed: u64,
+    ) -> Option<Vec<u32>> {
+        self.settle_towards(dst, src);
+        let g = self.graph;
+        let mut path = Vec::new();
+        let mut at = src;
+        let mut candidates: Vec<Edge> = Vec::new();
+        while at != dst && self.done[at as usize] && path.len() <= self.next.len() {
+            // Every node closer to `dst` than `src` is settled by now, so a settled
+            // neighbour whose distance plus the link's cost is ours is on a shortest path.
+            let here = self.dist[at as usize];
+            candidates.clear();
+            candidates.extend(g.out[at as usize].iter().copied().filter(|e| {
+                let d = self.dist[e.to as usize];
+                self.done[e.to as usize] && d != u64::MAX && d.saturating_add(e.cost) == here
+            }));
+            candidates.sort_unstable_by_key(|e| e.channel);
+            let chosen = match candidates.len() {
+                0 => break,
+                1 => candidates[0],
+                n => candidates[ecmp_choice(flow, at, seed, n)],
+            };
+            path.push(chosen.channel);
+            at = chosen.to;
         }
         let reached = at == dst;
         self.reset();
@@ -369,6 +468,138 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A k-ary fat tree built by hand: hosts 0..k³/4, then edge, aggregation and core
+    /// switches; returns the graph and, per channel, the node it leads to.
+    fn fat_tree(k: u32) -> (Graph, Vec<u32>) {
+        let half = k / 2;
+        let hosts = k * k * k / 4;
+        let edge = |p: u32, e: u32| hosts + p * half + e;
+        let agg = |p: u32, a: u32| hosts + k * half + p * half + a;
+        let core = |j: u32| hosts + 2 * k * half + j;
+        let n = hosts + 2 * k * half + half * half;
+        let kinds = (0..n).map(|v| if v < hosts { Host } else { R }).collect();
+        let mut links = Vec::new();
+        for h in 0..hosts {
+            links.push((h, edge(h / (half * half), (h / half) % half)));
+        }
+        for p in 0..k {
+            for e in 0..half {
+                for a in 0..half {
+                    links.push((edge(p, e), agg(p, a)));
+                }
+            }
+            for a in 0..half {
+                for j in 0..half {
+                    links.push((agg(p, a), core(a * half + j)));
+                }
+            }
+        }
+        let mut g = Graph::new(kinds);
+        let mut leads_to = Vec::new();
+        for (i, &(x, y)) in links.iter().enumerate() {
+            g.add_channel(x, y, 2 * i as u32, 1);
+            g.add_channel(y, x, 2 * i as u32 + 1, 1);
+            leads_to.extend([y, x]);
+        }
+        (g, leads_to)
+    }
+
+    fn tuple(src: u32, dst: u32, port: u16) -> FiveTuple {
+        FiveTuple {
+            src,
+            dst,
+            src_port: port,
+            dst_port: 5001,
+            protocol: 6,
+        }
+    }
+
+    /// Hosts of one edge switch are 2 hops apart, of one pod 4, of different pods 6
+    /// (Al-Fares et al. 2008, section 3.2): ECMP's routes are always shortest.
+    #[test]
+    fn ecmp_routes_of_a_fat_tree_are_shortest() {
+        let k = 4;
+        let (g, _) = fat_tree(k);
+        let mut router = Router::new(&g);
+        let hosts = k * k * k / 4;
+        let (per_edge, per_pod) = (k / 2, k * k / 4);
+        for a in 0..hosts {
+            for b in (0..hosts).filter(|&b| b != a) {
+                let hops = if a / per_edge == b / per_edge {
+                    2
+                } else if a / per_pod == b / per_pod {
+                    4
+                } else {
+                    6
+                };
+                for port in 0..8 {
+                    let path = router.route_ecmp(a, b, &tuple(a, b, port), 1).unwrap();
+                    assert_eq!(path.len(), hops, "{a} -> {b}");
+                }
+            }
+        }
+    }
+
+    /// Between two pods there are (k/2)² paths, one per core switch. "first" puts every
+    /// flow of a host pair on one of them; ECMP spreads 4,000 flows (different source
+    /// ports) within 10% of even, and a flow keeps its path.
+    #[test]
+    fn ecmp_spreads_flows_over_the_core_and_first_does_not() {
+        let k = 4;
+        let (g, leads_to) = fat_tree(k);
+        let mut router = Router::new(&g);
+        let (src, dst) = (0, 15); // pod 0 to pod 3
+        let cores = (k / 2) * (k / 2);
+        let first_core = |path: &[u32]| leads_to[path[2] as usize];
+        let mut counts = std::collections::HashMap::new();
+        let flows = 4000;
+        for port in 0..flows {
+            let t = tuple(src, dst, 10_000 + port);
+            let path = router.route_ecmp(src, dst, &t, 7).unwrap();
+            assert_eq!(router.route_ecmp(src, dst, &t, 7).unwrap(), path);
+            *counts.entry(first_core(&path)).or_insert(0u32) += 1;
+        }
+        assert_eq!(counts.len() as u32, cores, "{counts:?}");
+        let even = f64::from(flows) / f64::from(cores);
+        for (&c, &n) in &counts {
+            assert!(
+                (f64::from(n) / even - 1.0).abs() < 0.1,
+                "core {c}: {n} of {flows}"
+            );
+        }
+        // "first" has no tuple to hash: every flow of the pair crosses the first core
+        // switch declared (core 0, node hosts + 2·k·k/2).
+        let first = router.route(src, dst).unwrap();
+        assert_eq!((first.len(), first_core(&first)), (6, 16 + 2 * k * (k / 2)));
+    }
+
+    /// The seed salts the hash: another seed moves some flows to other paths.
+    #[test]
+    fn the_seed_salts_the_ecmp_hash() {
+        let (g, _) = fat_tree(4);
+        let mut router = Router::new(&g);
+        let moved = (0..200)
+            .filter(|&port| {
+                let t = tuple(0, 15, port);
+                router.route_ecmp(0, 15, &t, 1) != router.route_ecmp(0, 15, &t, 2)
+            })
+            .count();
+        // With four equal paths a flow keeps its path with probability 1/4 by chance.
+        assert!((110..=190).contains(&moved), "{moved} of 200 moved");
+    }
+
+    #[test]
+    fn ecmp_choice_stays_in_range_and_uses_every_choice() {
+        for n in 1..=9 {
+            let mut seen = vec![false; n];
+            for port in 0..500 {
+                let c = ecmp_choice(&tuple(1, 2, port), 3, 0, n);
+                seen[c] = true;
+            }
+            assert!(seen.iter().all(|&s| s), "n = {n}");
         }
     }
 }

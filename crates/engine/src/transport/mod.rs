@@ -29,6 +29,9 @@ pub trait Transport {
     /// Its name in results and messages ("udp", "tcp").
     fn name(&self) -> &'static str;
 
+    /// Its IP protocol number (IANA): what packet captures write and routers hash.
+    fn ip_protocol(&self) -> u8;
+
     /// Whether it carries the datagrams of a datagram source (CBR, Poisson, on/off)
     /// rather than the byte stream of a stream source (bulk, file, rate-limited).
     fn carries_datagrams(&self) -> bool;

@@ -21,6 +21,10 @@ impl Transport for Udp {
         true
     }
 
+    fn ip_protocol(&self) -> u8 {
+        17
+    }
+
     fn needs_return_path(&self) -> bool {
         false
     }

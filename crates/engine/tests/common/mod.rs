@@ -118,6 +118,7 @@ pub fn two_hops(
         ],
         flows: vec![],
         fairness_flows: None,
+        routing: Default::default(),
     }
 }
 
@@ -169,6 +170,7 @@ pub fn dumbbell(
         links,
         flows: vec![],
         fairness_flows: None,
+        routing: Default::default(),
     }
 }
 

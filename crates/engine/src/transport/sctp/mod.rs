@@ -50,6 +50,10 @@ impl Transport for SctpConfig {
         false
     }
 
+    fn ip_protocol(&self) -> u8 {
+        132
+    }
+
     fn needs_return_path(&self) -> bool {
         true
     }

@@ -65,6 +65,10 @@ impl Transport for TcpConfig {
         false
     }
 
+    fn ip_protocol(&self) -> u8 {
+        6
+    }
+
     fn needs_return_path(&self) -> bool {
         true
     }
