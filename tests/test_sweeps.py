@@ -218,6 +218,40 @@ def test_query_command(write_scenario, tmp_path):
     assert len(missing.stderr.strip().splitlines()) == 1
 
 
+def test_a_copied_catalog_never_reads_the_original_directory(write_scenario, tmp_path):
+    """#35: catalog.duckdb of a copied sweep read the original's batches (here it would
+    have counted the original's 4 runs). The copy's stored views fail, saying so, while
+    tcplab query on the copy reads the copy's batches."""
+    import shutil
+
+    import duckdb
+
+    path = write_scenario(star() + SWEEP.format(reps=1))
+    assert run_cli("sweep", str(path), "--out", str(tmp_path / "s")).returncode == 0
+    shutil.copytree(tmp_path / "s", tmp_path / "copy")
+    copy = duckdb.connect(str(tmp_path / "copy" / "catalog.duckdb"), read_only=True)
+    with pytest.raises(duckdb.Error, match="copied or moved"):
+        copy.execute("SELECT count(*) FROM runs").fetchone()
+    copy.close()
+    r = run_cli("query", str(tmp_path / "copy"), "SELECT count(*) AS n FROM runs", "--csv")
+    assert r.returncode == 0 and r.stdout.splitlines() == ["n", "4"]
+    # Resuming the sweep in the copy (nothing left to run) rewrites its catalog.
+    assert run_cli("sweep", str(path), "--out", str(tmp_path / "copy")).returncode == 0
+    copy = duckdb.connect(str(tmp_path / "copy" / "catalog.duckdb"), read_only=True)
+    assert copy.execute("SELECT count(*) FROM runs").fetchone() == (4,)
+    copy.close()
+
+
+def test_the_catalog_reads_its_own_sweep(write_scenario, tmp_path):
+    import duckdb
+
+    path = write_scenario(star() + SWEEP.format(reps=1))
+    assert run_cli("sweep", str(path), "--out", str(tmp_path / "s")).returncode == 0
+    con = duckdb.connect(str(tmp_path / "s" / "catalog.duckdb"), read_only=True)
+    assert con.execute("SELECT count(*) FROM runs").fetchone() == (4,)
+    con.close()
+
+
 def test_failed_point_is_recorded_and_others_run(write_scenario, tmp_path):
     path = write_scenario(star() + """
 [sweep]

@@ -17,16 +17,15 @@ from .stats import mean_ci
 from .store import TABLES
 
 
-def connect(root: str | Path, *, database: str | None = None):
-    """A DuckDB connection with the catalog's views defined, after checking the batches
-    (:func:`tcplab.sweeps.integrity.require_intact`). ``database`` None keeps
-    the connection in memory (nothing locked on disk); otherwise the views are also
-    stored in that file (``DIR/catalog.duckdb``) for other tools to open."""
+def connect(root: str | Path):
+    """An in-memory DuckDB connection (nothing locked on disk) with the catalog's views
+    over ``root``'s own batches, after checking them
+    (:func:`tcplab.sweeps.integrity.require_intact`)."""
     import duckdb
 
     root = Path(root).resolve()
     require_intact(root)  # a damaged batch or a run stored twice is an error, never read
-    con = duckdb.connect(database if database is not None else ":memory:")
+    con = duckdb.connect(":memory:")
     define_views(con, root)
     return con
 
@@ -66,9 +65,23 @@ def check_read_only(con, sql: str) -> None:
                                f"this one is {kind}. The Parquet files are in batches/ for other tools.")
 
 
-def define_views(con, root: Path) -> list[str]:
-    """(Re)defines one view per table present in ``root``'s batches; returns their names."""
+def define_views(con, root: Path, catalog: Path | None = None) -> list[str]:
+    """(Re)defines one view per table present in ``root``'s batches; returns their names.
+
+    The views name the batches by absolute path (DuckDB resolves a relative one against
+    the reader's working directory, not the catalog's). So that a copied or moved
+    ``catalog`` file cannot silently read the original directory's batches, each view
+    stored in it checks that the database it is read from is that file and otherwise
+    fails, saying what to do (#35)."""
     defined = []
+    guard = ""
+    if catalog is not None:
+        here = str(catalog).replace("'", "''")
+        message = (f"this catalog.duckdb was made for {catalog} and reads that directory's batches; it has been "
+                   "copied or moved: open the directory with tcplab query DIR or tcplab.open_sweep(DIR), or "
+                   "rewrite its catalog by resuming the sweep there").replace("'", "''")
+        guard = (f" WHERE CASE WHEN EXISTS (SELECT 1 FROM duckdb_databases() WHERE path = '{here}') "
+                 f"THEN true ELSE error('{message}') END")
     for name in TABLES:
         files = sorted(root.glob(f"batches/batch=*/{name}.parquet"))
         if not files:
@@ -76,20 +89,25 @@ def define_views(con, root: Path) -> list[str]:
             continue
         pattern = str(root / "batches" / "batch=*" / f"{name}.parquet").replace("'", "''")
         con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet('{pattern}', "
-                    "hive_partitioning = true, union_by_name = true)")
+                    f"hive_partitioning = true, union_by_name = true){guard}")
         defined.append(name)
     return defined
 
 
 def write_catalog(root: str | Path) -> Path:
-    """Writes ``DIR/catalog.duckdb`` with the views (replacing an older one)."""
+    """Writes ``DIR/catalog.duckdb`` with the views (replacing an older one), after
+    checking the batches."""
+    import duckdb
+
     root = Path(root).resolve()
     path = root / "catalog.duckdb"
     tmp = root / ".tmp" / "catalog.duckdb"
     tmp.parent.mkdir(exist_ok=True)
     if tmp.exists():
         tmp.unlink()
-    con = connect(root, database=str(tmp))
+    require_intact(root)
+    con = duckdb.connect(str(tmp))
+    define_views(con, root, catalog=path)
     con.close()
     tmp.replace(path)
     return path
