@@ -18,13 +18,15 @@
 //!   computes serialization start and end when it admits a packet (FIFO at a constant
 //!   rate), so the queue and serializer need no events of their own.
 //! * **Bounded memory.** Meters are sized flows × bins; packets are recycled.
+//! * **No I/O.** The engine opens no file and reads no clock: packet captures
+//!   ([`pcap`]) write to writers the caller passes.
 //!
 //! ## Layers
 //! * [`net`] — packets and their pool, link directions ([`net::channel`]) with output
 //!   queues ([`net::queue`]: DropTail, RED) and loss models ([`net::loss`]), static
 //!   routing ([`net::routing`]) and IPv4 fragmentation ([`net::fragment`]). Models
-//!   take `now` as an argument and never touch the event loop, so the future real-time
-//!   emulator can reuse them.
+//!   take `now` as an argument and never touch the event loop, so the real-time
+//!   emulator ([`emulate`], driven by `tcplab emu`) reuses them.
 //! * [`transport`] — sans-IO endpoints behind the [`transport::Endpoint`] trait (UDP
 //!   now; TCP and SCTP plug in as further endpoint types).
 //! * [`app`] — traffic sources (CBR, Poisson, on/off).

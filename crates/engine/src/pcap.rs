@@ -23,6 +23,10 @@
 //!
 //! Not written: the window-scale option (the window field is the advertised window,
 //! saturated at 65,535; the data sender's, which the model does not have, as 65,535).
+//!
+//! The engine opens no file: the caller passes a writer per capture (the Python
+//! binding opens the files), and [`PacketObserver::close`] flushes them when the run
+//! is over.
 
 use crate::config::ScenarioConfig;
 use crate::net::packet::{
@@ -34,9 +38,7 @@ use crate::time::SimTime;
 use crate::transport::tcp::segment::{flags, TcpSegment};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{self, Write};
 
 /// Default bytes kept of each packet: the IPv4 header and the largest TCP header.
 pub const DEFAULT_SNAPLEN: u32 = 80;
@@ -47,18 +49,26 @@ const LINKTYPE_IPV4: u32 = 228;
 /// IPv4's "don't fragment" flag, set on every whole datagram.
 const DONT_FRAGMENT: u16 = 0x4000;
 
-/// Which link directions go to which file.
-#[derive(Debug, Clone)]
+/// Where a capture goes: a writer (a buffered file, in practice) that receives the
+/// libpcap stream, and the link directions written to it.
+pub struct CaptureTarget {
+    /// Receives the file's bytes, header first.
+    pub out: Box<dyn Write + Send>,
+    /// Channels written to it: link `c / 2`; even forward, odd reverse.
+    pub channels: Vec<usize>,
+}
+
+/// Which link directions go to which capture.
 pub struct CaptureSpec {
-    /// (file, channels written to it: link `c / 2`; even forward, odd reverse).
-    pub files: Vec<(PathBuf, Vec<usize>)>,
+    /// One target per capture file.
+    pub files: Vec<CaptureTarget>,
     /// Bytes kept of each packet.
     pub snaplen: u32,
 }
 
 /// One capture file and the records waiting for the clock to pass them.
 struct CaptureFile {
-    out: BufWriter<File>,
+    out: Box<dyn Write + Send>,
     /// (timestamp, arrival order, record bytes).
     pending: BinaryHeap<Reverse<(SimTime, u64, Vec<u8>)>>,
 }
@@ -95,8 +105,9 @@ pub fn sender_port(f: usize) -> u16 {
 }
 
 impl PcapCapture {
-    /// Opens the files of `spec` for a run of `config` and writes their headers.
-    pub fn new(config: &ScenarioConfig, spec: &CaptureSpec) -> io::Result<PcapCapture> {
+    /// Writes the header of each of `spec`'s captures for a run of `config`; the
+    /// capture observer then writes their records.
+    pub fn new(config: &ScenarioConfig, spec: CaptureSpec) -> io::Result<PcapCapture> {
         let index_of = |name: &str| {
             config
                 .nodes
@@ -118,8 +129,7 @@ impl PcapCapture {
             .collect();
         let mut files_of = vec![Vec::new(); 2 * config.links.len()];
         let mut files = Vec::with_capacity(spec.files.len());
-        for (k, (path, channels)) in spec.files.iter().enumerate() {
-            let mut out = BufWriter::new(File::create(path)?);
+        for (k, CaptureTarget { mut out, channels }) in spec.files.into_iter().enumerate() {
             out.write_all(&0xa1b2_3c4du32.to_le_bytes())?;
             out.write_all(&2u16.to_le_bytes())?;
             out.write_all(&4u16.to_le_bytes())?;
@@ -131,7 +141,7 @@ impl PcapCapture {
                 out,
                 pending: BinaryHeap::new(),
             });
-            for &c in channels {
+            for c in channels {
                 if let Some(slot) = files_of.get_mut(c) {
                     slot.push(k);
                 }

@@ -93,15 +93,22 @@ impl Simulation {
     /// Captures the channels listed for each file into that libpcap file, keeping
     /// `snaplen` bytes of each packet (see `tcplab_engine::pcap`).
     fn capture(&self, files: Vec<(String, Vec<usize>)>, snaplen: u32) -> PyResult<()> {
+        // The engine opens no file: the binding does, and hands it the writers.
+        let mut targets = Vec::with_capacity(files.len());
+        for (path, channels) in files {
+            let file = std::fs::File::create(&path)
+                .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{path}: {e}")))?;
+            targets.push(tcplab_engine::pcap::CaptureTarget {
+                out: Box::new(std::io::BufWriter::new(file)),
+                channels,
+            });
+        }
         let spec = tcplab_engine::pcap::CaptureSpec {
-            files: files
-                .into_iter()
-                .map(|(path, channels)| (path.into(), channels))
-                .collect(),
+            files: targets,
             snaplen,
         };
         self.with(|sim| {
-            let capture = tcplab_engine::pcap::PcapCapture::new(sim.config(), &spec)?;
+            let capture = tcplab_engine::pcap::PcapCapture::new(sim.config(), spec)?;
             sim.set_observer(Box::new(capture));
             Ok::<(), std::io::Error>(())
         })?
