@@ -353,6 +353,41 @@ fn resolve(
 /// Validates `config` and computes everything the simulation needs to start.
 pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
     check_simulation(&config.simulation)?;
+    let names = node_indices(config)?;
+    let (graph, link_ends) = link_graph(config, &names)?;
+    check_segments(config)?;
+    check_sizes(config)?;
+    let mut router = Router::new(&graph);
+    let mut flow_names: HashMap<&str, usize> = HashMap::new();
+    let (mut flow_ends, mut routes, mut mss) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, f) in config.flows.iter().enumerate() {
+        if flow_names.insert(f.name.as_str(), i).is_some() {
+            return err(
+                &f.origin,
+                "name",
+                format!("flow \"{}\" is declared twice", f.name),
+            );
+        }
+        let ends = flow_ends_of(config, &names, f)?;
+        let route = match &f.path {
+            Some(path) => explicit_route(&graph, &names, &f.origin, f, path)?,
+            None => shortest_routes(config, &mut router, i, f, ends)?,
+        };
+        mss.push(check_route(config, f, &route)?);
+        flow_ends.push(ends);
+        routes.push(route);
+    }
+    Ok(Plan {
+        link_ends,
+        flow_ends,
+        routes,
+        fairness_flows: fairness_flows(config, &flow_names)?,
+        mss,
+    })
+}
+
+/// Each node's index by name (names unique and non-empty, at least one node).
+fn node_indices(config: &ScenarioConfig) -> Result<HashMap<&str, u32>, ConfigError> {
     let mut names: HashMap<&str, u32> = HashMap::new();
     for (i, n) in config.nodes.iter().enumerate() {
         if n.name.is_empty() {
@@ -369,11 +404,20 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
     if config.nodes.is_empty() {
         return err("node", "", "a scenario needs at least two nodes");
     }
+    Ok(names)
+}
+
+/// The routing graph (each link's two directions as channels `2i`, `2i + 1`) and each
+/// link's end nodes, after checking every link.
+fn link_graph(
+    config: &ScenarioConfig,
+    names: &HashMap<&str, u32>,
+) -> Result<(Graph, Vec<(u32, u32)>), ConfigError> {
     let mut graph = Graph::new(config.nodes.iter().map(|n| n.kind).collect());
     let mut link_ends = Vec::with_capacity(config.links.len());
     for (i, l) in config.links.iter().enumerate() {
-        let a = resolve(&names, &l.origin, "from", &l.from)?;
-        let b = resolve(&names, &l.origin, "to", &l.to)?;
+        let a = resolve(names, &l.origin, "from", &l.from)?;
+        let b = resolve(names, &l.origin, "to", &l.to)?;
         if a == b {
             return err(
                 &l.origin,
@@ -389,7 +433,12 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
         graph.add_channel(b, a, 2 * i as u32 + 1, l.cost as u64);
         link_ends.push((a, b));
     }
-    check_segments(config)?;
+    Ok((graph, link_ends))
+}
+
+/// At least one flow, no more links and flows than the scheduler can name, and time
+/// series that fit in memory.
+fn check_sizes(config: &ScenarioConfig) -> Result<(), ConfigError> {
     if config.flows.is_empty() {
         return err("flow", "", "a scenario needs at least one flow");
     }
@@ -411,87 +460,109 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
     if cells > MAX_SERIES_CELLS {
         return err("simulation", "bin", format!("{cells} time-series cells (bins × (flows + link directions)) exceed {MAX_SERIES_CELLS}: use a wider bin"));
     }
-    let mut router = Router::new(&graph);
-    let mut flow_names: HashMap<&str, usize> = HashMap::new();
-    let (mut flow_ends, mut routes, mut mss) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, f) in config.flows.iter().enumerate() {
-        let o = f.origin.as_str();
-        if flow_names.insert(f.name.as_str(), i).is_some() {
-            return err(o, "name", format!("flow \"{}\" is declared twice", f.name));
-        }
-        let src = resolve(&names, o, "from", &f.from)?;
-        let dst = resolve(&names, o, "to", &f.to)?;
-        if src == dst {
-            return err(
-                o,
-                "to",
-                format!(
-                    "a flow needs two different endpoints (both are \"{}\")",
-                    f.from
-                ),
-            );
-        }
-        check_app(o, &f.transport, &f.app)?;
-        if f.start_ns >= sim.duration_ns {
-            return err(o, "start", "must be before the end of the simulation");
-        }
-        if let Some(stop) = f.stop_ns {
-            if stop <= f.start_ns {
-                return err(o, "stop", "must be after start");
-            }
-        }
-        let route = match &f.path {
-            Some(path) => explicit_route(&graph, &names, o, f, path)?,
-            None => {
-                let flow = FiveTuple {
-                    src,
-                    dst,
-                    src_port: crate::pcap::sender_port(i),
-                    dst_port: crate::pcap::RECEIVER_PORT,
-                    protocol: f.transport.transport().ip_protocol(),
-                };
-                let mut route_between =
-                    |a: u32, b: u32, tuple: FiveTuple| match config.routing.multipath {
-                        Multipath::First => router.route(a, b),
-                        Multipath::Ecmp => router.route_ecmp(a, b, &tuple, sim.seed),
-                    };
-                let fwd = route_between(src, dst, flow).ok_or_else(|| {
-                    ConfigError::new(
-                        at(o, "to"),
-                        format!("\"{}\" is unreachable from \"{}\" (no chain of links; hosts do not forward, declare intermediate nodes with kind = \"router\")", f.to, f.from),
-                    )
-                })?;
-                // UDP needs no return path; keep it empty if there is none.
-                let rev = route_between(dst, src, flow.reversed()).unwrap_or_default();
-                [fwd, rev]
-            }
-        };
-        let transport = f.transport.transport();
-        if transport.needs_return_path() && route[1].is_empty() {
-            return err(
-                o,
-                "from",
-                format!(
-                    "no route back from \"{}\" to \"{}\": {} needs a return path for its acknowledgements",
-                    f.to,
-                    f.from,
-                    transport.name().to_uppercase()
-                ),
-            );
-        }
-        let mtu_of = |c: &u32| config.links[*c as usize / 2].mtu_bytes;
-        let path_mtu = route[0]
-            .iter()
-            .map(mtu_of)
-            .min()
-            .unwrap_or(MAX_IP_PACKET_BYTES);
-        let first_hop_mtu = route[0].first().map(mtu_of).unwrap_or(MAX_IP_PACKET_BYTES);
-        mss.push(transport.check(o, first_hop_mtu, path_mtu)?);
-        flow_ends.push((src, dst));
-        routes.push(route);
+    Ok(())
+}
+
+/// A flow's (source, destination) node indices, after checking its endpoints, its
+/// application and its start and stop times.
+fn flow_ends_of(
+    config: &ScenarioConfig,
+    names: &HashMap<&str, u32>,
+    f: &FlowConfig,
+) -> Result<(u32, u32), ConfigError> {
+    let o = f.origin.as_str();
+    let src = resolve(names, o, "from", &f.from)?;
+    let dst = resolve(names, o, "to", &f.to)?;
+    if src == dst {
+        return err(
+            o,
+            "to",
+            format!(
+                "a flow needs two different endpoints (both are \"{}\")",
+                f.from
+            ),
+        );
     }
-    let fairness_flows = match &config.fairness_flows {
-        None => (0..config.flows.len()).collect(),
+    check_app(o, &f.transport, &f.app)?;
+    if f.start_ns >= config.simulation.duration_ns {
+        return err(o, "start", "must be before the end of the simulation");
+    }
+    if let Some(stop) = f.stop_ns {
+        if stop <= f.start_ns {
+            return err(o, "stop", "must be after start");
+        }
+    }
+    Ok((src, dst))
+}
+
+/// Flow `i`'s forward and reverse routes by `[routing]`: shortest paths, ties to the
+/// first declared link or per flow by ECMP's hash of its five-tuple. The reverse route
+/// is empty when there is none (UDP needs none; [`check_route`] says when one is).
+fn shortest_routes(
+    config: &ScenarioConfig,
+    router: &mut Router,
+    i: usize,
+    f: &FlowConfig,
+    (src, dst): (u32, u32),
+) -> Result<[Vec<u32>; 2], ConfigError> {
+    let flow = FiveTuple {
+        src,
+        dst,
+        src_port: crate::pcap::sender_port(i),
+        dst_port: crate::pcap::RECEIVER_PORT,
+        protocol: f.transport.transport().ip_protocol(),
+    };
+    let mut route_between = |a: u32, b: u32, tuple: FiveTuple| match config.routing.multipath {
+        Multipath::First => router.route(a, b),
+        Multipath::Ecmp => router.route_ecmp(a, b, &tuple, config.simulation.seed),
+    };
+    let fwd = route_between(src, dst, flow).ok_or_else(|| {
+        ConfigError::new(
+            at(&f.origin, "to"),
+            format!("\"{}\" is unreachable from \"{}\" (no chain of links; hosts do not forward, declare intermediate nodes with kind = \"router\")", f.to, f.from),
+        )
+    })?;
+    let rev = route_between(dst, src, flow.reversed()).unwrap_or_default();
+    Ok([fwd, rev])
+}
+
+/// Checks the flow's transport against its route (a way back where it needs one, its
+/// options against the path's MTUs); returns its segment size.
+fn check_route(
+    config: &ScenarioConfig,
+    f: &FlowConfig,
+    route: &[Vec<u32>; 2],
+) -> Result<u32, ConfigError> {
+    let transport = f.transport.transport();
+    if transport.needs_return_path() && route[1].is_empty() {
+        return err(
+            &f.origin,
+            "from",
+            format!(
+                "no route back from \"{}\" to \"{}\": {} needs a return path for its acknowledgements",
+                f.to,
+                f.from,
+                transport.name().to_uppercase()
+            ),
+        );
+    }
+    let mtu_of = |c: &u32| config.links[*c as usize / 2].mtu_bytes;
+    let path_mtu = route[0]
+        .iter()
+        .map(mtu_of)
+        .min()
+        .unwrap_or(MAX_IP_PACKET_BYTES);
+    let first_hop_mtu = route[0].first().map(mtu_of).unwrap_or(MAX_IP_PACKET_BYTES);
+    transport.check(&f.origin, first_hop_mtu, path_mtu)
+}
+
+/// The flows Jain's index covers: every flow, or those `[metrics]` names.
+fn fairness_flows(
+    config: &ScenarioConfig,
+    flow_names: &HashMap<&str, usize>,
+) -> Result<Vec<usize>, ConfigError> {
+    match &config.fairness_flows {
+        None => Ok((0..config.flows.len()).collect()),
         Some(list) => list
             .iter()
             .map(|name| {
@@ -499,15 +570,8 @@ pub fn plan(config: &ScenarioConfig) -> Result<Plan, ConfigError> {
                     ConfigError::new("metrics.fairness_flows", format!("unknown flow \"{name}\""))
                 })
             })
-            .collect::<Result<_, _>>()?,
-    };
-    Ok(Plan {
-        link_ends,
-        flow_ends,
-        routes,
-        fairness_flows,
-        mss,
-    })
+            .collect(),
+    }
 }
 
 fn explicit_route(
