@@ -349,146 +349,28 @@ pub(crate) fn snapshots(sim: &Simulation) -> Vec<FlowSnapshot> {
 
 /// Builds the results of a finished simulation.
 pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
-    let bins = sim.bins;
-    let config = &sim.config;
-    let duration = sim.duration;
-    let mut flows = Vec::with_capacity(config.flows.len());
-    let mut flow_series = Vec::with_capacity(config.flows.len());
-    let mut delay_histograms = Vec::with_capacity(config.flows.len());
-    for (f, fc) in config.flows.iter().enumerate() {
-        let m = &sim.meters[f];
-        let fwd = &m.network[0];
-        let rev = &m.network[1];
-        let start = SimTime(fc.start_ns);
-        let tstats = sim.transport_stats(f);
-        let completed = tstats.and_then(|t| t.completed_at);
-        // A finished transfer's goodput is averaged over its completion time.
-        let end = completed.unwrap_or_else(|| fc.stop_ns.map_or(duration, SimTime).min(duration));
-        let active_s = (end - start).as_secs_f64();
-        let max_rate_bps = |series: &BinCounts| {
-            series
-                .iter()
-                .enumerate()
-                .map(|(i, b)| b as f64 * 8.0 / bins.seconds(i))
-                .fold(0.0, f64::max)
-        };
-        let goodput_tail_bps = tail_goodput_bps(&m.bin_delivered_bytes, bins, start, end);
-        let d = &m.delay;
-        flows.push(FlowResult {
-            id: fc.name.clone(),
-            src: fc.from.clone(),
-            dst: fc.to.clone(),
-            transport: fc.transport.transport().name().into(),
-            retransmits: tstats.map(|t| t.retransmits),
-            fast_retransmits: tstats.map(|t| t.fast_retransmits),
-            rto_count: tstats.map(|t| t.rto_count),
-            srtt_ms: tstats.and_then(|t| {
-                (t.rtt_samples > 0).then(|| ms(t.srtt_sum_ns / t.rtt_samples as f64))
-            }),
-            fct_s: tstats
-                .and_then(|t| t.completed_at)
-                .map(|t| (t - start).as_secs_f64()),
-            wire_bytes_sent: fwd.sent_bytes,
-            transport_details: sim.transport_details(f),
-            delivered_bytes_by_stream: (!m.stream_delivered_bytes.is_empty())
-                .then(|| m.stream_delivered_bytes.clone()),
-            sent_bytes: m.payload_sent_bytes,
-            delivered_bytes: m.delivered_bytes,
-            goodput_bps: m.delivered_bytes as f64 * 8.0 / active_s,
-            goodput_max_bps: max_rate_bps(&m.bin_delivered_bytes),
-            received_bytes: m.received_bytes,
-            throughput_bps: m.received_bytes as f64 * 8.0 / active_s,
-            throughput_max_bps: max_rate_bps(&m.bin_received_bytes),
-            goodput_tail_bps,
-            packets_sent: fwd.sent_packets,
-            packets_delivered: fwd.arrived_packets,
-            packets_dropped: fwd.dropped_total(),
-            drops: fwd.dropped.into(),
-            packets_in_flight: fwd.sent_packets - fwd.arrived_packets - fwd.dropped_total(),
-            loss_rate: if fwd.sent_packets > 0 {
-                fwd.dropped_total() as f64 / fwd.sent_packets as f64
-            } else {
-                0.0
-            },
-            delay_ms: DelayMs {
-                min: d.min().map(|v| ms(v as f64)),
-                mean: d.mean().map(ms),
-                p50: d.quantile(0.5).map(ms),
-                p95: d.quantile(0.95).map(ms),
-                p99: d.quantile(0.99).map(ms),
-                max: d.max().map(|v| ms(v as f64)),
-            },
-            jitter_ms: ms(m.jitter_ns()),
-            fragments: fwd.fragments,
-            start_s: start.as_secs_f64(),
-            end_s: end.as_secs_f64(),
-            reverse: ReverseCounters {
-                packets_sent: rev.sent_packets,
-                packets_delivered: rev.arrived_packets,
-                packets_dropped: rev.dropped_total(),
-            },
-        });
-        delay_histograms.push(DelayHistogram {
-            id: fc.name.clone(),
-            buckets: d
-                .buckets()
-                .into_iter()
-                .map(|(hi, c)| (ms(hi as f64), c))
-                .collect(),
-        });
-        // The bin arrays move out of the meter (not copied): a run's series are its
-        // largest allocation, and two copies of them would double its peak memory.
-        let m = &mut sim.meters[f];
-        let (cwnd_bytes, ssthresh_bytes, srtt_ms, cc_state) = match m.bin_congestion.take() {
-            Some(c) => (
-                Some(forward_fill(c.cwnd_bytes)),
-                Some(forward_fill(c.ssthresh_bytes)),
-                Some(forward_fill(c.srtt_ms)),
-                c.cc_state
-                    .into_iter()
-                    .map(|(name, v)| (name.to_string(), forward_fill(v)))
-                    .collect(),
-            ),
-            None => (None, None, None, Vec::new()),
-        };
-        flow_series.push(FlowSeries {
-            id: fc.name.clone(),
-            delivered_bytes: std::mem::take(&mut m.bin_delivered_bytes),
-            received_bytes: std::mem::take(&mut m.bin_received_bytes),
-            sent_packets: std::mem::take(&mut m.bin_sent_packets),
-            dropped_packets: std::mem::take(&mut m.bin_dropped_packets),
-            cwnd_bytes,
-            ssthresh_bytes,
-            srtt_ms,
-            cc_state,
-        });
+    let flow_count = sim.config.flows.len();
+    let mut flows = Vec::with_capacity(flow_count);
+    let mut flow_series = Vec::with_capacity(flow_count);
+    let mut delay_histograms = Vec::with_capacity(flow_count);
+    for f in 0..flow_count {
+        flows.push(flow_result(sim, f));
+        delay_histograms.push(delay_histogram(sim, f));
+        flow_series.push(take_flow_series(sim, f));
     }
     let names = channel_names(&sim.config.nodes, sim.channels.iter().map(|c| c.spec));
     let mut links = Vec::with_capacity(sim.channels.len());
     let mut link_series = Vec::with_capacity(sim.channels.len());
     for (c, ch) in sim.channels.iter_mut().enumerate() {
-        let (link, series) = link_result(c, ch, &names[c], &config.nodes, duration);
+        let (link, series) = link_result(c, ch, &names[c], &sim.config.nodes, sim.duration);
         links.push(link);
         link_series.push(series);
     }
-    let goodputs: Vec<f64> = sim
-        .plan
-        .fairness_flows
-        .iter()
-        .map(|&f| flows[f].goodput_bps)
-        .collect();
-    let fairness = Fairness {
-        jain: jain_index(&goodputs),
-        flows: sim
-            .plan
-            .fairness_flows
-            .iter()
-            .map(|&f| flows[f].id.clone())
-            .collect(),
-    };
+    let fairness = fairness(&sim.plan.fairness_flows, &flows);
+    let bins = sim.bins;
     RunResults {
-        duration_s: duration.as_secs_f64(),
-        seed: config.simulation.seed,
+        duration_s: sim.duration.as_secs_f64(),
+        seed: sim.config.simulation.seed,
         events: sim.events(),
         bin_s: bins.width.as_secs_f64(),
         bin_start_s: (0..bins.count)
@@ -500,6 +382,130 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
         flow_series,
         link_series,
         delay_histograms,
+    }
+}
+
+/// Flow `f`'s summary: its meters and its transport's counters.
+fn flow_result(sim: &Simulation, f: usize) -> FlowResult {
+    let (bins, fc, m) = (sim.bins, &sim.config.flows[f], &sim.meters[f]);
+    let (fwd, rev) = (&m.network[0], &m.network[1]);
+    let start = SimTime(fc.start_ns);
+    let tstats = sim.transport_stats(f);
+    let completed = tstats.and_then(|t| t.completed_at);
+    // A finished transfer's goodput is averaged over its completion time.
+    let end =
+        completed.unwrap_or_else(|| fc.stop_ns.map_or(sim.duration, SimTime).min(sim.duration));
+    let active_s = (end - start).as_secs_f64();
+    let max_rate_bps = |series: &BinCounts| {
+        series
+            .iter()
+            .enumerate()
+            .map(|(i, b)| b as f64 * 8.0 / bins.seconds(i))
+            .fold(0.0, f64::max)
+    };
+    let d = &m.delay;
+    FlowResult {
+        id: fc.name.clone(),
+        src: fc.from.clone(),
+        dst: fc.to.clone(),
+        transport: fc.transport.transport().name().into(),
+        retransmits: tstats.map(|t| t.retransmits),
+        fast_retransmits: tstats.map(|t| t.fast_retransmits),
+        rto_count: tstats.map(|t| t.rto_count),
+        srtt_ms: tstats
+            .and_then(|t| (t.rtt_samples > 0).then(|| ms(t.srtt_sum_ns / t.rtt_samples as f64))),
+        fct_s: completed.map(|t| (t - start).as_secs_f64()),
+        wire_bytes_sent: fwd.sent_bytes,
+        transport_details: sim.transport_details(f),
+        delivered_bytes_by_stream: (!m.stream_delivered_bytes.is_empty())
+            .then(|| m.stream_delivered_bytes.clone()),
+        sent_bytes: m.payload_sent_bytes,
+        delivered_bytes: m.delivered_bytes,
+        goodput_bps: m.delivered_bytes as f64 * 8.0 / active_s,
+        goodput_max_bps: max_rate_bps(&m.bin_delivered_bytes),
+        received_bytes: m.received_bytes,
+        throughput_bps: m.received_bytes as f64 * 8.0 / active_s,
+        throughput_max_bps: max_rate_bps(&m.bin_received_bytes),
+        goodput_tail_bps: tail_goodput_bps(&m.bin_delivered_bytes, bins, start, end),
+        packets_sent: fwd.sent_packets,
+        packets_delivered: fwd.arrived_packets,
+        packets_dropped: fwd.dropped_total(),
+        drops: fwd.dropped.into(),
+        packets_in_flight: fwd.sent_packets - fwd.arrived_packets - fwd.dropped_total(),
+        loss_rate: if fwd.sent_packets > 0 {
+            fwd.dropped_total() as f64 / fwd.sent_packets as f64
+        } else {
+            0.0
+        },
+        delay_ms: DelayMs {
+            min: d.min().map(|v| ms(v as f64)),
+            mean: d.mean().map(ms),
+            p50: d.quantile(0.5).map(ms),
+            p95: d.quantile(0.95).map(ms),
+            p99: d.quantile(0.99).map(ms),
+            max: d.max().map(|v| ms(v as f64)),
+        },
+        jitter_ms: ms(m.jitter_ns()),
+        fragments: fwd.fragments,
+        start_s: start.as_secs_f64(),
+        end_s: end.as_secs_f64(),
+        reverse: ReverseCounters {
+            packets_sent: rev.sent_packets,
+            packets_delivered: rev.arrived_packets,
+            packets_dropped: rev.dropped_total(),
+        },
+    }
+}
+
+/// Flow `f`'s one-way delay distribution (bucket upper bounds in ms, counts).
+fn delay_histogram(sim: &Simulation, f: usize) -> DelayHistogram {
+    DelayHistogram {
+        id: sim.config.flows[f].name.clone(),
+        buckets: sim.meters[f]
+            .delay
+            .buckets()
+            .into_iter()
+            .map(|(hi, c)| (ms(hi as f64), c))
+            .collect(),
+    }
+}
+
+/// Flow `f`'s time series. The bin arrays move out of the meter (not copied): a run's
+/// series are its largest allocation, and two copies of them would double its peak
+/// memory.
+fn take_flow_series(sim: &mut Simulation, f: usize) -> FlowSeries {
+    let m = &mut sim.meters[f];
+    let (cwnd_bytes, ssthresh_bytes, srtt_ms, cc_state) = match m.bin_congestion.take() {
+        Some(c) => (
+            Some(forward_fill(c.cwnd_bytes)),
+            Some(forward_fill(c.ssthresh_bytes)),
+            Some(forward_fill(c.srtt_ms)),
+            c.cc_state
+                .into_iter()
+                .map(|(name, v)| (name.to_string(), forward_fill(v)))
+                .collect(),
+        ),
+        None => (None, None, None, Vec::new()),
+    };
+    FlowSeries {
+        id: sim.config.flows[f].name.clone(),
+        delivered_bytes: std::mem::take(&mut m.bin_delivered_bytes),
+        received_bytes: std::mem::take(&mut m.bin_received_bytes),
+        sent_packets: std::mem::take(&mut m.bin_sent_packets),
+        dropped_packets: std::mem::take(&mut m.bin_dropped_packets),
+        cwnd_bytes,
+        ssthresh_bytes,
+        srtt_ms,
+        cc_state,
+    }
+}
+
+/// Jain's index over the goodputs of the flows `[metrics]` names (all by default).
+fn fairness(covered: &[usize], flows: &[FlowResult]) -> Fairness {
+    let goodputs: Vec<f64> = covered.iter().map(|&f| flows[f].goodput_bps).collect();
+    Fairness {
+        jain: jain_index(&goodputs),
+        flows: covered.iter().map(|&f| flows[f].id.clone()).collect(),
     }
 }
 
