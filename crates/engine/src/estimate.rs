@@ -92,113 +92,29 @@ pub fn estimate(config: &ScenarioConfig) -> Result<Estimate, ConfigError> {
 
 fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
     let channels = 2 * config.links.len();
-    let rate = |c: usize| {
-        let bps = config.links[c / 2].bandwidth_bps;
-        if bps == 0 {
-            f64::INFINITY // a shared segment's delivery side: no serialization
-        } else {
-            bps as f64
-        }
-    };
-
-    // Flows per channel, on their forward routes.
-    let mut sharing = vec![0u32; channels];
-    for route in &plan.routes {
-        for &c in &route[0] {
-            sharing[c as usize] += 1;
-        }
-    }
-
+    let sharing = flows_per_channel(plan, channels);
     let mut load = vec![0.0f64; channels];
     let mut packets = 0.0;
     let mut events = 0.0;
     let mut window_packets = vec![0.0f64; channels];
     let mut smallest_packet_bits = vec![12_000.0f64; channels];
-    for (f, flow) in config.flows.iter().enumerate() {
+    for f in 0..config.flows.len() {
         let route = &plan.routes[f];
-        let end_ns = flow
-            .stop_ns
-            .unwrap_or(config.simulation.duration_ns)
-            .min(config.simulation.duration_ns);
-        let active_s = end_ns.saturating_sub(flow.start_ns) as f64 / 1e9;
-        let share = route[0]
-            .iter()
-            .map(|&c| rate(c as usize) / sharing[c as usize] as f64)
-            .fold(f64::INFINITY, f64::min);
-        let (demand_bps, packet_bits, app_packets) = match flow.app.datagram_rate() {
-            Some((peak_bps, payload_bytes)) => {
-                let bits = (payload_bytes + IPV4_HEADER_BYTES + UDP_HEADER_BYTES) as f64 * 8.0;
-                let duty = match flow.app {
-                    AppConfig::OnOff { on_ns, off_ns, .. } => {
-                        let period_ns = on_ns.saturating_add(off_ns).max(1) as f64;
-                        events += 2.0 * active_s * 1e9 / period_ns; // each switch is an event
-                        on_ns as f64 / period_ns
-                    }
-                    _ => 1.0,
-                };
-                let demand = peak_bps as f64 * duty;
-                (demand, bits, demand * active_s / bits)
-            }
-            None => {
-                // A byte stream (over TCP).
-                let bits = (plan.mss[f].max(1) + IPV4_HEADER_BYTES + TCP_HEADER_BYTES) as f64 * 8.0;
-                let demand = match flow.app {
-                    AppConfig::RateLimited { rate_bps, .. } => rate_bps as f64,
-                    _ => f64::INFINITY,
-                };
-                (demand, bits, 0.0)
-            }
-        };
-        let rate_bps = demand_bps.min(share);
-        let mut sent = if rate_bps.is_finite() {
-            rate_bps * active_s / packet_bits
-        } else {
-            0.0
-        };
-        if let AppConfig::File { size_bytes } = flow.app {
-            sent = sent.min(size_bytes as f64 * 8.0 / packet_bits * 1.1);
-        }
-        let transport = flow.transport.transport();
-        let acks = sent * transport.feedback_per_packet();
-        packets += sent + acks;
-        events += app_packets.max(sent) * EVENTS_PER_PACKET
-            + sent * route[0].len() as f64 * EVENTS_PER_HOP
-            + acks * (EVENTS_PER_PACKET + route[1].len() as f64 * EVENTS_PER_HOP);
-        // Offered load: what TCP gets (its window follows its share), everything a
-        // datagram source offers (it does not back off).
-        // What a flow can have queued: its window (TCP) or everything it offers.
-        let (offered, window) = match transport.window() {
-            Some(window) => (rate_bps, packets_of(&window, packet_bits)),
-            None => (demand_bps, app_packets),
-        };
+        let flow = flow_load(config, plan, f, &sharing);
+        packets += flow.sent + flow.acks;
+        events += flow.switch_events;
+        events += flow.app_packets.max(flow.sent) * EVENTS_PER_PACKET
+            + flow.sent * route[0].len() as f64 * EVENTS_PER_HOP
+            + flow.acks * (EVENTS_PER_PACKET + route[1].len() as f64 * EVENTS_PER_HOP);
         for &c in &route[0] {
             let c = c as usize;
-            load[c] += offered;
-            window_packets[c] += window;
-            smallest_packet_bits[c] = smallest_packet_bits[c].min(packet_bits);
+            load[c] += flow.offered_bps;
+            window_packets[c] += flow.window_packets;
+            smallest_packet_bits[c] = smallest_packet_bits[c].min(flow.packet_bits);
         }
     }
-
-    // Queues fill where the offered load reaches the rate (up to their limit and to
-    // what the flows through them can have outstanding); pipes hold load × delay.
-    let mut packets_in_network = 0.0;
-    let mut largest: Option<(f64, usize)> = None;
-    for c in 0..channels {
-        let link = &config.links[c / 2];
-        let queued = if load[c] >= rate(c) {
-            let limit = channel_config(config, c).queue.limit();
-            packets_of(limit, smallest_packet_bits[c]).min(window_packets[c])
-        } else {
-            0.0
-        };
-        // In flight on the wire: what passes through it during one propagation delay.
-        let pipe = load[c].min(rate(c)) * link.delay_ns as f64 / 1e9 / smallest_packet_bits[c];
-        let held = queued + pipe.min(window_packets[c]);
-        packets_in_network += held;
-        if largest.is_none_or(|(most, _)| held > most) {
-            largest = Some((held, c));
-        }
-    }
+    let (packets_in_network, largest) =
+        packets_held(config, &load, &window_packets, &smallest_packet_bits);
 
     let sim = &config.simulation;
     let bins = Binning::new(SimTime(sim.bin_ns), SimTime(sim.duration_ns)).count as u64;
@@ -217,8 +133,141 @@ fn estimate_planned(config: &ScenarioConfig, plan: &Plan) -> Estimate {
             + config.nodes.len() as f64 * NODE_BYTES
             + config.flows.len() as f64 * FLOW_BYTES,
         packets_bytes: packets_in_network * PACKET_BYTES,
-        largest_queue: largest.map(|(_, c)| channel_config(config, c).queue_origin.clone()),
+        largest_queue: largest.map(|c| channel_config(config, c).queue_origin.clone()),
     }
+}
+
+/// A channel's rate in bit/s (a shared segment's delivery side: infinite, no
+/// serialization).
+fn channel_rate_bps(config: &ScenarioConfig, c: usize) -> f64 {
+    match config.links[c / 2].bandwidth_bps {
+        0 => f64::INFINITY,
+        bps => bps as f64,
+    }
+}
+
+/// How many flows cross each channel on their forward routes.
+fn flows_per_channel(plan: &Plan, channels: usize) -> Vec<u32> {
+    let mut sharing = vec![0u32; channels];
+    for route in &plan.routes {
+        for &c in &route[0] {
+            sharing[c as usize] += 1;
+        }
+    }
+    sharing
+}
+
+/// What one flow is expected to send and to hold in the network.
+struct FlowLoad {
+    /// Data packets sent.
+    sent: f64,
+    /// Packets its receiver sends back.
+    acks: f64,
+    /// Packets its application produces (datagram sources).
+    app_packets: f64,
+    /// Events of an on/off source switching.
+    switch_events: f64,
+    /// Bits of one of its packets on the wire.
+    packet_bits: f64,
+    /// Load it offers each channel of its route: TCP what it gets (its window follows
+    /// its share), a datagram source everything (it does not back off).
+    offered_bps: f64,
+    /// What it can have queued: its window (TCP) or everything it offers.
+    window_packets: f64,
+}
+
+/// Flow `f`'s expected load: it gets at most an equal share of its route's slowest
+/// channel, and what its application or transport offers.
+fn flow_load(config: &ScenarioConfig, plan: &Plan, f: usize, sharing: &[u32]) -> FlowLoad {
+    let flow = &config.flows[f];
+    let end_ns = flow
+        .stop_ns
+        .unwrap_or(config.simulation.duration_ns)
+        .min(config.simulation.duration_ns);
+    let active_s = end_ns.saturating_sub(flow.start_ns) as f64 / 1e9;
+    let share = plan.routes[f][0]
+        .iter()
+        .map(|&c| channel_rate_bps(config, c as usize) / sharing[c as usize] as f64)
+        .fold(f64::INFINITY, f64::min);
+    let mut switch_events = 0.0;
+    let (demand_bps, packet_bits, app_packets) = match flow.app.datagram_rate() {
+        Some((peak_bps, payload_bytes)) => {
+            let bits = (payload_bytes + IPV4_HEADER_BYTES + UDP_HEADER_BYTES) as f64 * 8.0;
+            let duty = match flow.app {
+                AppConfig::OnOff { on_ns, off_ns, .. } => {
+                    let period_ns = on_ns.saturating_add(off_ns).max(1) as f64;
+                    switch_events = 2.0 * active_s * 1e9 / period_ns; // each switch is an event
+                    on_ns as f64 / period_ns
+                }
+                _ => 1.0,
+            };
+            let demand = peak_bps as f64 * duty;
+            (demand, bits, demand * active_s / bits)
+        }
+        None => {
+            // A byte stream (over TCP).
+            let bits = (plan.mss[f].max(1) + IPV4_HEADER_BYTES + TCP_HEADER_BYTES) as f64 * 8.0;
+            let demand = match flow.app {
+                AppConfig::RateLimited { rate_bps, .. } => rate_bps as f64,
+                _ => f64::INFINITY,
+            };
+            (demand, bits, 0.0)
+        }
+    };
+    let rate_bps = demand_bps.min(share);
+    let mut sent = if rate_bps.is_finite() {
+        rate_bps * active_s / packet_bits
+    } else {
+        0.0
+    };
+    if let AppConfig::File { size_bytes } = flow.app {
+        sent = sent.min(size_bytes as f64 * 8.0 / packet_bits * 1.1);
+    }
+    let transport = flow.transport.transport();
+    let (offered_bps, window_packets) = match transport.window() {
+        Some(window) => (rate_bps, packets_of(&window, packet_bits)),
+        None => (demand_bps, app_packets),
+    };
+    FlowLoad {
+        sent,
+        acks: sent * transport.feedback_per_packet(),
+        app_packets,
+        switch_events,
+        packet_bits,
+        offered_bps,
+        window_packets,
+    }
+}
+
+/// Packets held in the network, and the channel holding most: queues fill where the
+/// offered load reaches the rate (up to their limit and to what the flows through them
+/// can have outstanding); pipes hold load × delay.
+fn packets_held(
+    config: &ScenarioConfig,
+    load: &[f64],
+    window_packets: &[f64],
+    smallest_packet_bits: &[f64],
+) -> (f64, Option<usize>) {
+    let mut packets_in_network = 0.0;
+    let mut largest: Option<(f64, usize)> = None;
+    for c in 0..load.len() {
+        let link = &config.links[c / 2];
+        let rate = channel_rate_bps(config, c);
+        let queued = if load[c] >= rate {
+            let limit = channel_config(config, c).queue.limit();
+            packets_of(limit, smallest_packet_bits[c]).min(window_packets[c])
+        } else {
+            0.0
+        };
+        // In flight on the wire: what passes through it during one propagation delay.
+        let pipe = load[c].min(rate) * link.delay_ns as f64 / 1e9 / smallest_packet_bits[c];
+        let held = queued + pipe.min(window_packets[c]);
+        packets_in_network += held;
+        if largest.is_none_or(|(most, _)| held > most) {
+            largest = Some((held, c));
+        }
+    }
+    (packets_in_network, largest.map(|(_, c)| c))
 }
 
 /// Bytes of one bin of a flow's and of a link direction's series, dense. Counts take
