@@ -246,13 +246,13 @@ def test_a_reference_run_on_another_scenario_is_not_reused(tmp_path: Path):
 def test_reusing_kernel_runs_that_are_not_there_is_one_clear_error(tmp_path: Path):
     from conftest import run_cli
 
-    proc = run_cli("crosscheck", "--sample", "2", "--out", str(tmp_path / "none"), "--reuse-kernel-runs")
+    proc = run_cli("crosscheck", "--sample", "2", "--out", str(tmp_path / "none"), "--rescore")
     assert proc.returncode == 2, proc.stderr
     assert "holds no kernel runs of kernel-s1-000, kernel-s1-001" in proc.stderr
 
 
 def test_committed_kernel_sample_rescored_by_the_simulator_alone(tmp_path: Path):
-    """`--reuse-kernel-runs` on a copy of two committed kernel samples (no root): the
+    """`--rescore` on a copy of two committed kernel samples (no root): the
     stored kernel figures are kept and the simulator's side is run again."""
     import shutil
 
@@ -261,7 +261,7 @@ def test_committed_kernel_sample_rescored_by_the_simulator_alone(tmp_path: Path)
     for index in (0, 1):
         name = f"kernel-s1-{index:03d}"
         shutil.copytree(COMMITTED / "kernel" / name, tmp_path / name)
-    proc = run_cli("crosscheck", "--sample", "2", "--out", str(tmp_path), "--reuse-kernel-runs")
+    proc = run_cli("crosscheck", "--sample", "2", "--out", str(tmp_path), "--rescore")
     assert proc.returncode == 0, proc.stderr
     for index in (0, 1):
         name = f"kernel-s1-{index:03d}"
@@ -269,4 +269,4 @@ def test_committed_kernel_sample_rescored_by_the_simulator_alone(tmp_path: Path)
         after = Comparison.from_json(json.loads((tmp_path / name / "comparison.json").read_text()))
         assert after.theirs == before.theirs
         assert (tmp_path / name / "sim-seed1" / "summary.json").exists()
-    assert "--reuse-kernel-runs" in (tmp_path / "REPORT.md").read_text()
+    assert "--rescore" in (tmp_path / "REPORT.md").read_text()

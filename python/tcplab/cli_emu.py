@@ -145,9 +145,9 @@ def crosscheck_command(
                                                "differential space (docs/differential.md), run each in both backends "
                                                "and write REPORT.md and report.html (resumes where it stopped).",
                                                min=1)] = None,
-    reuse_kernel_runs: Annotated[bool, typer.Option("--reuse-kernel-runs", help="With --sample: run only the "
-                                                    "simulator again, against the kernel runs stored in --out (after "
-                                                    "an engine change; needs no root).")] = False,
+    rescore: Annotated[bool, typer.Option("--rescore", help="With --sample: run only the simulator again, "
+                                          "against the kernel runs stored in --out (after an engine change; "
+                                          "needs no root).")] = False,
 ) -> None:
     """Run a scenario in the simulator and over the Linux stack (needs root) and print them side by side;
     or, with --sample N, N scenarios drawn at random, with a report of where the two agree."""
@@ -160,10 +160,10 @@ def crosscheck_command(
     if sample is not None:
         if scenario is not None or set_ or force:
             _fail("crosscheck: --sample draws its own scenarios (give no SCENARIO, --set or --force)", 2)
-        _crosscheck_sample(sample, 1 if seed is None else seed, out, reuse_kernel_runs)
+        _crosscheck_sample(sample, 1 if seed is None else seed, out, rescore)
         return
-    if reuse_kernel_runs:
-        _fail("crosscheck: --reuse-kernel-runs goes with --sample", 2)
+    if rescore:
+        _fail("crosscheck: --rescore goes with --sample", 2)
     if scenario is None:
         _fail("crosscheck: give a scenario file, or --sample N", 2)
     try:
@@ -197,28 +197,28 @@ def crosscheck_command(
     _exit_without_teardown()
 
 
-def _crosscheck_sample(count: int, seed: int, out: Path | None, reuse_kernel_runs: bool) -> None:
+def _crosscheck_sample(count: int, seed: int, out: Path | None, rescore: bool) -> None:
     """``tcplab crosscheck --sample N``: a kernel differential campaign (with
-    ``reuse_kernel_runs``, the simulator's side again against the stored kernel runs)."""
+    ``rescore``, the simulator's side again against the stored kernel runs)."""
     from .differential import campaign, kernel
     from .differential.space import draw_many
     from .emu import EmuError, require_root
 
     target = out if out is not None else Path("results") / f"crosscheck-sample-s{seed}"
     command = f"tcplab crosscheck --sample {count} --seed {seed} --out {target}"
-    if reuse_kernel_runs:
-        command += " --reuse-kernel-runs"
+    if rescore:
+        command += " --rescore"
         missing = [s.name for s in draw_many("kernel", seed, count) if not (target / s.name / campaign.OUTCOME).exists()]
         if missing:
-            _fail(f"crosscheck: --reuse-kernel-runs: {target} holds no kernel runs of {', '.join(missing[:5])}"
+            _fail(f"crosscheck: --rescore: {target} holds no kernel runs of {', '.join(missing[:5])}"
                   f"{' …' if len(missing) > 5 else ''} (run the campaign in full first)", 2)
     try:
-        if not reuse_kernel_runs:
+        if not rescore:
             require_root()
         campaign.run("kernel", seed, count, target, kernel.compare, "Linux", command,
                      progress=lambda line: out_console.print(escape(line), highlight=False),
-                     simulate=kernel.simulate if reuse_kernel_runs else None,
-                     reference_ran=kernel.kernel_ran if reuse_kernel_runs else None)
+                     simulate=kernel.simulate if rescore else None,
+                     reference_ran=kernel.kernel_ran if rescore else None)
     except campaign.StaleReference as e:
         _fail(f"crosscheck: {e}", 2)
     except (OutputError, EmuError, OSError) as e:

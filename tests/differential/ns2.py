@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--rerun", action="store_true", help="run samples again even if their results exist")
     ap.add_argument("--only", type=lambda v: [int(x) for x in v.split(",")], help="comma-separated sample indices")
-    ap.add_argument("--reuse-ns2-runs", action="store_true",
+    ap.add_argument("--rescore", action="store_true",
                     help="run only tcplab again, against the ns-2 figures stored in --out (after an engine change)")
     args = ap.parse_args(argv)
     if args.sample is None and args.only is None:
@@ -261,8 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     what = f"--sample {args.sample}" if args.only is None else "--only " + ",".join(map(str, args.only))
     command = f"python tests/differential/ns2.py --space {args.space} {what} --seed {args.seed} --out {args.out}"
     reuse: dict = {}
-    if args.reuse_ns2_runs:
-        command += " --reuse-ns2-runs"
+    if args.rescore:
+        command += " --rescore"
         reuse = {"simulate": simulate, "reference_ran": ns2_ran}
     try:
         outcomes = campaign.run(args.space, args.seed, args.sample or 0, args.out, lambda s, d: compare(s, d, ns),
