@@ -72,10 +72,11 @@ differential: install
 differential-kernel: install
 	$(BIN)/tcplab crosscheck --sample 48 --seed 1 --out tests/differential/kernel
 
-## tcplab vs ns-2 vs ns-3 on benchmarks B1-B3 plus tcplab's scaling sweep; installs the
-## peers if missing (ns2 from Debian, ns3 from PyPI) and writes benchmarks/RESULTS.md.
+## tcplab vs ns-2, ns-3 and htsim on benchmarks B1-B3, the scaling sweep (with htsim) and
+## the fat-tree point; installs the peers if missing (ns2 from Debian, ns3 from PyPI, htsim
+## built from ../shared/peers/csg-htsim) and writes benchmarks/RESULTS.md.
 bench: install
-	$(BIN)/python benchmarks/run.py --scaling --sack-cliff $(BENCH_ARGS)
+	$(BIN)/python benchmarks/run.py --scaling --sack-cliff --fat-tree $(BENCH_ARGS)
 
 ## The scenario fuzzer on 5,000 cases (CI runs 300): outcome counts, failing cases in
 ## tests/fuzz-failures/. FUZZ_ARGS="--cases N --seed S" to change.

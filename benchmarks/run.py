@@ -513,6 +513,47 @@ def sack_cliff(limit: float) -> list[str]:
     return rows
 
 
+def fat_tree(limit: float, ns: str | None) -> list[str]:
+    """The data-centre point (issue #31): a k = 16 fat tree with 10,000 web-search flows
+    and a k = 8 tree with 1,000 (benchmarks/fat_tree.py), tcplab with ECMP and with
+    every pair on one path (as ns-2 routes), ns-2 on both."""
+    points = [(16, 10_000, "ecmp"), (16, 10_000, "first"), (8, 1_000, "ecmp"), (8, 1_000, "first")]
+    rows = ["", "## Data-centre point: fat tree (tcplab, ns-2)", "",
+            "A k-ary fat tree of 1 Gb/s, 1 µs links (100-packet DropTail), TCP flows of DCTCP's web-search",
+            "sizes arriving as a Poisson process over 0.4 s between random hosts, 0.5 simulated seconds",
+            "(benchmarks/fat_tree.py). tcplab: the default stack (CUBIC, SACK), whole process; ns-2:",
+            "Agent/TCP/Sack1 over its static routing (one path per host pair: ns-2 has no per-flow ECMP),",
+            "the same flows. A speed comparison: the two tools' TCP and routing differ, so the payload",
+            "each delivers is shown, not required to agree.", "",
+            "| k | hosts | flows | tool | routing | wall s | peak RSS MB | engine s | events | link packets | link packets / engine s | delivered MB | flows completed |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for k, flows, multipath in points:
+        run, out = measure([PYTHON, HERE / "fat_tree.py", "--k", str(k), "--flows", str(flows),
+                            "--multipath", multipath], limit)
+        if run.timed_out or not out.strip():
+            rows.append(f"| {k} | {k**3 // 4:,} | {flows:,} | tcplab | {multipath} | > {limit:g} | | | | | | | |")
+            continue
+        r = json.loads(out.strip().splitlines()[-1])
+        rows.append(f"| {k} | {r['hosts']:,} | {flows:,} | tcplab | {multipath} | {run.wall_s:.1f} | {run.rss_mb:.0f} | "
+                    f"{r['engine_wall_s']:.1f} | {r['events']:,} | {r['link_packets']:,} | "
+                    f"{r['link_packets'] / r['engine_wall_s'] / 1e6:.2f} M | {r['delivered_bytes'] / 1e6:,.0f} | "
+                    f"{r['completed']:,} |")
+        print(f"fat tree k={k} {flows} flows {multipath}: {run.wall_s:.1f} s", flush=True)
+    if ns:
+        for k, flows in ((8, 1_000), (16, 10_000)):
+            with tempfile.TemporaryDirectory(prefix="tcplab-fat-tree-") as tmp:
+                script = Path(tmp) / "fat_tree.tcl"
+                subprocess.run([PYTHON, HERE / "fat_tree.py", "--k", str(k), "--flows", str(flows), "--ns2", script],
+                               check=True)
+                run, out = measure([ns, script], limit, cwd=Path(tmp))
+            delivered = next((int(l.split()[1]) for l in out.splitlines() if l.startswith("delivered_bytes")), None)
+            wall = f"> {limit:g}" if run.timed_out else f"{run.wall_s:.1f}"
+            rows.append(f"| {k} | {k**3 // 4:,} | {flows:,} | ns-2 | static | {wall} | {run.rss_mb:.0f} | | | | | "
+                        f"{'' if delivered is None else f'{delivered / 1e6:,.0f}'} | |")
+            print(f"fat tree k={k} {flows} flows ns-2: {wall} s", flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeats", type=int, default=3)
@@ -524,6 +565,7 @@ def main() -> None:
     ap.add_argument("--tools", default="tcplab,tcplab-run,ns2,ns3,htsim,htsim-lean")
     ap.add_argument("--scaling", action="store_true", help="also sweep bandwidth and flow count (tcplab)")
     ap.add_argument("--sack-cliff", action="store_true", help="also time SACK on long fat paths (tcplab)")
+    ap.add_argument("--fat-tree", action="store_true", help="also run the data-centre point (k = 16 fat tree)")
     ap.add_argument("--no-install", action="store_true", help="do not install missing peers")
     args = ap.parse_args()
     wanted = [b for b in BENCHES if b.toml.split("-")[0] in args.only.split(",")]
@@ -590,6 +632,8 @@ def main() -> None:
         notes += scaling(args.limit, htsim=htsim)
     if args.sack_cliff:
         notes += sack_cliff(args.limit)
+    if args.fat_tree:
+        notes += fat_tree(args.limit, ns if "ns2" in tools else None)
     summarise(results, wanted, tools, args.limit, args.repeats, notes)
     print((HERE / "RESULTS.md").read_text())
 

@@ -56,3 +56,44 @@ def test_b1_runs_briefly_through_the_lean_runner():
 def test_ns2_script_arguments_are_what_the_script_expects():
     args = bench.BENCHES[0].ns2_args()
     assert [str(a) for a in args] == ["10", "1Gb", "1ms", "100Mb", "20ms", "100", "60", "0.1", "2", "0"]
+
+
+def test_htsim_is_given_each_benchmark_it_can_express():
+    """htsim's dumbbell driver takes B1's and B2's parameters; B3's per-flow access
+    delays are beyond it (no row rather than a different scenario)."""
+    b1, b2, b3 = bench.BENCHES
+    assert [str(a) for a in b1.htsim_args()] == ["-flows", "10", "-access_bw", "1Gbps", "-access_delay", "1ms",
+                                                  "-neck_bw", "100Mbps", "-neck_delay", "20ms", "-queue", "100",
+                                                  "-duration", "60", "-gap", "0.1", "-iw", "2"]
+    assert b2.htsim_args() is not None and b3.htsim_args() is None
+
+
+def test_htsim_cost_per_packet_is_read_from_its_closing_lines():
+    out = "flow 0 0 1500 1 0 0\ndrops 7\ndepartures 2000\nevents 9000\nsetup_wall_s 0.01\nrun_wall_s 0.5\nrun_cpu_s 0.4\n"
+    assert bench._htsim_ns_per_packet(out) == (pytest.approx(250_000.0), 2000)
+    assert bench._htsim_ns_per_packet("flow 0 0 1500 1 0 0\n") is None
+
+
+def test_the_fat_tree_workload_follows_the_web_search_cdf():
+    """Sizes at the CDF's own points are its sizes; between them linear; the mean by
+    hand: sum over segments of probability x midpoint = 1,711,550 bytes."""
+    import fat_tree
+
+    assert [fat_tree.web_search_size(p) for _, p in fat_tree.WEB_SEARCH_CDF[1:]] == [x for x, _ in fat_tree.WEB_SEARCH_CDF[1:]]
+    assert fat_tree.web_search_size(0.5335) == 80_000 + 6_000  # a twentieth of the way from 80 kB to 200 kB
+    assert fat_tree.web_search_mean() == pytest.approx(1_711_550)
+    doc = fat_tree.scenario(4, 200, 0.1, 0.05, seed=2)
+    assert len(doc["flow"]) == 200 and all(f["from"] != f["to"] for f in doc["flow"])
+    starts = [_ns(f["start"]) for f in doc["flow"]]
+    assert starts == sorted(starts) and starts[-1] < 0.1e9
+    assert tcplab.load(doc).engine["routing"] == {"multipath": "ecmp"}
+
+
+def test_the_fat_tree_ns2_script_has_every_flow():
+    import fat_tree
+
+    doc = fat_tree.scenario(4, 30, 0.1, 0.05, seed=2)
+    script = fat_tree.ns2_script(doc, 4)
+    assert script.count("new Agent/TCP/Sack1") == 30 and script.count("new Simulator") == 1
+    assert script.count("$ns duplex-link") == 1  # one `link` procedure...
+    assert script.count("\nlink ") == 3 * 4**3 // 4  # ...called once per link of the tree
