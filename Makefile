@@ -78,11 +78,12 @@ differential-kernel: install
 bench: install
 	$(BIN)/python benchmarks/run.py --scaling --sack-cliff --fat-tree $(BENCH_ARGS)
 
-## The scenario fuzzer on 5,000 cases (CI runs 300): outcome counts, failing cases in
+## The fuzzer on 5,000 scenarios and 1,000 commands on tcplab's outputs (CI runs 300 and
+## 40): outcome counts, failing cases in
 ## tests/fuzz-failures/. FUZZ_ARGS="--cases N --seed S" to change.
 FUZZ_ARGS ?= --cases 5000
 fuzz: install
-	cd tests && ../$(BIN)/python -m fuzz.run $(FUZZ_ARGS) --failures fuzz-failures
+	cd tests && ../$(BIN)/python -m fuzz.run --output-cases 1000 $(FUZZ_ARGS) --failures fuzz-failures
 
 ## Plain `pip install .` into a fresh venv, every subcommand's --help and one run (also
 ## part of `make test`: tests/test_packaging.py).

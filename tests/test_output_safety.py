@@ -157,3 +157,48 @@ def test_check_output_names_the_problem(tmp_path):
     with pytest.raises(OutputError, match="did not create"):
         check_output(tmp_path / "d")
     assert check_output(tmp_path / "new") == (tmp_path / "new").resolve()
+
+
+@pytest.mark.parametrize(("damage", "checksums"), [("empty", True), ("truncated", True), ("flipped", True),
+                                                 ("empty", False), ("truncated", False)])
+def test_a_damaged_series_file_is_named_not_blamed_on_writing(tmp_path, damage, checksums):
+    """Found by the output fuzzer (#35): `report` on an emptied Parquet file was an
+    internal error, and `compare --out` on a corrupted one said "writing the results
+    failed"; a flipped byte was read as the run's numbers. The results marker now keeps
+    a SHA-256 of each data file, so any change is named; results written before that
+    (no checksums) still name a file Parquet cannot read. Exit 2, nothing written."""
+    import json
+
+    scenario = _scenario(tmp_path)
+    for name in ("a", "b"):
+        assert run_cli("run", str(scenario), "--out", str(tmp_path / name), "--no-plots").returncode == 0
+    if not checksums:
+        marker = json.loads((tmp_path / "b" / MARKER).read_text())
+        del marker["sha256"]
+        (tmp_path / "b" / MARKER).write_text(json.dumps(marker))
+    damaged = tmp_path / "b" / "link_series.parquet"
+    data = damaged.read_bytes()
+    damaged.write_bytes({"empty": b"", "truncated": data[: len(data) // 2],
+                         "flipped": data[:200] + bytes([data[200] ^ 1]) + data[201:]}[damage])
+    said = "changed since tcplab wrote it" if checksums else "not readable as the Parquet file tcplab wrote"
+    for args in (["report", str(tmp_path / "b")], ["compare", str(tmp_path / "a"), str(tmp_path / "b"),
+                                                  "--out", str(tmp_path / "ab")]):
+        r = run_cli(*args)
+        lines = [line for line in r.stderr.splitlines() if line.strip()]
+        assert r.returncode == 2 and len(lines) == 1, r.stderr
+        assert f"link_series.parquet: {said}" in lines[0] and "writing" not in lines[0], lines[0]
+    assert not (tmp_path / "ab").exists()
+
+
+def test_an_edited_summary_is_refused_by_the_commands_that_read_it(tmp_path):
+    """A summary.json changed after the run (the fuzzer retyped a link's entry: an
+    internal error in `report`) is named, not read."""
+    import json
+
+    scenario = _scenario(tmp_path)
+    assert run_cli("run", str(scenario), "--out", str(tmp_path / "a"), "--no-plots").returncode == 0
+    summary = json.loads((tmp_path / "a" / "summary.json").read_text())
+    summary["links"][0] = []
+    (tmp_path / "a" / "summary.json").write_text(json.dumps(summary))
+    r = run_cli("report", str(tmp_path / "a"))
+    assert r.returncode == 2 and "summary.json: changed since tcplab wrote it" in r.stderr, r.stderr

@@ -517,3 +517,18 @@ def test_a_rebuilt_engine_does_not_find_the_old_engines_runs(write_scenario, mon
     after = [(r.task.key, r.task.seed) for r in plan(spec)]
     assert [s for _, s in after] == [s for _, s in before]  # same seeds...
     assert not {k for k, _ in after} & {k for k, _ in before}  # ...but none of the old keys
+
+
+def test_query_without_a_statement_or_with_a_huge_value_is_handled(write_scenario, tmp_path):
+    """Found by the output fuzzer (#35): an empty query was an internal error, and a
+    100-MB value exhausted memory drawing the table."""
+    path = write_scenario(star() + SWEEP.format(reps=1))
+    assert run_cli("sweep", str(path), "--out", str(tmp_path / "s")).returncode == 0
+    for sql in ("", ";", "/* nothing */"):
+        r = run_cli("query", str(tmp_path / "s"), sql)
+        assert r.returncode == 2 and "no SQL statement given" in r.stderr, (sql, r.stderr)
+    r = run_cli("query", str(tmp_path / "s"), "SELECT repeat('x', 5000) AS long")
+    flat = "".join(ch for ch in r.stdout if ch not in "│ \n")  # the cell wraps inside its box
+    assert r.returncode == 0 and "5,000characters;--csvprintsitwhole)" in flat and flat.count("x") == 2000
+    whole = run_cli("query", str(tmp_path / "s"), "SELECT repeat('x', 5000) AS long", "--csv")
+    assert whole.stdout.splitlines() == ["long", "x" * 5000]

@@ -30,6 +30,7 @@ from .runner import validate as engine_validate
 from .scenario import ScenarioError, load
 from .scenario.errors import one_line
 from .scenario.units import parse_duration_ns
+from .series import StoredResultsError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -439,7 +440,7 @@ def report_command(
                 if chart.name not in ("goodput", "received"):
                     written.append(replace_file(results / f"{chart.name}.{fmt}", functools.partial(draw, chart)))
         record_written(results, [p.name for p in written])  # the next run there may replace them
-    except (ScenarioError, OutputError) as e:
+    except (ScenarioError, OutputError, StoredResultsError) as e:
         _fail(str(e), 2)
     out_console.print(f"Wrote {len(written)} file(s) into [bold]{escape(str(results))}[/]: "
                       + ", ".join(escape(p.name) for p in written))

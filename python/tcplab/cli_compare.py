@@ -10,6 +10,7 @@ import typer
 
 from .cli import _fail, app, escape, out_console
 from .output import OutputError, check_output_apart
+from .series import StoredResultsError
 
 if TYPE_CHECKING:
     from .tables import BoxTable
@@ -60,7 +61,7 @@ def compare(
             check_output_apart(out, runs)  # before anything is written
         c = compare_runs(runs)
         written = write_overlays(runs, out) if out is not None else None
-    except OutputError as e:
+    except (OutputError, StoredResultsError) as e:
         _fail(str(e), 2)
     legend = ", ".join(f"{escape(label)} = {escape(str(path))}" for label, path in zip(c.runs, runs, strict=True))
     out_console.print(f"Runs: {legend}; differences are against {escape(c.runs[0])}.")

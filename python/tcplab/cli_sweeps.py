@@ -143,6 +143,10 @@ def sweep(
         raise typer.Exit(1)
 
 
+#: Characters of one value ``tcplab query`` shows in a table.
+MAX_QUERY_CELL = 2000
+
+
 @app.command()
 def query(
     directory: Annotated[Path, typer.Argument(help="A sweep directory.", show_default=False)],
@@ -170,6 +174,8 @@ def query(
         # One line: DuckDB's message without its multi-line pointer into the SQL.
         message = " ".join(str(e).split("\nLINE ")[0].split())
         _fail(f"query: {message}", 2)
+    except MemoryError:
+        _fail("query: the result does not fit in memory; select fewer rows or columns (LIMIT, an aggregate)", 2)
     finally:
         con.close()
     if csv:
@@ -181,9 +187,16 @@ def query(
     from .tables import Column, fitted_tables
 
     # Every value whole: a result wider than the terminal continues in further tables,
-    # each led by the first column (as `tcplab run`'s tables do).
+    # each led by the first column (as `tcplab run`'s tables do). Only a value longer
+    # than a screenful is cut, saying so: --csv prints it whole.
+    def cell(value: object) -> str:
+        text = mean_ci_text(value) if isinstance(value, float) else str(value)
+        if len(text) > MAX_QUERY_CELL:
+            text = f"{text[:MAX_QUERY_CELL]} … ({len(text):,} characters; --csv prints it whole)"
+        return escape(text)
+
     columns = [Column(escape(str(c)), numeric=pd.api.types.is_numeric_dtype(df[c])) for c in df.columns]
-    rows = [[mean_ci_text(v) if isinstance(v, float) else escape(str(v)) for v in row] for row in df.itertuples(index=False)]
+    rows = [[cell(v) for v in row] for row in df.itertuples(index=False)]
     out_console.print(*fitted_tables(f"{len(df):,} rows", columns, rows, out_console.width))
 
 

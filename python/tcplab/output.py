@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import hashlib
 import json
 import os
 import re
@@ -107,6 +108,44 @@ def _not_written_by_tcplab(path: Path, entries: list[str]) -> list[str]:
     return sorted(e for e in entries if e != MARKER and e not in written)
 
 
+#: Data files a results directory is read back from get a SHA-256 in its marker, up to
+#: this size (summary.json, the CSV tables and the series of all but very long runs), so
+#: that a damaged or edited file is reported, never read as the run's (#35).
+CHECKSUM_MAX_BYTES = 64 * 2**20
+CHECKSUMMED_SUFFIXES = (".json", ".csv", ".parquet")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _checksums(directory: Path) -> dict[str, str]:
+    """SHA-256 of each data file of ``directory`` (see CHECKSUM_MAX_BYTES)."""
+    return {e.name: _sha256(Path(e.path)) for e in os.scandir(directory)
+            if e.is_file() and e.name.endswith(CHECKSUMMED_SUFFIXES) and e.stat().st_size <= CHECKSUM_MAX_BYTES}
+
+
+def changed_since_written(directory: Path, name: str) -> str | None:
+    """What is wrong with the file ``name`` of the results ``directory`` if it is not
+    as tcplab wrote it; None if it is, or if the marker keeps no checksum for it
+    (results of tcplab before 2026-11-27, or a file too large to hash)."""
+    try:
+        sums = json.loads((directory / MARKER).read_text()).get("sha256")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(sums, dict) or name not in sums:
+        return None
+    try:
+        actual = _sha256(directory / name)
+    except OSError as e:
+        return f"cannot be read ({e.strerror})"
+    return None if actual == sums[name] else "changed since tcplab wrote it (its checksum differs); run it again"
+
+
 def record_written(directory: Path, names: Sequence[str]) -> None:
     """Adds ``names`` (files tcplab wrote into the results ``directory`` after the run,
     e.g. ``tcplab report --plots``) to its marker's list."""
@@ -137,7 +176,8 @@ def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
     try:
         fill(tmp)
         written = sorted(e.name for e in os.scandir(tmp))
-        (tmp / MARKER).write_text(json.dumps({"format": FORMAT_VERSION, "files": written}) + "\n")
+        marker = {"format": FORMAT_VERSION, "files": written, "sha256": _checksums(tmp)}
+        (tmp / MARKER).write_text(json.dumps(marker) + "\n")
         os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes it owner-only
         if path.exists():
             if _exchange(tmp, path):

@@ -22,7 +22,7 @@ from . import __version__
 from .output import write_directory
 from .provenance import provenance
 from .scenario import toml_writer
-from .series import Series
+from .series import Series, StoredResultsError, read_stored_table
 from .stack import describe, with_label
 
 if TYPE_CHECKING:
@@ -125,7 +125,11 @@ class RunResult:
     def from_directory(cls, directory: str | Path) -> RunResult:
         """The results a run saved in ``directory`` (summary.json; the series are read
         from its Parquet files when asked for)."""
+        from .output import changed_since_written
+
         path = Path(directory)
+        if (problem := changed_since_written(path, "summary.json")) is not None:
+            raise StoredResultsError(f"{path / 'summary.json'}: {problem}")
         summary = json.loads((path / "summary.json").read_text())
         if not isinstance(summary, dict) or "flows" not in summary:
             raise ValueError("summary.json holds no run summary")
@@ -204,9 +208,7 @@ class RunResult:
     def _stored(self, name: str) -> pd.DataFrame | None:
         """A series table read back from the directory this result was loaded from."""
         if self.directory is not None:
-            import pandas as pd
-
-            return pd.read_parquet(self.directory / f"{name}.parquet")
+            return read_stored_table(self.directory / f"{name}.parquet").to_pandas()
         return None
 
     @property

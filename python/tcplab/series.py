@@ -28,6 +28,35 @@ _DTYPES = {"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
 CHUNK_ROWS = 1 << 16
 
 
+class StoredResultsError(ValueError):
+    """A file of a saved results directory that cannot be read back (damaged,
+    truncated, emptied): the message names the file. A ValueError, not an OSError, so
+    that it is never taken for a failure to write."""
+
+
+def read_stored_table(path) -> pa.Table:
+    """The Parquet table at ``path`` of a saved results directory, or
+    :class:`StoredResultsError` naming it."""
+    from pathlib import Path
+
+    import pyarrow.parquet as pq
+
+    from .output import changed_since_written
+
+    path = Path(path)
+    if (problem := changed_since_written(path.parent, path.name)) is not None:
+        raise StoredResultsError(f"{path}: {problem}")
+    try:
+        return pq.read_table(path)
+    except (OSError, pa.ArrowException) as e:
+        raise StoredResultsError(f"{path}: not readable as the Parquet file tcplab wrote ({one_line(e)})") from None
+
+
+def one_line(error: BaseException) -> str:
+    """An exception's message on one line."""
+    return " ".join(str(error).split())
+
+
 def _columns(raw: list) -> dict[str, np.ndarray]:
     out = {}
     for name, dtype, buffer in raw:
@@ -75,11 +104,10 @@ class Series:
         ``summary``), in the engine's layout. The delay buckets' packet counts are
         recovered from the stored CDF and each flow's delivered packets."""
         import pyarrow.compute as pc
-        import pyarrow.parquet as pq
 
         flows, links = summary["flows"], summary["links"]
-        flow = pq.read_table(directory / "flow_series.parquet")
-        link = pq.read_table(directory / "link_series.parquet")
+        flow = read_stored_table(directory / "flow_series.parquet")
+        link = read_stored_table(directory / "link_series.parquet")
         # The bins are those of any one entity.
         if flows:
             bin_start_s = flow.filter(pc.equal(flow["flow"], flows[0]["id"]))["time_s"].to_numpy()
@@ -87,7 +115,7 @@ class Series:
             bin_start_s = link.filter(pc.equal(link["link"], links[0]["id"]))["time_s"].to_numpy()
         else:
             bin_start_s = np.arange(0.0, summary["duration_s"], summary["bin_s"])
-        cdf = pq.read_table(directory / "delay_cdf.parquet")
+        cdf = read_stored_table(directory / "delay_cdf.parquet")
         index_of = {f["id"]: i for i, f in enumerate(flows)}
         flow_index = np.array([index_of[f] for f in cdf["flow"].to_pylist()], dtype=np.int64)
         fraction = cdf["cdf"].to_numpy()

@@ -59,9 +59,12 @@ def _child(case: Case, workdir: Path, address_space: int) -> None:
     sys.setrecursionlimit(DEFAULT_RECURSION_LIMIT)
     from tcplab import cli
 
-    args = [case.command, case.filename, *case.args]
-    if case.command == "run":
-        args += ["--out", case.out] + ([] if case.plots else ["--no-plots"])
+    if case.argv is not None:
+        args = list(case.argv)
+    else:
+        args = [case.command, case.filename, *case.args]
+        if case.command == "run":
+            args += ["--out", case.out] + ([] if case.plots else ["--no-plots"])
     sys.argv = ["tcplab", *args]
     code = 0
     try:
@@ -78,9 +81,15 @@ def _child(case: Case, workdir: Path, address_space: int) -> None:
     os._exit(code)
 
 
-def run_case(case: Case, workdir: Path, time_limit_s: float) -> Outcome:
-    """Runs ``case`` in ``workdir`` (created empty) and judges it."""
+def run_case(case: Case, workdir: Path, time_limit_s: float, fixtures: dict[str, Path] | None = None) -> Outcome:
+    """Runs ``case`` in ``workdir`` (created empty, then given copies of the case's
+    ``fixtures``, directories by name) and judges it."""
+    import shutil
+
     workdir.mkdir(parents=True)
+    for name in case.fixtures:
+        shutil.copytree((fixtures or {})[name], workdir / name)
+    (workdir / case.filename).parent.mkdir(parents=True, exist_ok=True)
     (workdir / case.filename).write_bytes(case.content)
     address_space = _mapped_bytes() + MEMORY_HEADROOM
     sys.stdout.flush()
@@ -129,7 +138,9 @@ def _judge_refusal(case: Case, stderr: str) -> Outcome:
     if len(lines) == 1 and lines[0].startswith("error: "):
         # It names where: the scenario file (then a field or line), --set, or the --out path.
         message = lines[0][len("error: "):]
-        if message.startswith((case.filename, "--set", "--seed", case.out[:40])):
+        # ... or, for a command on tcplab's outputs, the command or the directory it read.
+        named = (f"{case.command}:", *case.fixtures) if case.argv is not None else ()
+        if message.startswith((case.filename, "--set", "--seed", case.out[:40], *named)):
             return Outcome("refused")
         return Outcome("refusal_names_nothing", lines[0][:300])
     # A usage error (unknown option, a value of the wrong type) comes as a box.
@@ -137,7 +148,7 @@ def _judge_refusal(case: Case, stderr: str) -> Outcome:
     inner = [line for line in inner if line and line != "Error"]
     usage = any(line.startswith(("Usage:", "Try ")) for line in inner)
     message = [line for line in inner if not line.startswith(("Usage:", "Try "))]
-    if usage and len(message) == 1 and ("--" in message[0] or "argument" in message[0].lower()):
+    if usage and len(message) == 1 and ("--" in message[0] or any(w in message[0].lower() for w in ("argument", "option"))):
         return Outcome("refused")
     return Outcome("unclear_refusal", stderr[-500:])
 

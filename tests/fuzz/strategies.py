@@ -223,7 +223,10 @@ def corrupted(draw, data: bytes) -> bytes:
 
 @dataclass
 class Case:
-    """One fuzz input: the scenario file's name and bytes, and the command line."""
+    """One fuzz input: the scenario file's name and bytes, and the command line. A case
+    on tcplab's own outputs (``argv`` given) runs that command line in a directory
+    holding copies of the named ``fixtures`` (a results directory, a sweep), with
+    ``content`` written over the file ``filename`` among them."""
 
     filename: str
     content: bytes
@@ -231,6 +234,8 @@ class Case:
     out: str = "out"
     plots: bool = False
     command: str = "run"
+    argv: list[str] | None = None
+    fixtures: tuple[str, ...] = ()
 
 
 SET_KEYS = ["simulation.duration", "simulation.bin", "simulation.seed", "topology.dumbbell.pairs",
@@ -257,3 +262,54 @@ def cases(draw) -> Case:
     out = draw(st.sampled_from(["out"] * 12 + ["scenario." + fmt + "/below", ".", "x" * 300, "a/../out", "out/"]))
     return Case(filename=f"scenario.{fmt}", content=content, args=args, out=out,
                 plots=draw(st.integers(0, 19)) == 0, command=draw(st.sampled_from(["run"] * 9 + ["validate"])))
+
+
+#: Files of a results directory (``tcplab run``) an output case may damage.
+RESULT_FILES = ["summary.json", "flows.csv", "links.csv", "flow_series.parquet", "link_series.parquet",
+                "delay_cdf.parquet", "scenario.toml", "report.html"]
+#: Statements ``tcplab query`` must refuse or answer, never obey beyond reading.
+HOSTILE_SQL = ["COPY runs TO 'stolen.csv'", "ATTACH 'x.duckdb' AS x", "INSTALL httpfs", "LOAD httpfs",
+               "SELECT * FROM read_csv('/etc/passwd')", "SELECT * FROM read_text('/etc/hostname')",
+               "SET enable_external_access = true", "PRAGMA version", "CREATE TABLE t AS SELECT 1",
+               "DROP VIEW runs", "SELECT 1; COPY runs TO 'x.csv'", "CALL duckdb_settings()",
+               "SELECT * FROM runs, runs, runs, runs LIMIT 5", "SELECT repeat('x', 100000000)",
+               "SELECT range(1, 100000000)", "SELECT 1e400", "EXPLAIN SELECT * FROM runs", "", ";", "--",
+               "SELECT * FROM flow_series", "DESCRIBE runs", "SUMMARIZE runs", "SELECT nope FROM runs"]
+
+
+@st.composite
+def query_cases(draw) -> Case:
+    """``tcplab query`` on a small sweep with hostile, odd or ordinary SQL."""
+    sql = draw(st.one_of(st.sampled_from(HOSTILE_SQL), ODD_TEXT.filter(lambda s: len(s) < 300),
+                         st.builds(lambda col, n: f"SELECT {col} FROM runs LIMIT {n}",
+                                   st.sampled_from(["*", "key", "goodput_bps", "avg(goodput_bps)", "x", "1/0"]),
+                                   st.integers(-2, 10**20))))
+    flags = ["--csv"] if draw(st.booleans()) else []
+    return Case(filename="query.sql", content=sql.encode("utf-8", "surrogatepass"), command="query",
+                argv=["query", "sweep", sql, *flags], fixtures=("sweep",))
+
+
+@st.composite
+def results_cases(draw, originals: dict[str, bytes]) -> Case:
+    """``tcplab report`` or ``tcplab compare`` on a results directory with one of its
+    files damaged: bytes corrupted, emptied, or (summary.json) a key dropped or retyped."""
+    name = draw(st.sampled_from(RESULT_FILES))
+    data = originals[name]
+    how = draw(st.sampled_from(["bytes", "bytes", "empty", "json"]))
+    if how == "empty":
+        data = b""
+    elif how == "json" and name == "summary.json":
+        summary = json.loads(data)
+        path = draw(st.sampled_from(leaves(summary)))
+        parent = _parent(summary, path)
+        value = draw(st.one_of(st.none(), st.just("x"), st.integers(-1, 2**70), st.just([]), st.just({})))
+        if draw(st.booleans()) and isinstance(parent, dict):
+            parent.pop(path[-1], None)
+        else:
+            parent[path[-1]] = value
+        data = json.dumps(summary).encode()
+    else:
+        data = draw(corrupted(data))
+    command = draw(st.sampled_from(["report", "compare", "compare"]))
+    argv = ["report", "res"] if command == "report" else ["compare", "base", "res", *(["--out", "cmp"] if draw(st.booleans()) else [])]
+    return Case(filename=f"res/{name}", content=data, command=command, argv=argv, fixtures=("res", "base"))

@@ -57,8 +57,11 @@ def connect_read_only(root: str | Path):
 
 
 def check_read_only(con, sql: str) -> None:
-    """:class:`QueryRefused` unless every statement of ``sql`` only reads."""
-    for statement in con.extract_statements(sql):
+    """:class:`QueryRefused` unless ``sql`` holds a statement and every one only reads."""
+    statements = con.extract_statements(sql)
+    if not statements:
+        raise QueryRefused("query: no SQL statement given (e.g. \"SELECT * FROM runs\")")
+    for statement in statements:
         kind = str(statement.type).rsplit(".", 1)[-1]
         if kind not in READ_ONLY_STATEMENTS:
             raise QueryRefused(f"query: only reading statements run here (SELECT, WITH, DESCRIBE, SUMMARIZE, EXPLAIN); "
