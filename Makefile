@@ -79,7 +79,7 @@ bench: install
 	$(BIN)/python benchmarks/run.py --scaling --sack-cliff --fat-tree $(BENCH_ARGS)
 
 ## The fuzzer on 5,000 scenarios and 1,000 commands on tcplab's outputs (CI runs 300 and
-## 40): outcome counts, failing cases in
+## 24): outcome counts, failing cases in
 ## tests/fuzz-failures/. FUZZ_ARGS="--cases N --seed S" to change.
 FUZZ_ARGS ?= --cases 5000
 fuzz: install

@@ -159,19 +159,30 @@ def test_check_output_names_the_problem(tmp_path):
     assert check_output(tmp_path / "new") == (tmp_path / "new").resolve()
 
 
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory) -> Path:
+    """Two results directories of the base scenario, ``a`` and ``b`` (copied, not
+    damaged, by the tests that use them)."""
+    root = tmp_path_factory.mktemp("two-runs")
+    scenario = _scenario(root)
+    for name in ("a", "b"):
+        assert run_cli("run", str(scenario), "--out", str(root / name), "--no-plots").returncode == 0
+    return root
+
+
 @pytest.mark.parametrize(("damage", "checksums"), [("empty", True), ("truncated", True), ("flipped", True),
                                                  ("empty", False), ("truncated", False)])
-def test_a_damaged_series_file_is_named_not_blamed_on_writing(tmp_path, damage, checksums):
+def test_a_damaged_series_file_is_named_not_blamed_on_writing(tmp_path, two_runs, damage, checksums):
     """Found by the output fuzzer (#35): `report` on an emptied Parquet file was an
     internal error, and `compare --out` on a corrupted one said "writing the results
     failed"; a flipped byte was read as the run's numbers. The results marker now keeps
     a SHA-256 of each data file, so any change is named; results written before that
     (no checksums) still name a file Parquet cannot read. Exit 2, nothing written."""
     import json
+    import shutil
 
-    scenario = _scenario(tmp_path)
     for name in ("a", "b"):
-        assert run_cli("run", str(scenario), "--out", str(tmp_path / name), "--no-plots").returncode == 0
+        shutil.copytree(two_runs / name, tmp_path / name)
     if not checksums:
         marker = json.loads((tmp_path / "b" / MARKER).read_text())
         del marker["sha256"]
@@ -190,13 +201,13 @@ def test_a_damaged_series_file_is_named_not_blamed_on_writing(tmp_path, damage, 
     assert not (tmp_path / "ab").exists()
 
 
-def test_an_edited_summary_is_refused_by_the_commands_that_read_it(tmp_path):
+def test_an_edited_summary_is_refused_by_the_commands_that_read_it(tmp_path, two_runs):
     """A summary.json changed after the run (the fuzzer retyped a link's entry: an
     internal error in `report`) is named, not read."""
     import json
+    import shutil
 
-    scenario = _scenario(tmp_path)
-    assert run_cli("run", str(scenario), "--out", str(tmp_path / "a"), "--no-plots").returncode == 0
+    shutil.copytree(two_runs / "a", tmp_path / "a")
     summary = json.loads((tmp_path / "a" / "summary.json").read_text())
     summary["links"][0] = []
     (tmp_path / "a" / "summary.json").write_text(json.dumps(summary))

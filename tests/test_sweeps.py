@@ -194,9 +194,8 @@ def test_python_api_returns_runs_and_a_connection(write_scenario, tmp_path):
     assert flows == 16
 
 
-def test_query_command(write_scenario, tmp_path):
-    path = write_scenario(star() + SWEEP.format(reps=1))
-    assert run_cli("sweep", str(path), "--out", str(tmp_path / "s")).returncode == 0
+def test_query_command(small_sweep, tmp_path):
+    (tmp_path / "s").symlink_to(small_sweep[1])
     r = run_cli("query", str(tmp_path / "s"), "SELECT count(*) AS n FROM runs", "--csv")
     assert r.returncode == 0 and r.stdout.splitlines() == ["n", "4"]
     bad = run_cli("query", str(tmp_path / "s"), "SELECT nope FROM runs")
@@ -218,7 +217,17 @@ def test_query_command(write_scenario, tmp_path):
     assert len(missing.stderr.strip().splitlines()) == 1
 
 
-def test_a_copied_catalog_never_reads_the_original_directory(write_scenario, tmp_path):
+@pytest.fixture(scope="module")
+def small_sweep(tmp_path_factory) -> tuple[Path, Path]:
+    """(spec, directory) of a finished 4-run sweep, for tests that only read it or copy it."""
+    root = tmp_path_factory.mktemp("small-sweep")
+    spec = root / "sweep.toml"
+    spec.write_text(star() + SWEEP.format(reps=1))
+    assert run_cli("sweep", str(spec), "--out", str(root / "s")).returncode == 0
+    return spec, root / "s"
+
+
+def test_a_copied_catalog_never_reads_the_original_directory(small_sweep, tmp_path):
     """#35: catalog.duckdb of a copied sweep read the original's batches (here it would
     have counted the original's 4 runs). The copy's stored views fail, saying so, while
     tcplab query on the copy reads the copy's batches."""
@@ -226,9 +235,8 @@ def test_a_copied_catalog_never_reads_the_original_directory(write_scenario, tmp
 
     import duckdb
 
-    path = write_scenario(star() + SWEEP.format(reps=1))
-    assert run_cli("sweep", str(path), "--out", str(tmp_path / "s")).returncode == 0
-    shutil.copytree(tmp_path / "s", tmp_path / "copy")
+    path, original = small_sweep
+    shutil.copytree(original, tmp_path / "copy")
     copy = duckdb.connect(str(tmp_path / "copy" / "catalog.duckdb"), read_only=True)
     with pytest.raises(duckdb.Error, match="copied or moved"):
         copy.execute("SELECT count(*) FROM runs").fetchone()
@@ -242,12 +250,10 @@ def test_a_copied_catalog_never_reads_the_original_directory(write_scenario, tmp
     copy.close()
 
 
-def test_the_catalog_reads_its_own_sweep(write_scenario, tmp_path):
+def test_the_catalog_reads_its_own_sweep(small_sweep):
     import duckdb
 
-    path = write_scenario(star() + SWEEP.format(reps=1))
-    assert run_cli("sweep", str(path), "--out", str(tmp_path / "s")).returncode == 0
-    con = duckdb.connect(str(tmp_path / "s" / "catalog.duckdb"), read_only=True)
+    con = duckdb.connect(str(small_sweep[1] / "catalog.duckdb"), read_only=True)
     assert con.execute("SELECT count(*) FROM runs").fetchone() == (4,)
     con.close()
 
@@ -381,13 +387,11 @@ def test_two_sweeps_on_one_directory_the_second_is_refused(write_scenario, tmp_p
     assert again.returncode == 0 and "16 already stored, 0 run now" in again.stdout
 
 
-def test_query_only_reads_the_sweep(write_scenario, tmp_path):
+def test_query_only_reads_the_sweep(small_sweep, tmp_path):
     """`tcplab query` runs reading statements over the sweep's own files and nothing
     else (#35 item 6): no COPY out, no other file, no ATTACH, no INSTALL, no lifting
     of the settings, no changes to the views."""
-    path = write_scenario(star() + SWEEP.format(reps=1))
-    root = tmp_path / "s"
-    assert run_cli("sweep", str(path), "--out", str(root)).returncode == 0
+    root = small_sweep[1]
     outside = tmp_path / "out.csv"
     refused = {
         f"COPY (SELECT * FROM runs) TO '{outside}'": "COPY",
@@ -519,16 +523,15 @@ def test_a_rebuilt_engine_does_not_find_the_old_engines_runs(write_scenario, mon
     assert not {k for k, _ in after} & {k for k, _ in before}  # ...but none of the old keys
 
 
-def test_query_without_a_statement_or_with_a_huge_value_is_handled(write_scenario, tmp_path):
+def test_query_without_a_statement_or_with_a_huge_value_is_handled(small_sweep):
     """Found by the output fuzzer (#35): an empty query was an internal error, and a
     100-MB value exhausted memory drawing the table."""
-    path = write_scenario(star() + SWEEP.format(reps=1))
-    assert run_cli("sweep", str(path), "--out", str(tmp_path / "s")).returncode == 0
+    sweep = small_sweep[1]
     for sql in ("", ";", "/* nothing */"):
-        r = run_cli("query", str(tmp_path / "s"), sql)
+        r = run_cli("query", str(sweep), sql)
         assert r.returncode == 2 and "no SQL statement given" in r.stderr, (sql, r.stderr)
-    r = run_cli("query", str(tmp_path / "s"), "SELECT repeat('x', 5000) AS long")
+    r = run_cli("query", str(sweep), "SELECT repeat('x', 5000) AS long")
     flat = "".join(ch for ch in r.stdout if ch not in "│ \n")  # the cell wraps inside its box
     assert r.returncode == 0 and "5,000characters;--csvprintsitwhole)" in flat and flat.count("x") == 2000
-    whole = run_cli("query", str(tmp_path / "s"), "SELECT repeat('x', 5000) AS long", "--csv")
+    whole = run_cli("query", str(sweep), "SELECT repeat('x', 5000) AS long", "--csv")
     assert whole.stdout.splitlines() == ["long", "x" * 5000]
