@@ -381,13 +381,19 @@ def end_to_end(results: dict, benches: list[Bench], limit: float) -> list[str]:
     return lines
 
 
+def _scaling_dumbbell(bw: str) -> tuple[float, str, int]:
+    """Simulated seconds, access rate and bottleneck queue (packets) of the scaling
+    sweep's dumbbell at bottleneck rate ``bw``: ~10^6 packets at full rate (at 10 Gbit/s
+    slow start alone takes about a second), access 10x the bottleneck, 1 BDP of queue."""
+    bps = {"10Mbps": 1e7, "100Mbps": 1e8, "1Gbps": 1e9, "10Gbps": 1e10}[bw]
+    duration = max(round(1e6 * 12000 / bps, 3), 3.0)
+    access = {"10Mbps": "100Mbps", "100Mbps": "1Gbps", "1Gbps": "10Gbps", "10Gbps": "100Gbps"}[bw]
+    return duration, access, max(int(bps * 0.024 / 12000), 10)
+
+
 def scaling_point(bw: str, flows: int) -> tuple[float, list[str]]:
     """Simulated seconds and scenario overrides of one point of the scaling sweep."""
-    bps = {"10Mbps": 1e7, "100Mbps": 1e8, "1Gbps": 1e9, "10Gbps": 1e10}[bw]
-    # ~10^6 packets at full rate; at 10 Gbit/s slow start alone takes about a second.
-    duration = max(round(1e6 * 12000 / bps, 3), 3.0)
-    queue = max(int(bps * 0.024 / 12000), 10)
-    access = {"10Mbps": "100Mbps", "100Mbps": "1Gbps", "1Gbps": "10Gbps", "10Gbps": "100Gbps"}[bw]
+    duration, access, queue = _scaling_dumbbell(bw)
     return duration, [f"topology.dumbbell.pairs={flows}", f"topology.dumbbell.bottleneck.bandwidth={bw}",
                       f"topology.dumbbell.access.bandwidth={access}", f"simulation.duration={duration}s",
                       f"topology.dumbbell.bottleneck.queue.limit=\"{queue} packets\"", "simulation.bin=1s"]
@@ -396,11 +402,9 @@ def scaling_point(bw: str, flows: int) -> tuple[float, list[str]]:
 def htsim_scaling_args(bw: str, flows: int) -> list[str]:
     """htsim's driver on a point of the scaling sweep (the same dumbbell: access 10x the
     bottleneck and 1 ms, bottleneck 20 ms, flows 10 ms / N apart)."""
-    duration, _ = scaling_point(bw, flows)
-    bps = {"10Mbps": 1e7, "100Mbps": 1e8, "1Gbps": 1e9, "10Gbps": 1e10}[bw]
-    access = {"10Mbps": "100Mbps", "100Mbps": "1Gbps", "1Gbps": "10Gbps", "10Gbps": "100Gbps"}[bw]
+    duration, access, queue = _scaling_dumbbell(bw)
     return ["-flows", str(flows), "-neck_bw", bw, "-access_bw", access, "-neck_delay", "20ms", "-access_delay", "1ms",
-            "-queue", str(max(int(bps * 0.024 / 12000), 10)), "-duration", str(duration), "-gap", f"{10 / flows:g}ms"]
+            "-queue", str(queue), "-duration", str(duration), "-gap", f"{10 / flows:g}ms"]
 
 
 def _htsim_ns_per_packet(out: str) -> tuple[float, int] | None:

@@ -42,6 +42,7 @@ def read_stored_table(path) -> pa.Table:
     import pyarrow.parquet as pq
 
     from .output import changed_since_written
+    from .scenario.errors import one_line
 
     path = Path(path)
     if (problem := changed_since_written(path.parent, path.name)) is not None:
@@ -49,12 +50,7 @@ def read_stored_table(path) -> pa.Table:
     try:
         return pq.read_table(path)
     except (OSError, pa.ArrowException) as e:
-        raise StoredResultsError(f"{path}: not readable as the Parquet file tcplab wrote ({one_line(e)})") from None
-
-
-def one_line(error: BaseException) -> str:
-    """An exception's message on one line."""
-    return " ".join(str(error).split())
+        raise StoredResultsError(f"{path}: not readable as the Parquet file tcplab wrote ({one_line(str(e))})") from None
 
 
 def _columns(raw: list) -> dict[str, np.ndarray]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import signal
 import sys
 import time
@@ -84,8 +85,6 @@ def _child(case: Case, workdir: Path, address_space: int) -> None:
 def run_case(case: Case, workdir: Path, time_limit_s: float, fixtures: dict[str, Path] | None = None) -> Outcome:
     """Runs ``case`` in ``workdir`` (created empty, then given copies of the case's
     ``fixtures``, directories by name) and judges it."""
-    import shutil
-
     workdir.mkdir(parents=True)
     for name in case.fixtures:
         shutil.copytree((fixtures or {})[name], workdir / name)

@@ -92,7 +92,7 @@ def run(space: str, seed: int, count: int, out: Path, compare: CompareFn, refere
         stale = [s.name for s in samples if (out / s.name / OUTCOME).exists() and not reference_ran(s, out / s.name)]
         if stale:
             raise StaleReference(f"{out}: the stored reference runs of {', '.join(stale)} were made on other inputs "
-                                 "than today's draw; compare them in full (without reusing the reference)")
+                                 "than today's draw; compare them in full (without --rescore)")
     for sample in samples:
         directory = out / sample.name
         stored = directory / OUTCOME
