@@ -89,6 +89,10 @@ pub struct AckEvent {
     /// Delivery-rate sample, if this ACK delivered something and the interval was long
     /// enough to be meaningful.
     pub rate: Option<RateSample>,
+    /// Segments newly marked lost (Linux `rs->losses`). The sender hands an ACK to the
+    /// algorithm before its own loss detection runs, so these are the markings since
+    /// the previous ACK was handed over: that ACK's, and a timeout's in between.
+    pub losses: u64,
 }
 
 impl AckEvent {
@@ -109,6 +113,7 @@ impl AckEvent {
             round_start: false,
             round_count: 0,
             rate: None,
+            losses: 0,
         }
     }
 

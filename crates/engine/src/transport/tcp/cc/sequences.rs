@@ -71,6 +71,11 @@ impl Mock {
                     round_start,
                     round_count: self.round,
                     rate,
+                    losses: if self.rng.bernoulli(0.1) {
+                        1 + self.rng.next_u64() % 8
+                    } else {
+                        0
+                    },
                 };
                 self.cc.on_ack(&ack);
             }

@@ -324,7 +324,9 @@ impl TcpSender {
             round_start: rate.round_start,
             round_count: self.rate.round_count(),
             rate: rate.sample,
+            losses: self.board.losses_marked() - self.losses_reported,
         };
+        self.losses_reported = self.board.losses_marked();
         self.cc.on_ack(&event);
         // Only an algorithm that reads rate samples can care (and only BBR holds back):
         // the others skip the call on every ACK.

@@ -153,6 +153,8 @@ pub struct TcpSender {
     inflates: bool,
     /// The algorithm reads delivery-rate samples.
     rate_samples: bool,
+    /// The scoreboard's loss markings already reported to the algorithm.
+    losses_reported: u64,
     pace_wait: bool,
     /// The last transmit attempt stopped because of cwnd: only then may ACKs grow it
     /// (Linux's tcp_is_cwnd_limited, RFC 7661's concern), so a sender held back by the
@@ -206,6 +208,7 @@ impl TcpSender {
             paced: p.pacing || cc.requires_pacing(),
             inflates,
             rate_samples,
+            losses_reported: 0,
             rate: RateSampler::new(),
             cc,
             app,
