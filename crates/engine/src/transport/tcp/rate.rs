@@ -85,10 +85,14 @@ impl RateSampler {
         self.round_count
     }
 
-    /// Stamps a transmission at `now` with `in_flight` bytes outstanding before it
-    /// (section 3.2, "Upon transmitting a data packet").
-    pub fn on_send(&mut self, now: SimTime, in_flight: u64) -> DeliveryStamp {
-        if in_flight == 0 {
+    /// Stamps a transmission at `now` with `outstanding` bytes sent and not yet
+    /// acknowledged before it (section 3.2, "Upon transmitting a data packet": a new
+    /// flight starts only when nothing is outstanding, `SND.NXT == SND.UNA`; Linux
+    /// `tcp_rate_skb_sent` tests `packets_out`). Segments marked lost still count: after
+    /// a timeout the first retransmission must not restart the clocks, or the go-back-N's
+    /// cumulative ACKs would be measured over a fraction of the time they took.
+    pub fn on_send(&mut self, now: SimTime, outstanding: u64) -> DeliveryStamp {
+        if outstanding == 0 {
             self.first_sent_time = now;
             self.delivered_time = now;
         }
@@ -191,6 +195,53 @@ mod tests {
 
     fn ms(x: u64) -> SimTime {
         SimTime::from_ms(x)
+    }
+
+    /// After a timeout every outstanding segment is marked lost, so nothing is "in
+    /// flight"; but it is still outstanding, and the retransmission must not start a
+    /// new flight (Linux `tcp_rate_skb_sent` tests `packets_out`, "we don't want
+    /// spurious RTOs or loss markings to cause a spuriously small time interval"). Worked
+    /// by hand: segment 0 left at 0 and was delivered at 100 ms; the timeout's
+    /// retransmission leaves at 400 ms; its ACK at 420 ms delivers 50,000 B (the
+    /// receiver held them). The send phase runs from 0 (400 ms), the ACK phase from
+    /// 100 ms (320 ms): 50,000 B over 400 ms, 1 Mb/s — not over 20 ms (20 Mb/s), as a
+    /// flight restarted at 400 ms would have it.
+    #[test]
+    fn a_retransmission_after_a_timeout_does_not_restart_the_flight() {
+        let mut r = RateSampler::new();
+        let first = r.on_send(ms(0), 0);
+        r.on_ack(
+            ms(100),
+            1000,
+            Some(Delivered {
+                stamp: first,
+                sent_at: ms(0),
+            }),
+            None,
+            true,
+        );
+        // 60,000 B outstanding, all marked lost by the timeout.
+        let resent = r.on_send(ms(400), 60_000);
+        assert_eq!(resent.delivered_time, ms(100));
+        let s = r
+            .on_ack(
+                ms(420),
+                50_000,
+                Some(Delivered {
+                    stamp: resent,
+                    sent_at: ms(400),
+                }),
+                Some(ms(20)),
+                true,
+            )
+            .sample
+            .expect("a sample");
+        assert_eq!(s.interval, ms(400));
+        assert!(
+            (s.delivery_rate_bps - 1e6).abs() < 1.0,
+            "{}",
+            s.delivery_rate_bps
+        );
     }
 
     /// Ten 1000-byte segments sent back to back at t = 0, ACKed one per ms from

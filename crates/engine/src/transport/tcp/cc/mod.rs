@@ -72,9 +72,10 @@ pub struct AckEvent {
     pub min_rtt: Option<SimTime>,
     /// Smoothed RTT.
     pub srtt: Option<SimTime>,
-    /// Bytes in flight after this ACK (RFC 6675 pipe).
+    /// Bytes in flight after this ACK (RFC 6675 pipe; without SACK, less what the
+    /// duplicate ACKs reported delivered, as Linux's `tcp_packets_in_flight`).
     pub in_flight: u64,
-    /// Bytes in flight before this ACK.
+    /// Bytes in flight before this ACK, counted the same way.
     pub prior_in_flight: u64,
     /// The sender is in fast recovery (Linux `TCP_CA_Recovery`).
     pub in_recovery: bool,

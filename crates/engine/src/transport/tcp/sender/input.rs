@@ -46,7 +46,10 @@ impl TcpSender {
         let prior_una = self.snd_una;
         let losses_before = self.board.losses_marked();
         let retransmissions_lost_before = self.board.retransmissions_lost();
-        let prior_in_flight = self.board.in_flight();
+        // The pipe, as the algorithm sees it: without SACK, less the segments the
+        // duplicate ACKs reported delivered (Linux `tcp_packets_in_flight` subtracts
+        // `sacked_out`, which counts them).
+        let prior_in_flight = self.pipe();
         // The ACK that ends a recovery still belongs to it (no growth on it).
         let in_recovery = self.recovery.phase == Phase::FastRecovery;
         let mut sacked = Sacked::default();
@@ -81,6 +84,11 @@ impl TcpSender {
                 self.take_back_reno_sacks(acked.bytes)
             };
             newest = acked.newest.map(|n| n.newest(newest)).or(newest);
+            if self.recovery.phase == Phase::TimeoutRecovery {
+                // Linux `tcp_process_loss` (Reno): an ACK of new data after a timeout
+                // forgets the duplicates counted so far.
+                self.recovery.reno_sacked = 0;
+            }
             self.snd_una = seg.ack;
             self.recovery.dupacks = 0;
             // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
@@ -160,11 +168,14 @@ impl TcpSender {
                     self.recovery.inflation += mss as i64; // RFC 5681 3.2 step 4
                 }
             } else if self.p.recovery != Recovery::Sack
-                && self.recovery.phase != Phase::TimeoutRecovery
+                && (self.recovery.phase != Phase::TimeoutRecovery
+                    || self.snd_nxt > self.recovery.recover)
             {
                 // After a timeout the duplicates echo the go-back-N resending what
-                // the receiver holds: nothing new left the network (Linux counts them
-                // in the loss state only beyond high_seq, after F-RTO's new data).
+                // the receiver holds: nothing new left the network — until data
+                // beyond what was outstanding at the timeout has been sent (F-RTO's
+                // new data, or the go-back-N run past it). Then each one reports a
+                // segment delivered, to clock out the rest (Linux `tcp_process_loss`).
                 delivered += self.add_reno_sack(mss);
             }
         }
@@ -317,7 +328,7 @@ impl TcpSender {
             rtt,
             min_rtt: self.rtt.min_rtt(),
             srtt: self.rtt.srtt(),
-            in_flight: self.board.in_flight(),
+            in_flight: self.pipe(),
             prior_in_flight,
             in_recovery,
             cwnd_limited: self.cwnd_limited,

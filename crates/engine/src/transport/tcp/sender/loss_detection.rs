@@ -160,7 +160,7 @@ impl TcpSender {
         } else if ack > high {
             self.tlp_high_seq = None;
             self.cc
-                .on_congestion_event(now, self.reduction_basis(), self.board.in_flight());
+                .on_congestion_event(now, self.reduction_basis(), self.pipe());
             self.cc.on_recovery_end(now);
             self.stats.loss_probe_recoveries += 1;
         } else if pure_duplicate {

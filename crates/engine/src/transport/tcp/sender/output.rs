@@ -142,7 +142,7 @@ impl TcpSender {
         in_flight: u64,
         out: &mut Outbox,
     ) {
-        let stamp = self.rate.on_send(now, in_flight);
+        let stamp = self.rate.on_send(now, self.board.outstanding());
         let watch = self.watches_retransmissions().then_some(self.snd_nxt);
         self.board.retransmitted(seg.start, now, stamp, watch);
         self.stats.retransmits += 1;
@@ -215,7 +215,7 @@ impl TcpSender {
                 // The last segment of a finished application carries the FIN.
                 let fin = self.snd_nxt + len == written && self.app.finished(now);
                 let seg_flags = if fin { flags::FIN } else { 0 };
-                let stamp = self.rate.on_send(now, in_flight);
+                let stamp = self.rate.on_send(now, self.board.outstanding());
                 self.board.push(
                     seq,
                     seq + len + fin as u64,
@@ -250,7 +250,7 @@ impl TcpSender {
                     return true;
                 }
                 let seq = self.snd_nxt;
-                let stamp = self.rate.on_send(now, in_flight);
+                let stamp = self.rate.on_send(now, self.board.outstanding());
                 self.board.push(seq, seq + 1, 0, flags::FIN, now, stamp);
                 self.snd_nxt += 1;
                 self.fin_sent = true;

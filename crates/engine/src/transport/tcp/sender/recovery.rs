@@ -101,7 +101,7 @@ impl TcpSender {
         }
         self.start_undo_record();
         self.cc
-            .on_congestion_event(now, self.reduction_basis(), self.board.in_flight());
+            .on_congestion_event(now, self.reduction_basis(), self.pipe());
         self.stats.fast_retransmits += 1;
         if self.p.loss_detection != LossDetection::Rack {
             // DupThresh and FACK take the first segment as lost; RACK marks by time only
@@ -164,7 +164,7 @@ impl TcpSender {
         }
         self.recovery.lowered_twice = true;
         self.cc
-            .on_congestion_event(now, self.network_basis(), self.board.in_flight());
+            .on_congestion_event(now, self.network_basis(), self.pipe());
         self.recovery.recover = self.snd_nxt;
     }
 
