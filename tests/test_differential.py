@@ -20,7 +20,7 @@ from conftest import REPO, machine_too_busy_for_real_time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tcplab.differential import metrics, space
-from tcplab.differential.metrics import Comparison, RunMetrics
+from tcplab.differential.metrics import Comparison, RunMetrics, mean
 from tcplab.differential.scenario import scenario
 from tcplab.scenario.units import parse_duration_ns
 
@@ -270,3 +270,81 @@ def test_committed_kernel_sample_rescored_by_the_simulator_alone(tmp_path: Path)
         assert after.theirs == before.theirs
         assert (tmp_path / name / "sim-seed1" / "summary.json").exists()
     assert "--rescore" in (tmp_path / "REPORT.md").read_text()
+
+
+def test_repeated_reference_runs_give_the_mean_and_name_misses_inside_their_range(tmp_path: Path):
+    """More runs of the reference on a stored campaign: `theirs` becomes their mean and
+    a miss whose tcplab figure lies within the reference's own lowest-highest range is
+    reported as such (hand-made figures: tcplab 7 Mb/s; kernel runs 10, 6, 8 → mean 8,
+    tcplab −12.5%, inside 6–10; a second sample with runs 10, 9, 11 → mean 10, −30%,
+    outside)."""
+    from tcplab.differential import campaign, kernel
+
+    runs = {0: [10.0, 6.0, 8.0], 1: [10.0, 9.0, 11.0]}
+
+    def compare(sample: space.Sample, directory: Path) -> Comparison:
+        campaign.write_scenario(directory, sample, kernel.scenario_of(sample), "test")
+        c = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=[1], classes=[[0]])
+        c.ours, c.theirs = _fake_metrics(7.0), _fake_metrics(runs[sample.index][0])
+        return c
+
+    def repeat(outcome: Comparison, sample: space.Sample, directory: Path) -> Comparison:
+        measured = [_fake_metrics(g) for g in runs[sample.index]]
+        outcome.theirs = mean(measured)
+        outcome.reference_runs = measured
+        return outcome
+
+    outcomes = campaign.run("kernel", 1, 2, tmp_path, compare, "Linux", "test", progress=lambda _: None, repeat=repeat)
+    assert [c.flow_errors() for c in outcomes] == [[pytest.approx(-0.125)], [pytest.approx(-0.3)]]
+    assert outcomes[0].reference_range() == [(6e6, 10e6)]
+    stored = Comparison.from_json(json.loads((tmp_path / outcomes[0].name / "comparison.json").read_text()))
+    assert [r.goodput_bps for r in stored.reference_runs] == [[10e6], [6e6], [8e6]]
+    report_text = (tmp_path / "REPORT.md").read_text()
+    inside = [line for line in report_text.splitlines() if "run-to-run range" in line]
+    assert len(inside) == 1 and outcomes[0].name in inside[0] and "6-10 Mb/s over 3 runs" in inside[0], inside
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rescore", "--runs", "3"], "--runs runs the kernel again, --rescore only the simulator"),
+    (["--only", "1,2"], "--only goes with --runs"),
+    (["--runs", "3", "--only", "1,x"], "expected sample indices separated by commas"),
+])
+def test_kernel_run_options_misused_are_one_clear_error(tmp_path: Path, args: list[str], message: str):
+    from conftest import run_cli
+
+    proc = run_cli("crosscheck", "--sample", "2", "--out", str(tmp_path / "c"), *args)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr
+
+
+def test_repeat_runs_keeps_the_recorded_runs_and_reads_stored_ones(tmp_path: Path, monkeypatch):
+    """`kernel.repeat_runs` with three runs wanted, one recorded in the comparison and
+    the second already saved in the sample's directory (an attempt stopped before
+    recording it): it reads that one, runs only the third, and compares with the mean
+    of the three. Simulated runs stand in for the kernel's (no root)."""
+    import tcplab.emu
+    from tcplab.differential import kernel
+    from tcplab.differential.metrics import measure
+
+    sample = next(s for s in (space.draw("kernel", 1, i) for i in range(48)) if not s.random and s.duration_s <= 25)
+    doc = kernel.scenario_of(sample)
+    runs = [tcplab.run(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": seed}})) for seed in (1, 2, 3)]
+    first = measure(runs[0])
+    outcome = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=[1], classes=[[0]],
+                         ours=first, theirs=first)
+    runs[1].save(kernel.run_directory(tmp_path, 1, 2), report=False)
+    emulated = []
+
+    def emulate(scenario, progress=None):  # noqa: ANN001, ANN202
+        emulated.append(scenario.raw["simulation"]["seed"])
+        return runs[2]
+
+    monkeypatch.setattr(tcplab.emu, "emulate", emulate)
+    repeated = kernel.repeat_runs(outcome, sample, tmp_path, 3)
+    assert emulated == [1], "only the third run is made, on the sample's seed"
+    assert (tmp_path / "emu-seed1-run3" / "summary.json").exists()
+    expected = [measure(r).goodput_bps for r in runs]
+    assert [r.goodput_bps for r in repeated.reference_runs] == expected
+    assert repeated.theirs is not None
+    assert repeated.theirs.goodput_bps == pytest.approx([sum(g[i] for g in expected) / 3 for i in range(len(expected[0]))])
+    assert kernel.repeat_runs(repeated, sample, tmp_path, 3).reference_runs == repeated.reference_runs

@@ -148,6 +148,12 @@ def crosscheck_command(
     rescore: Annotated[bool, typer.Option("--rescore", help="With --sample: run only the simulator again, "
                                           "against the kernel runs stored in --out (after an engine change; "
                                           "needs no root).")] = False,
+    kernel_runs: Annotated[int | None, typer.Option("--runs", metavar="K", min=2,
+                                                    help="With --sample: run the kernel until every sample without "
+                                                    "random loss has K runs (stored runs are kept), compare with "
+                                                    "their mean and report its run-to-run range.")] = None,
+    only: Annotated[str | None, typer.Option("--only", metavar="I,J,...", help="With --runs: only these "
+                                             "sample indices get the extra runs.")] = None,
 ) -> None:
     """Run a scenario in the simulator and over the Linux stack (needs root) and print them side by side;
     or, with --sample N, N scenarios drawn at random, with a report of where the two agree."""
@@ -160,10 +166,14 @@ def crosscheck_command(
     if sample is not None:
         if scenario is not None or set_ or force:
             _fail("crosscheck: --sample draws its own scenarios (give no SCENARIO, --set or --force)", 2)
-        _crosscheck_sample(sample, 1 if seed is None else seed, out, rescore)
+        if kernel_runs is not None and rescore:
+            _fail("crosscheck: --runs runs the kernel again, --rescore only the simulator (give one of them)", 2)
+        if only is not None and kernel_runs is None:
+            _fail("crosscheck: --only goes with --runs", 2)
+        _crosscheck_sample(sample, 1 if seed is None else seed, out, rescore, kernel_runs, _indices(only))
         return
-    if rescore:
-        _fail("crosscheck: --rescore goes with --sample", 2)
+    if rescore or kernel_runs is not None or only is not None:
+        _fail("crosscheck: --rescore, --runs and --only go with --sample", 2)
     if scenario is None:
         _fail("crosscheck: give a scenario file, or --sample N", 2)
     try:
@@ -197,15 +207,30 @@ def crosscheck_command(
     _exit_without_teardown()
 
 
-def _crosscheck_sample(count: int, seed: int, out: Path | None, rescore: bool) -> None:
+def _indices(text: str | None) -> set[int] | None:
+    """``--only 2,5,7`` as a set of sample indices."""
+    if text is None:
+        return None
+    try:
+        return {int(part) for part in text.split(",") if part.strip()}
+    except ValueError:
+        _fail(f"crosscheck: --only: expected sample indices separated by commas (e.g. 2,5,7), got {text!r}", 2)
+        raise  # unreachable: _fail exits
+
+
+def _crosscheck_sample(count: int, seed: int, out: Path | None, rescore: bool, kernel_runs: int | None = None,
+                       only: set[int] | None = None) -> None:
     """``tcplab crosscheck --sample N``: a kernel differential campaign (with
-    ``rescore``, the simulator's side again against the stored kernel runs)."""
+    ``rescore``, the simulator's side again against the stored kernel runs; with
+    ``kernel_runs``, the kernel run again on the samples ``only`` names, or all)."""
     from .differential import campaign, kernel
     from .differential.space import draw_many
     from .emu import EmuError, require_root
 
     target = out if out is not None else Path("results") / f"crosscheck-sample-s{seed}"
     command = f"tcplab crosscheck --sample {count} --seed {seed} --out {target}"
+    if kernel_runs is not None:
+        command += f" --runs {kernel_runs}" + ("" if only is None else f" --only {','.join(map(str, sorted(only)))}")
     if rescore:
         command += " --rescore"
         missing = [s.name for s in draw_many("kernel", seed, count) if not (target / s.name / campaign.OUTCOME).exists()]
@@ -218,10 +243,23 @@ def _crosscheck_sample(count: int, seed: int, out: Path | None, rescore: bool) -
         campaign.run("kernel", seed, count, target, kernel.compare, "Linux", command,
                      progress=lambda line: out_console.print(escape(line), highlight=False),
                      simulate=kernel.simulate if rescore else None,
-                     reference_ran=kernel.kernel_ran if rescore else None)
+                     reference_ran=kernel.kernel_ran if rescore else None,
+                     repeat=None if kernel_runs is None else _repeat(kernel_runs, only))
     except campaign.StaleReference as e:
         _fail(f"crosscheck: {e}", 2)
     except (OutputError, EmuError, OSError) as e:
         _fail(str(e), 2)
     out_console.print(f"Report written to [bold]{escape(str(target / 'REPORT.md'))}[/] and report.html")
     _exit_without_teardown()
+
+
+def _repeat(runs: int, only: set[int] | None):  # noqa: ANN202 - a campaign.RepeatFn
+    """The campaign's ``repeat``: the kernel's extra runs on the samples ``only`` names."""
+    from .differential import kernel
+
+    def repeat(outcome, sample, directory):  # noqa: ANN001, ANN202
+        if only is not None and sample.index not in only:
+            return outcome
+        return kernel.repeat_runs(outcome, sample, directory, runs)
+
+    return repeat

@@ -24,6 +24,8 @@ from .space import Sample, draw, draw_many
 CompareFn = Callable[[Sample, Path], Comparison]
 #: tcplab's side of a sample alone: the seed mean of its runs.
 SimulateFn = Callable[[Sample, Path], RunMetrics]
+#: More runs of the reference on a compared sample: the outcome with their figures.
+RepeatFn = Callable[[Comparison, Sample, Path], Comparison]
 #: File of a sample's outcome in its directory.
 OUTCOME = "comparison.json"
 #: File of a sample's scenario in its directory.
@@ -72,12 +74,13 @@ def resimulate(stored: Comparison, sample: Sample, directory: Path, simulate: Si
 
 def run(space: str, seed: int, count: int, out: Path, compare: CompareFn, reference: str, command: str,
         progress: Callable[[str], None] = print, rerun: bool = False, only: list[int] | None = None,
-        simulate: SimulateFn | None = None, reference_ran: Callable[[Sample, Path], bool] | None = None
-        ) -> list[Comparison]:
+        simulate: SimulateFn | None = None, reference_ran: Callable[[Sample, Path], bool] | None = None,
+        repeat: RepeatFn | None = None) -> list[Comparison]:
     """Compares samples 0 … count − 1 (those already in ``out`` are read back unless
     ``rerun``; those that failed are run again), writes ``out/REPORT.md`` and ``out/report.html`` (``command`` is the
     command line they say wrote them), returns the outcomes. ``only``: just these
-    sample indices (to rerun a few).
+    sample indices (to rerun a few). ``repeat``: run the reference again on every
+    compared sample (the runs it already has are kept).
 
     With ``simulate`` (and ``reference_ran``: whether the reference's input stored in a
     sample's directory is today's rendering of the sample), every stored sample is
@@ -105,6 +108,9 @@ def run(space: str, seed: int, count: int, out: Path, compare: CompareFn, refere
             outcome = compare(sample, directory)
             outcome.wall_s = time.monotonic() - started
             directory.mkdir(parents=True, exist_ok=True)
+            _store(stored, outcome)
+        if repeat is not None:
+            outcome = repeat(outcome, sample, directory)
             _store(stored, outcome)
         outcomes.append(outcome)
         progress(report.progress_line(len(outcomes), len(samples), outcome))

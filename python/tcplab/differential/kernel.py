@@ -58,6 +58,40 @@ def simulate(sample: Sample, directory: Path) -> RunMetrics:
     return mean(runs)
 
 
+def run_directory(directory: Path, seed: int, run: int) -> Path:
+    """Where the kernel's ``run``-th run (from 1) of ``seed`` is stored."""
+    return directory / (f"emu-seed{seed}" if run == 1 else f"emu-seed{seed}-run{run}")
+
+
+def repeat_runs(outcome: Comparison, sample: Sample, directory: Path, runs: int,
+                progress: Callable[[float], None] | None = None) -> Comparison:
+    """The kernel's side of a sample without random loss run until it has ``runs``
+    runs: those ``outcome`` records are kept (the first is the original run), the
+    others are run and saved as ``emu-seed<K>-run<R>``. ``theirs`` becomes their mean
+    and ``reference_runs`` holds each run's figures, so that the report can tell the
+    kernel's own run-to-run spread from the model's error. A sample with random loss
+    (its seeds already vary) or not compared is returned as it was."""
+    import tcplab
+
+    from ..emu import emulate
+    from ..results import RunResult
+
+    if outcome.status != "compared" or outcome.theirs is None or sample.random:
+        return outcome
+    doc = scenario_of(sample)
+    seed = outcome.seeds[0]
+    measured = list(outcome.reference_runs) or [outcome.theirs]
+    for r in range(len(measured) + 1, runs + 1):
+        where = run_directory(directory, seed, r)
+        if not where.exists():  # saved by an attempt stopped before it was recorded
+            emulate(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": seed}}), progress).save(
+                where, report=False)
+        measured.append(measure(RunResult.from_directory(where)))
+    outcome.reference_runs = measured
+    outcome.theirs = mean(measured)
+    return outcome
+
+
 def compare(sample: Sample, directory: Path, progress: Callable[[float], None] | None = None) -> Comparison:
     """Runs the sample in both backends (needs root) and returns the comparison."""
     import tcplab

@@ -132,6 +132,10 @@ class Comparison:
     ours: RunMetrics | None = None
     theirs: RunMetrics | None = None
     wall_s: float = 0.0
+    #: Repeated runs of the reference on the same seed (a sample without random loss),
+    #: the first being the original run. ``theirs`` is then their mean; their range is
+    #: the reference's own run-to-run spread.
+    reference_runs: list[RunMetrics] = field(default_factory=list)
 
     def flow_classes(self) -> list[list[int]]:
         """The flow classes compared (each flow alone when none were recorded)."""
@@ -161,6 +165,14 @@ class Comparison:
             var = sum(statistics.variance([run[j] for run in side]) / len(side) for side in (ours, theirs))
             out.append(2 * math.sqrt(var) / ref if ref else None)
         return out
+
+    def reference_range(self) -> list[tuple[float, float] | None]:
+        """Per class: the lowest and highest of the reference's repeated runs (None
+        without repeats)."""
+        if len(self.reference_runs) < 2:
+            return [None] * len(self.flow_classes())
+        runs = [self.class_goodput(run) for run in self.reference_runs]
+        return [(min(r[j] for r in runs), max(r[j] for r in runs)) for j in range(len(runs[0]))]
 
     def aggregate_error(self) -> float | None:
         """Goodput summed over every flow, tcplab relative to the reference."""
@@ -196,7 +208,9 @@ class Comparison:
         """The comparison :meth:`to_json` wrote."""
         fields = dict(data)
         ours, theirs = fields.pop("ours", None), fields.pop("theirs", None)
-        return cls(**fields, ours=RunMetrics(**ours) if ours else None, theirs=RunMetrics(**theirs) if theirs else None)
+        runs = [RunMetrics(**run) for run in fields.pop("reference_runs", [])]
+        return cls(**fields, ours=RunMetrics(**ours) if ours else None, theirs=RunMetrics(**theirs) if theirs else None,
+                   reference_runs=runs)
 
 
 def targets(space: str) -> list[tuple[str, float, str]]:

@@ -65,6 +65,16 @@ def _noise_note(c: Comparison) -> str:
     return (" Within two standard errors of the seed means: " + ", ".join(noisy) + ".") if noisy else ""
 
 
+def _spread_note(c: Comparison) -> str:
+    """Says which missed classes lie within the reference's own run-to-run range."""
+    assert c.ours is not None
+    inside = [f"class {j} ({_mb(r[0])}-{_mb(r[1])} Mb/s over {len(c.reference_runs)} runs, tcplab {_mb(ours)})"
+              for j, (e, r, ours) in enumerate(zip(c.flow_errors(), c.reference_range(), c.class_goodput(c.ours),
+                                                  strict=True))
+              if e is not None and r is not None and abs(e) > 0.1 and r[0] <= ours <= r[1]]
+    return (" Within the reference's own run-to-run range: " + ", ".join(inside) + ".") if inside else ""
+
+
 def _rows(outcomes: list[Comparison], reference: str) -> tuple[list[str], list[list[str]]]:
     head = ["scenario", "seeds", "goodput tcplab / " + reference + " Mb/s (per flow class)", "class errors", "aggregate",
             "retx tcplab / " + reference, "SRTT ms", "cwnd period s", "Jain", "targets"]
@@ -80,7 +90,8 @@ def _rows(outcomes: list[Comparison], reference: str) -> tuple[list[str], list[l
         periods = [(a, b) for k, a, b in zip(o.kinds, o.period_s, t.period_s, strict=True) if k == "tcp"]
         period = "; ".join(f"{_num(a)}/{_num(b)}" for a, b in periods[:2])
         rows.append([
-            c.name, str(len(c.seeds)), goodput, "; ".join(_pct(e) for e in c.flow_errors()), _pct(c.aggregate_error()),
+            c.name, str(len(c.seeds)) + (f", {len(c.reference_runs)} runs" if c.reference_runs else ""), goodput,
+            "; ".join(_pct(e) for e in c.flow_errors()), _pct(c.aggregate_error()),
             f"{o.tcp_retransmits:.0f}/{t.tcp_retransmits:.0f}",
             f"{_num(mean_of(o.srtt_ms))}/{_num(mean_of(t.srtt_ms))}", period,
             f"{_num(o.jain)}/{_num(t.jain)}", ", ".join(f"{k} {'ok' if v else 'MISS'}" for k, v in c.verdicts().items()),
@@ -94,7 +105,8 @@ def _misses(outcomes: list[Comparison], explanations: dict[str, str]) -> list[tu
     out = []
     for c in sorted(misses, key=lambda c: -abs(c.worst_flow_error())):
         missed = ", ".join(k for k, v in c.verdicts().items() if not v)
-        out.append((c, missed, explanations.get(c.name, "*not explained yet*") + _noise_note(c)))
+        note = _noise_note(c) + _spread_note(c)
+        out.append((c, missed, explanations.get(c.name, "*not explained yet*") + note))
     return out
 
 
