@@ -14,8 +14,12 @@
 use crate::time::SimTime;
 
 /// The windowed maximum of the ACKed excess, and the current epoch.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct AckAggregation {
+    /// Rounds in each half of the window (Linux: 5).
+    half_rounds: u32,
+    /// An epoch holds at most this many bytes (Linux: 2²⁰ segments).
+    epoch_limit: u64,
     /// Maxima of the two halves of the window, bytes.
     extra_acked: [u64; 2],
     /// The half being filled.
@@ -29,10 +33,22 @@ pub(super) struct AckAggregation {
 }
 
 impl AckAggregation {
+    /// Nothing seen yet; halves of `half_rounds` rounds, epochs of at most
+    /// `epoch_limit` bytes.
+    pub(super) fn new(half_rounds: u32, epoch_limit: u64) -> Self {
+        AckAggregation {
+            half_rounds,
+            epoch_limit,
+            extra_acked: [0; 2],
+            half: 0,
+            rounds_in_half: 0,
+            epoch_start: SimTime::ZERO,
+            epoch_acked: 0,
+        }
+    }
+
     /// An ACK at `now` that delivered `acked` bytes, with the estimate `bw_bps`, the
-    /// window `cwnd` (the excess is capped by it), `round_start` if it began a round;
-    /// a half lasts `half_rounds` rounds and an epoch at most `epoch_limit` bytes.
-    #[allow(clippy::too_many_arguments)]
+    /// window `cwnd` (the excess is capped by it), `round_start` if it began a round.
     pub(super) fn on_ack(
         &mut self,
         now: SimTime,
@@ -40,12 +56,11 @@ impl AckAggregation {
         bw_bps: f64,
         cwnd: u64,
         round_start: bool,
-        half_rounds: u32,
-        epoch_limit: u64,
     ) {
+        let epoch_limit = self.epoch_limit;
         if round_start {
             self.rounds_in_half = (self.rounds_in_half + 1).min(31);
-            if self.rounds_in_half >= half_rounds {
+            if self.rounds_in_half >= self.half_rounds {
                 self.rounds_in_half = 0;
                 self.half ^= 1;
                 self.extra_acked[self.half] = 0;
@@ -82,9 +97,9 @@ mod tests {
     /// 1,000-byte segment ACKed every ms.
     #[test]
     fn acks_at_the_estimated_rate_leave_no_excess() {
-        let mut a = AckAggregation::default();
+        let mut a = AckAggregation::new(5, LIMIT);
         for i in 1..=100 {
-            a.on_ack(SimTime::from_ms(i), MSS, 8e6, 100 * MSS, false, 5, LIMIT);
+            a.on_ack(SimTime::from_ms(i), MSS, 8e6, 100 * MSS, false);
         }
         assert!(a.extra_acked() <= MSS, "excess {}", a.extra_acked());
     }
@@ -94,31 +109,15 @@ mod tests {
     /// 8 Mb/s delivers in no time at all — 20,000 B, hand-counted.
     #[test]
     fn a_batch_after_a_silence_is_the_excess() {
-        let mut a = AckAggregation::default();
-        a.on_ack(SimTime::from_ms(1), MSS, 8e6, 100 * MSS, false, 5, LIMIT);
+        let mut a = AckAggregation::new(5, LIMIT);
+        a.on_ack(SimTime::from_ms(1), MSS, 8e6, 100 * MSS, false);
         // 10 ms later: 10,000 B expected since the epoch began at 1 ms, 1,000 ACKed:
         // behind, so a new epoch starts here with the 20 segments.
-        a.on_ack(
-            SimTime::from_ms(11),
-            20 * MSS,
-            8e6,
-            100 * MSS,
-            false,
-            5,
-            LIMIT,
-        );
+        a.on_ack(SimTime::from_ms(11), 20 * MSS, 8e6, 100 * MSS, false);
         assert_eq!(a.extra_acked(), 20 * MSS);
         // Capped by the window.
-        let mut b = AckAggregation::default();
-        b.on_ack(
-            SimTime::from_ms(11),
-            20 * MSS,
-            8e6,
-            5 * MSS,
-            false,
-            5,
-            LIMIT,
-        );
+        let mut b = AckAggregation::new(5, LIMIT);
+        b.on_ack(SimTime::from_ms(11), 20 * MSS, 8e6, 5 * MSS, false);
         assert_eq!(b.extra_acked(), 5 * MSS);
     }
 
@@ -129,27 +128,11 @@ mod tests {
     /// segment ahead of BtlBw × the time since its epoch began).
     #[test]
     fn the_excess_is_forgotten_after_the_window() {
-        let mut a = AckAggregation::default();
-        a.on_ack(
-            SimTime::from_ms(1),
-            20 * MSS,
-            8e6,
-            100 * MSS,
-            false,
-            5,
-            LIMIT,
-        );
+        let mut a = AckAggregation::new(5, LIMIT);
+        a.on_ack(SimTime::from_ms(1), 20 * MSS, 8e6, 100 * MSS, false);
         for round in 1..=10 {
             // Steady ACKs from 101 ms, each starting a round.
-            a.on_ack(
-                SimTime::from_ms(100 + round),
-                MSS,
-                8e6,
-                100 * MSS,
-                true,
-                5,
-                LIMIT,
-            );
+            a.on_ack(SimTime::from_ms(100 + round), MSS, 8e6, 100 * MSS, true);
             let expected = if round < 10 { 20 * MSS } else { MSS };
             assert_eq!(a.extra_acked(), expected, "round {round}");
         }

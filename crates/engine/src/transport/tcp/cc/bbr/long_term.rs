@@ -39,9 +39,31 @@ pub(super) enum Verdict {
     Expired,
 }
 
-/// The detector's state; totals are the connection's delivered bytes and lost segments.
-#[derive(Debug, Default)]
+/// What the detector reads of one rate sample (or of a timeout, which counts as one
+/// loss and a round start).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Observation {
+    /// When.
+    pub now: SimTime,
+    /// The connection's delivered bytes so far (Linux `tp->delivered`).
+    pub delivered: u64,
+    /// The connection's segments marked lost so far (Linux `tp->lost`).
+    pub lost: u64,
+    /// Segments this sample found lost (Linux `rs->losses`).
+    pub losses: u64,
+    /// The sample is application-limited.
+    pub app_limited: bool,
+    /// The sample began a round.
+    pub round_start: bool,
+    /// BBR is in ProbeBW.
+    pub in_probe_bw: bool,
+}
+
+/// The detector's state.
+#[derive(Debug)]
 pub(super) struct LongTermBw {
+    /// Segment size, to weigh lost segments against delivered bytes.
+    mss: u64,
     /// Measuring (from the first loss on).
     sampling: bool,
     /// The long-term rate is in force.
@@ -57,6 +79,20 @@ pub(super) struct LongTermBw {
 }
 
 impl LongTermBw {
+    /// Not sampling yet, for segments of `mss` bytes.
+    pub(super) fn new(mss: u64) -> Self {
+        LongTermBw {
+            mss,
+            sampling: false,
+            in_use: false,
+            bw_bps: 0.0,
+            rounds: 0,
+            start_ms: 0,
+            start_delivered: 0,
+            start_lost: 0,
+        }
+    }
+
     /// The policed rate while it is in force.
     pub(super) fn bw(&self) -> Option<f64> {
         self.in_use.then_some(self.bw_bps)
@@ -77,21 +113,18 @@ impl LongTermBw {
         self.rounds = 0;
     }
 
-    /// One rate sample (or a timeout, which counts as one loss and a round start).
-    /// `delivered` and `lost` are the connection's totals after it, `losses` the
-    /// segments it newly found lost; `in_probe_bw` says whether BBR is in ProbeBW.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn on_sample(
-        &mut self,
-        now: SimTime,
-        delivered: u64,
-        lost: u64,
-        mss: u64,
-        losses: u64,
-        app_limited: bool,
-        round_start: bool,
-        in_probe_bw: bool,
-    ) -> Verdict {
+    /// One rate sample, or a timeout.
+    pub(super) fn on_sample(&mut self, o: &Observation) -> Verdict {
+        let Observation {
+            now,
+            delivered,
+            lost,
+            losses,
+            app_limited,
+            round_start,
+            in_probe_bw,
+        } = *o;
+        let mss = self.mss;
         if self.in_use {
             if in_probe_bw && round_start {
                 self.rounds += 1;
@@ -163,6 +196,24 @@ mod tests {
 
     const MSS: u64 = 1000;
 
+    /// A sample in ProbeBW, not application-limited.
+    fn observe(
+        now: SimTime,
+        (delivered, lost): (u64, u64),
+        losses: u64,
+        round_start: bool,
+    ) -> Observation {
+        Observation {
+            now,
+            delivered,
+            lost,
+            losses,
+            app_limited: false,
+            round_start,
+            in_probe_bw: true,
+        }
+    }
+
     /// Feeds `n` rounds, one per 10 ms after `from_ms`, each delivering
     /// `bytes_per_round` and losing `lost_per_round` segments; returns the verdicts.
     fn rounds(
@@ -178,16 +229,7 @@ mod tests {
                 totals.0 += bytes_per_round;
                 totals.1 += lost_per_round;
                 let now = SimTime::from_ms(from_ms + 10 * i);
-                lt.on_sample(
-                    now,
-                    totals.0,
-                    totals.1,
-                    MSS,
-                    lost_per_round,
-                    false,
-                    true,
-                    true,
-                )
+                lt.on_sample(&observe(now, *totals, lost_per_round, true))
             })
             .collect()
     }
@@ -197,10 +239,10 @@ mod tests {
     /// 40 ms: 8 Mb/s), the second agrees at the eighth, and BBR is policed at 8 Mb/s.
     #[test]
     fn two_lossy_intervals_that_agree_are_a_policer() {
-        let mut lt = LongTermBw::default();
+        let mut lt = LongTermBw::new(MSS);
         let mut totals = (0, 0);
         // The first loss starts the measurement at 10 ms.
-        let first = lt.on_sample(SimTime::from_ms(10), 0, 1, MSS, 1, false, false, true);
+        let first = lt.on_sample(&observe(SimTime::from_ms(10), (0, 1), 1, false));
         assert_eq!(first, Verdict::Unchanged);
         totals.1 = 1;
         let v = rounds(&mut lt, 10, 8, 10_000, 3, &mut totals);
@@ -214,9 +256,9 @@ mod tests {
     /// rounds the measurement starts over: no verdict.
     #[test]
     fn light_loss_is_not_a_policer() {
-        let mut lt = LongTermBw::default();
+        let mut lt = LongTermBw::new(MSS);
         let mut totals = (0, 1);
-        lt.on_sample(SimTime::from_ms(10), 0, 1, MSS, 1, false, false, true);
+        lt.on_sample(&observe(SimTime::from_ms(10), (0, 1), 1, false));
         // 1 segment lost per 10 kB: 10%.
         let v = rounds(&mut lt, 10, 40, 10_000, 1, &mut totals);
         assert!(v.iter().all(|&x| x == Verdict::Unchanged));
@@ -226,9 +268,9 @@ mod tests {
     /// Policed, the rate stands for 48 rounds in ProbeBW, then BBR probes again.
     #[test]
     fn the_policed_rate_expires_after_48_rounds() {
-        let mut lt = LongTermBw::default();
+        let mut lt = LongTermBw::new(MSS);
         let mut totals = (0, 1);
-        lt.on_sample(SimTime::from_ms(10), 0, 1, MSS, 1, false, false, true);
+        lt.on_sample(&observe(SimTime::from_ms(10), (0, 1), 1, false));
         rounds(&mut lt, 10, 8, 10_000, 3, &mut totals);
         assert!(lt.bw().is_some());
         let v = rounds(&mut lt, 100, 48, 10_000, 0, &mut totals);
