@@ -328,7 +328,7 @@ def test_repeat_runs_keeps_the_recorded_runs_and_reads_stored_ones(tmp_path: Pat
 
     sample = next(s for s in (space.draw("kernel", 1, i) for i in range(48)) if not s.random and s.duration_s <= 25)
     doc = kernel.scenario_of(sample)
-    runs = [tcplab.run(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": seed}})) for seed in (1, 2, 3)]
+    runs = [tcplab.run(tcplab.load(doc, seed=seed)) for seed in (1, 2, 3)]
     first = measure(runs[0])
     outcome = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=[1], classes=[[0]],
                          ours=first, theirs=first)

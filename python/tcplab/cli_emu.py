@@ -7,7 +7,7 @@ import contextlib
 import os
 import signal
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +24,11 @@ from .cli import (
 )
 from .output import OutputError, check_output
 from .scenario import ScenarioError, load
+
+if TYPE_CHECKING:
+    from .differential.campaign import RepeatFn
+    from .differential.metrics import Comparison
+    from .differential.space import Sample
 
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Results directory (default: results/<scenario name>-emu).")]
 
@@ -253,11 +258,11 @@ def _crosscheck_sample(count: int, seed: int, out: Path | None, rescore: bool, k
     _exit_without_teardown()
 
 
-def _repeat(runs: int, only: set[int] | None):  # noqa: ANN202 - a campaign.RepeatFn
+def _repeat(runs: int, only: set[int] | None) -> RepeatFn:
     """The campaign's ``repeat``: the kernel's extra runs on the samples ``only`` names."""
     from .differential import kernel
 
-    def repeat(outcome, sample, directory):  # noqa: ANN001, ANN202
+    def repeat(outcome: Comparison, sample: Sample, directory: Path) -> Comparison:
         if only is not None and sample.index not in only:
             return outcome
         return kernel.repeat_runs(outcome, sample, directory, runs)

@@ -216,7 +216,7 @@ def simulate(sample: Sample, directory: Path) -> RunMetrics:
     doc = write_scenario(sample, directory)
     runs = []
     for s in campaign.seeds_for(sample, SEEDS_WHEN_RANDOM):
-        runs.append(measure(tcplab.run(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": s}}))))
+        runs.append(measure(tcplab.run(tcplab.load(doc, seed=s))))
         runs[-1].srtt_ms = [None] * len(sample.flows)  # ns-2's side has none to compare
     return mean(runs)
 

@@ -48,7 +48,7 @@ def simulate(sample: Sample, directory: Path) -> RunMetrics:
     seeds = seeds_for(sample, SEEDS_WHEN_RANDOM)
     runs = []
     for seed in seeds:
-        sim = tcplab.run(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": seed}}))
+        sim = tcplab.run(tcplab.load(doc, seed=seed))
         sim.save(directory / f"sim-seed{seed}", report=False)
         runs.append(measure(sim))
     kernel_run = directory / f"emu-seed{seeds[0]}"
@@ -84,7 +84,7 @@ def repeat_runs(outcome: Comparison, sample: Sample, directory: Path, runs: int,
     for r in range(len(measured) + 1, runs + 1):
         where = run_directory(directory, seed, r)
         if not where.exists():  # saved by an attempt stopped before it was recorded
-            emulate(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": seed}}), progress).save(
+            emulate(tcplab.load(doc, seed=seed), progress).save(
                 where, report=False)
         measured.append(measure(RunResult.from_directory(where)))
     outcome.reference_runs = measured
@@ -108,7 +108,7 @@ def compare(sample: Sample, directory: Path, progress: Callable[[float], None] |
     try:
         for seed in seeds:
             try:
-                emu = emulate(tcplab.load({**doc, "simulation": {**doc["simulation"], "seed": seed}}), progress)
+                emu = emulate(tcplab.load(doc, seed=seed), progress)
             except EmulationRefused as e:
                 base.status, base.reason = "excluded", str(e).splitlines()[-1]
                 return base

@@ -38,7 +38,8 @@ use crate::rng::Rng;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 
-/// Parameters of `bbr` (Linux 4.9 constants as defaults).
+/// Parameters of `bbr` (today's Linux constants as defaults; the `linux-4.9` preset
+/// turns off what 4.9 lacked).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
@@ -161,6 +162,10 @@ impl AlgorithmConfig for Config {
     }
 }
 
+/// The largest TSO burst Linux 6.x budgets for, bytes: `GSO_MAX_SIZE` (512 KiB) less one
+/// and `MAX_TCP_HEADER` (about 320 bytes on x86-64).
+const GSO_MAX_PAYLOAD: f64 = 524_288.0 - 1.0 - 320.0;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Startup,
@@ -268,7 +273,7 @@ impl Bbr {
     fn tso_segs_goal(&self) -> u64 {
         let rate = self.pacing_rate.unwrap_or(0.0);
         let min_segs = if rate < 1.2e6 { 1 } else { 2 };
-        let bytes = (rate / 8.0 / 1024.0).min(524_288.0 - 1.0 - 320.0) as u64;
+        let bytes = (rate / 8.0 / 1024.0).min(GSO_MAX_PAYLOAD) as u64;
         (bytes / self.mss).max(min_segs)
     }
 
