@@ -78,12 +78,12 @@ differential-kernel: install
 bench: install
 	$(BIN)/python benchmarks/run.py --scaling --sack-cliff --fat-tree $(BENCH_ARGS)
 
-## The fuzzer on 5,000 scenarios and 1,000 commands on tcplab's outputs (CI runs 300 and
-## 24): outcome counts, failing cases in
+## The fuzzer on 10,000 cases: 6,000 scenarios, 1,000 commands on its outputs, 2,500 sweep files,
+## 500 study files (CI: 300, 24, 24, 6); ~45 min. Outcome counts, failing cases in
 ## tests/fuzz-failures/. FUZZ_ARGS="--cases N --seed S" to change.
-FUZZ_ARGS ?= --cases 5000
+FUZZ_ARGS ?=
 fuzz: install
-	cd tests && ../$(BIN)/python -m fuzz.run --output-cases 1000 $(FUZZ_ARGS) --failures fuzz-failures
+	cd tests && ../$(BIN)/python -m fuzz.run --cases 6000 --output-cases 1000 --sweep-cases 2500 --study-cases 500 $(FUZZ_ARGS) --failures fuzz-failures
 
 ## Plain `pip install .` into a fresh venv, every subcommand's --help and one run (also
 ## part of `make test`: tests/test_packaging.py).

@@ -51,6 +51,15 @@ def test_quick_reproduction_decides_conclusions_as_the_full_run(study, quick_rep
     assert f"This quick run decides only the {len(conclusions)} checks whose sweeps it ran" in md
 
 
+def _as_toml_lines(table: dict) -> str:
+    """``table`` as the key = value lines of a TOML table (strings quoted as JSON is)."""
+    def value(v: object) -> str:
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{json.dumps(k)} = {value(x)}" for k, x in v.items()) + " }"
+        return json.dumps(v)
+    return "".join(f"{json.dumps(k)} = {value(v)}\n" for k, v in table.items())
+
+
 @pytest.mark.parametrize("entry, field", [
     ('{ label = "x", value = 1, sweep = "s", table = "runs", column = "goodput_bps\\" FROM read_csv(\'/etc/passwd\') --" }',
      "column"),
@@ -64,8 +73,8 @@ def test_study_files_cannot_put_sql_into_published_values(tmp_path, entry, field
 
     export_study(load_study("lan"), tmp_path)
     study = tmp_path / "study.toml"
-    study.write_text(study.read_text() + f"\n[[published]]\nevil = {entry}\n")
-    with pytest.raises(StudyError, match=rf"published\[\d+\]\.evil\.{field}"):
+    study.write_text(study.read_text() + "\n[[published]]\n" + _as_toml_lines(tomllib.loads(f"x = {entry}")["x"]))
+    with pytest.raises(StudyError, match=rf"published\[\d+\]\.{field}"):
         load_study(str(tmp_path))
     result = run_cli("reproduce", str(tmp_path), "--quick", "--out", str(tmp_path / "out"))
     assert result.returncode == 2 and field in result.stderr and not (tmp_path / "out").exists()
@@ -91,3 +100,60 @@ def test_a_misspelled_check_fails_when_the_study_loads(tmp_path, change, said):
         load_study(str(tmp_path))
     result = run_cli("reproduce", str(tmp_path), "--quick", "--out", str(tmp_path / "out"))
     assert result.returncode == 2 and said in result.stderr and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("path, value, said", [
+    (("conclusion", 0, "check", "a"), True, "conclusion[0].check.a: expected a table with column"),
+    (("question",), True, "question: expected a string"),
+    (("conclusion", 0, "check", "mni"), 1.0, "conclusion[0].check.mni: unknown key (did you mean 'min'?)"),
+    (("sweep", 0, "table", "parameters", "size", "values"), [[1], 2],
+     "sweep[0] (size_sctp): table.parameters.size.values: expected values of one kind"),
+    (("figure", 0, "others", 0, "sweep"), {"a": 1}, "figure[0].others[0].sweep: expected a string"),
+])
+def test_a_study_file_of_the_wrong_shape_fails_when_it_loads(tmp_path, path, value, said):
+    """Found by the fuzzer's study cases (#35): a study file whose entries had the wrong
+    type ran its sweeps and then ended in a Python error (a check's `a = true`, a
+    `question` that is not text, a sweep value list of mixed kinds). The study file's
+    shape (studies/shape.py) is checked when it loads: one message naming the entry,
+    exit 2, nothing run or written."""
+    from fuzz.strategies import to_toml
+    from tcplab.studies import StudyError, export_study
+
+    export_study(load_study("sctp"), tmp_path)
+    study = tmp_path / "study.toml"
+    data = tomllib.loads(study.read_text())
+    node = data
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    study.write_text(to_toml(data))
+    with pytest.raises(StudyError) as raised:
+        load_study(str(tmp_path))
+    assert f"{study}: {said}" in str(raised.value)
+    result = run_cli("reproduce", str(tmp_path), "--quick", "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and said in result.stderr and not (tmp_path / "out").exists()
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_quantity_the_catalog_does_not_hold_is_named(tmp_path):
+    """Found by the fuzzer (#35): a published value naming a column the runs table does
+    not have, or a row value of the wrong type, was a DuckDB error after the sweeps
+    ran; it is an error naming the quantity."""
+    import tcplab
+    from tcplab.studies.measures import MeasureError, measure
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(
+        '[simulation]\nduration = "0.2s"\n[topology.dumbbell]\npairs = 1\n'
+        'access = { bandwidth = "100Mbps", delay = "1ms" }\n'
+        'bottleneck = { bandwidth = "10Mbps", delay = "5ms", queue = { type = "droptail", limit = "20 packets" } }\n'
+        '[[flow]]\nname = "tcp"\nfrom = "left0"\nto = "right0"\napp = { type = "bulk" }\ntransport = "tcp"\n'
+        '[sweep]\n[sweep.parameters]\nq = { values = [10, 20], set = { "topology.dumbbell.bottleneck.queue.limit" = "{q} packets" } }\n')
+    tcplab.sweep(str(scenario), out=str(tmp_path / "sweeps" / "s"), jobs=1)
+    good = {"sweep": "s", "where": {"q": 10}, "table": "flows", "row": {"id": "tcp"}, "column": "goodput_bps"}
+    assert measure(good, tmp_path)[0] > 0
+    for bad, said in [({"table": "runs", "column": "packets_sent"}, "runs.packets_sent"),
+                      ({"row": {"id": 5}}, "flows.goodput_bps"),
+                      ({"where": {"nope": 1}}, "flows.goodput_bps")]:
+        with pytest.raises(MeasureError, match=re.escape(said) + ".*cannot be read"):
+            measure({**good, **bad}, tmp_path)

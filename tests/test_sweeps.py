@@ -307,6 +307,10 @@ def test_sigkill_mid_sweep_then_rerun_has_every_run_exactly_once(write_scenario,
     ('x = { from = 1, to = 5, step = 0 }', "sweep.parameters.x.step: must not be 0"),
     ('x = { from = 5, to = 1, step = 1 }', "points the wrong way"),
     ('x = { from = 0, to = 1, num = 3, scale = "log" }', "needs from and to above 0"),
+    # Found by the fuzzer (#35): each was an internal error after the runs.
+    ('d = { values = [false, 5], set = { "simulation.seed" = "{d}" } }',
+     "sweep.parameters.d.values: expected values of one kind — all numbers, all strings or all true/false — "
+     "got a number, true/false"),
 ])
 def test_bad_sweeps_exit_2_and_write_nothing(write_scenario, tmp_path, sweep, message):
     path = write_scenario(star() + f"\n[sweep]\n[sweep.parameters]\n{sweep}\n")
@@ -314,6 +318,28 @@ def test_bad_sweeps_exit_2_and_write_nothing(write_scenario, tmp_path, sweep, me
     assert r.returncode == 2, r.stdout + r.stderr
     assert message in r.stderr
     assert "Traceback" not in r.stderr
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize(("sweep_file", "message"), [
+    ('scenario = "dir"\n[sweep]\n[sweep.parameters]\n"simulation.seed" = [1, 2]\n',
+     "scenario: 'dir' is not a scenario file (it names a directory)"),
+    ('scenario = "base.toml"\nsweep = 3\n', "sweep: expected a table ([sweep] with [sweep.parameters]), got 3"),
+    ('scenario = "base.toml"\n[sweep]\n[sweep.parameters]\nseed = [1, 2]\n',
+     "sweep.parameters.seed: a parameter may not be called 'seed' (a column of the runs table)"),
+])
+def test_a_bad_sweep_file_is_named_in_one_line(write_scenario, tmp_path, sweep_file, message):
+    """Found by the fuzzer's sweep-file cases (#35): a sweep file whose scenario is a
+    directory named the directory, `sweep = 3` was an internal error, and a reserved
+    parameter name was reported without the file. Each names the sweep file and the
+    key, in one line, exit 2, nothing written."""
+    write_scenario(star(), "base.toml")
+    (tmp_path / "dir").mkdir()
+    path = write_scenario(sweep_file, "sweep.toml")
+    r = run_cli("sweep", str(path), "--out", str(tmp_path / "s"))
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {path}: {message}"), r.stderr
     assert not (tmp_path / "s").exists()
 
 

@@ -4,7 +4,9 @@ runs 5,000). Generates cases with Hypothesis from a fixed seed, runs each as the
 every failing case (scenario file, command line, what went wrong) under --failures.
 ``--output-cases M`` adds M cases on tcplab's own outputs: ``tcplab query`` with hostile
 SQL on a small sweep, ``tcplab report`` and ``tcplab compare`` on a results directory
-with a file damaged (#35). Exit status 1 if any case failed."""
+with a file damaged (#35); ``--sweep-cases`` mutated sweep tables and sweep files
+(``tcplab sweep``); ``--study-cases`` a shipped study with its study.toml mutated
+(``tcplab reproduce DIR --quick``). Exit status 1 if any case failed."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from .harness import run_case, summarize  # noqa: E402
-from .strategies import RESULT_FILES, Case, cases, query_cases, results_cases  # noqa: E402
+from .strategies import RESULT_FILES, Case, cases, query_cases, results_cases, study_cases, sweep_cases  # noqa: E402
 
 #: The fixtures output cases damage: a results directory and a sweep, both small.
 FIXTURE_SCENARIO = """
@@ -58,6 +60,11 @@ limit = { values = [10, 40], set = { "topology.dumbbell.bottleneck.queue.limit" 
 """
 
 
+#: The shipped study whose study.toml the study cases mutate: its quick run takes
+#: seconds, and its checks cover ratios, differences, trends, optima and bands.
+FUZZED_STUDY = "sctp"
+
+
 def make_fixtures(root: Path) -> dict[str, Path]:
     """``res`` (and ``base``, the same): a results directory; ``sweep``: a sweep."""
     import subprocess
@@ -70,10 +77,30 @@ def make_fixtures(root: Path) -> dict[str, Path]:
     return {"res": root / "res", "base": root / "res", "sweep": root / "sweep"}
 
 
+def make_sweep_fixtures(root: Path) -> dict[str, Path]:
+    """``base``: a directory holding the scenario a sweep file names (base/scenario.toml)."""
+    (root / "base").mkdir(parents=True, exist_ok=True)
+    (root / "base" / "scenario.toml").write_text(FIXTURE_SCENARIO)
+    return {"base": root / "base"}
+
+
+def make_study_fixtures(root: Path) -> dict[str, Path]:
+    """``study``: FUZZED_STUDY's files (``reproduce --export``); ``study-out``: its
+    finished quick run, which a case resumes."""
+    import subprocess
+
+    root.mkdir(parents=True, exist_ok=True)
+    for cmd in (["reproduce", FUZZED_STUDY, "--export", "study"],
+                ["reproduce", "study", "--quick", "--out", "study-out", "--jobs", "1"]):
+        subprocess.run([sys.executable, "-m", "tcplab", *cmd], cwd=root, check=True, capture_output=True)
+    return {"study": root / "study", "study-out": root / "study-out"}
+
+
 def fuzz(n: int, time_limit_s: float, failures: Path, fuzz_seed: int, warn_after_s: float,
-         output_cases: int = 0) -> Counter:
-    """Runs ``n`` scenario cases and ``output_cases`` cases on tcplab's outputs;
-    returns the outcome counts."""
+         output_cases: int = 0, sweep_cases_n: int = 0, study_cases_n: int = 0) -> Counter:
+    """Runs ``n`` scenario cases, ``output_cases`` cases on tcplab's outputs,
+    ``sweep_cases_n`` sweep files and ``study_cases_n`` study files; returns the
+    outcome counts."""
     import tcplab.cli  # noqa: F401  (loaded once, before the children fork)
 
     # Serializing 3,000 levels of nesting needs a deep stack here; each child gets
@@ -119,6 +146,15 @@ def fuzz(n: int, time_limit_s: float, failures: Path, fuzz_seed: int, warn_after
             fixtures.update(make_fixtures(scratch / "fixtures"))
             originals = {name: (fixtures["res"] / name).read_bytes() for name in RESULT_FILES}
             drive(st.one_of(query_cases(), results_cases(originals)), output_cases)
+        if sweep_cases_n:
+            fixtures.update(make_sweep_fixtures(scratch / "fixtures"))
+            drive(sweep_cases(), sweep_cases_n)
+        if study_cases_n:
+            import tomllib
+
+            fixtures.update(make_study_fixtures(scratch / "fixtures"))
+            original = tomllib.loads((fixtures["study"] / "study.toml").read_text())
+            drive(study_cases(original), study_cases_n)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return outcomes
@@ -133,9 +169,13 @@ def main() -> None:
                     help="TCPLAB_WARN_AFTER_S for the runs: a case may outlast --time-limit only if announced")
     ap.add_argument("--output-cases", type=int, default=0,
                     help="cases on tcplab's outputs (query, report, compare) after the scenario cases")
+    ap.add_argument("--sweep-cases", type=int, default=0, help="mutated sweep tables and sweep files (tcplab sweep)")
+    ap.add_argument("--study-cases", type=int, default=0,
+                    help=f"the {FUZZED_STUDY} study with a mutated study.toml (tcplab reproduce DIR --quick)")
     ap.add_argument("--failures", type=Path, default=Path("fuzz-failures"))
     args = ap.parse_args()
-    outcomes = fuzz(args.cases, args.time_limit, args.failures, args.seed, args.warn_after, args.output_cases)
+    outcomes = fuzz(args.cases, args.time_limit, args.failures, args.seed, args.warn_after, args.output_cases,
+                    args.sweep_cases, args.study_cases)
     print(summarize(outcomes))
     sys.exit(1 if any(kind not in ("ok", "refused", "announced_timeout") for kind in outcomes) else 0)
 

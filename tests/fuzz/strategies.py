@@ -313,3 +313,88 @@ def results_cases(draw, originals: dict[str, bytes]) -> Case:
     command = draw(st.sampled_from(["report", "compare", "compare"]))
     argv = ["report", "res"] if command == "report" else ["compare", "base", "res", *(["--out", "cmp"] if draw(st.booleans()) else [])]
     return Case(filename=f"res/{name}", content=data, command=command, argv=argv, fixtures=("res", "base"))
+
+
+#: Valid ``[sweep]`` tables for the seed scenarios: a parameter by path, one with
+#: ``set`` templates, a range, named cases, zip and exclude — each a few small runs.
+SWEEP_SEEDS: list[dict] = [
+    {"replications": 2, "metrics": ["goodput_bps", "drops"],
+     "parameters": {"simulation.seed": [1, 2]}},
+    {"parameters": {"d": {"values": [1, 5], "set": {"simulation.duration": "{d/10}s"}},
+                    "s": {"from": 1, "to": 3, "step": 1, "set": {"simulation.seed": "{s}"}}},
+     "exclude": ["d > 3 and s == 2"], "series": False, "time_limit": "60s"},
+    {"parameters": {"a": {"values": [1, 2]}, "b": {"values": [3, 4]}},
+     "zip": [["a", "b"]], "plot": [{"x": "a", "y": "goodput_bps", "lines": "b"}]},
+    {"parameters": {"variant": {"cases": {"one": {"simulation.seed": 1}, "two": {"simulation.seed": 2}}},
+                    "r": {"from": 0.1, "to": 0.4, "num": 2, "scale": "log", "unit": "s", "set": {"simulation.duration": "{r}s"}}}},
+]
+
+
+def _mutate(draw, doc: dict, count: int, focus: tuple[str, ...] = ()) -> dict:
+    """``doc`` with ``count`` structural mutations; with ``focus``, most of them hit the
+    leaves under those keys (a study file's prose is not what needs testing)."""
+    for _ in range(count):
+        paths = leaves(doc)
+        if not paths:
+            break
+        focused = [p for p in paths if any(k in p for k in focus)]
+        path = draw(st.sampled_from(focused if focused and draw(st.integers(0, 3)) else paths))
+        parent, key = _parent(doc, path), path[-1]
+        op = draw(st.sampled_from(["set", "set", "set", "delete", "unknown_key", "duplicate", "nest", "swap"]))
+        if op == "set":
+            parent[key] = draw(ODD_VALUES)
+        elif op == "delete":
+            del parent[key]
+        elif op == "unknown_key" and isinstance(parent, dict):
+            parent[draw(st.text(min_size=1, max_size=12))] = draw(ODD_VALUES)
+        elif op == "duplicate" and isinstance(parent, list):
+            parent.append(copy.deepcopy(parent[key]))
+        elif op == "nest":
+            parent[key] = _deep(draw(st.integers(50, 3000)), draw(st.sampled_from(["list", "dict"])))
+        elif op == "swap":
+            # A value of the right shape from elsewhere in the document.
+            other = draw(st.sampled_from(paths))
+            if other[: len(path)] != path and path[: len(other)] != other:
+                parent[key] = copy.deepcopy(_parent(doc, other)[other[-1]])
+    return doc
+
+
+@st.composite
+def sweep_cases(draw) -> Case:
+    """``tcplab sweep`` on a seed scenario with a mutated ``[sweep]`` table — inline, or
+    in a sweep file naming the scenario (the fixture ``base``)."""
+    scenario = copy.deepcopy(draw(st.sampled_from(SEEDS[:2])))
+    table = _mutate(draw, copy.deepcopy(draw(st.sampled_from(SWEEP_SEEDS))), draw(st.integers(0, 3)))
+    if draw(st.booleans()):
+        doc, fixtures = {**scenario, "sweep": table}, ()
+    else:
+        doc = {"scenario": draw(st.sampled_from(["base/scenario.toml"] * 6 + ["nowhere.toml", "base", ""])),
+               "set": {"simulation.duration": draw(st.sampled_from(["0.3s", "0.3s", "0", "-1s", "1e9s"]))},
+               "sweep": table}
+        fixtures = ("base",)
+        if draw(st.integers(0, 3)) == 0:
+            doc = _mutate(draw, doc, 1)
+    content = to_toml(doc).encode("utf-8", "surrogatepass")
+    if draw(st.integers(0, 9)) == 0:
+        content = draw(corrupted(content))
+    return Case(filename="sweep.toml", content=content, command="sweep",
+                argv=["sweep", "sweep.toml", "--out", "out", "--jobs", "1"], fixtures=fixtures)
+
+
+#: What a study file's checks, sweeps and published values live under.
+STUDY_FOCUS = ("conclusion", "check", "sweep", "published", "figure", "series_figure", "unstated",
+               "grading", "quantity", "difference", "table", "parameters", "quick")
+
+
+@st.composite
+def study_cases(draw, original: dict) -> Case:
+    """``tcplab reproduce DIR --quick`` on a copy of a shipped study (fixture ``study``)
+    whose study.toml is mutated, resuming the fixture's finished quick run (``study-out``)
+    so that only what the mutation changed runs again."""
+    doc = _mutate(draw, copy.deepcopy(original), draw(st.integers(1, 4)), STUDY_FOCUS)
+    content = to_toml(doc).encode("utf-8", "surrogatepass")
+    if draw(st.integers(0, 9)) == 0:
+        content = draw(corrupted(content))
+    return Case(filename="study/study.toml", content=content, command="reproduce",
+                argv=["reproduce", "study", "--quick", "--out", "study-out", "--jobs", "1"],
+                fixtures=("study", "study-out"))

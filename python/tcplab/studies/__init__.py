@@ -18,6 +18,7 @@ from pathlib import Path
 from ..scenario import ScenarioError
 from ..scenario.errors import suggest
 from ..scenario.loader import read_raw
+from .shape import study_problem
 
 STUDIES_DIR = Path(__file__).parent
 
@@ -65,9 +66,33 @@ def load_study(name: str) -> Study:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as e:
         raise StudyError(f"{path}: malformed TOML: {e}") from None
+    except RecursionError:
+        raise StudyError(f"{path}: a value is nested too deeply to read") from None
+    except UnicodeDecodeError as e:
+        raise StudyError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    found = study_problem(data)
+    if found is not None:
+        raise StudyError(f"{path}: {found}")
     _check_names(data, str(path))
     _check_conclusions(data, str(path))
-    return Study(name=data.get("name", directory.name), title=data.get("title", directory.name), directory=directory, data=data)
+    study = Study(name=data.get("name", directory.name), title=data.get("title", directory.name), directory=directory,
+                  data=data)
+    _check_sweeps(study, str(path))
+    return study
+
+
+def _check_sweeps(study: Study, source: str) -> None:
+    """StudyError naming the sweep if one of its declarations (full or quick) is not a
+    sweep tcplab can run: found when the study is loaded, before any of them runs."""
+    names = [d["name"] for d in study.data.get("sweep", [])]
+    for name in {n for n in names if names.count(n) > 1}:
+        raise StudyError(f"{source}: sweep: two sweeps are called {name!r}")
+    for i, declaration in enumerate(study.data.get("sweep", [])):
+        for quick in (False, True):
+            try:
+                sweep_spec(study, declaration, quick)
+            except StudyError as e:
+                raise StudyError(f"{source}: sweep[{i}] ({declaration['name']}): {e}") from None
 
 
 #: What a study's entries may name as a table; columns and parameters must be plain
@@ -162,9 +187,13 @@ def sweep_spec(study: Study, declaration: dict, quick: bool):
     scenario_path = study.directory / declaration["scenario"]
     try:
         scenario, source = read_raw(scenario_path)
+        return sweep_from_table(table, scenario, source)
     except ScenarioError as e:
+        if e.path.startswith("sweep."):
+            # The sweep's table lives in study.toml, under this declaration.
+            where = "quick" if quick and "quick" in declaration else "table"
+            raise StudyError(f"{where}.{e.path.removeprefix('sweep.')}: {e.message}") from None
         raise StudyError(str(e)) from None
-    return sweep_from_table(table, scenario, source)
 
 
 #: Where a backend's runs of a sweep go: ``sweeps/<name><suffix>``.
@@ -182,9 +211,24 @@ def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, d
     study's quick subset also runs under every reading of its unstated parameters
     (``out/explore``, :mod:`.explore`) and the report carries the map."""
     from ..sweeps import point_summary, runs_frame
+    from ..sweeps.orchestrate import SweepInputError, plan
     from ..sweeps.spec import point_id
+    from .measures import MeasureError
     from .report import build_backend_report, build_report
 
+    runs_on = [("sim", ""), (backend, BACKEND_SUFFIX[backend])] if backend in BACKEND_SUFFIX else [("sim", "")]
+    declarations = [(d, b, d["name"] + suffix) for d in study.sweeps(quick, backend) for b, suffix in runs_on]
+    if not declarations:
+        raise StudyError(f"study '{study.name}' has no sweeps for --backend {backend}")
+    # Every sweep planned before the first runs: a point no run could start from is
+    # reported in a second, not after the sweeps before it (plans are cheap: ~0.5 s
+    # for the largest study).
+    planned = [(name, on, sweep_spec(study, declaration, quick)) for declaration, on, name in declarations]
+    for name, on, spec in planned:
+        try:
+            plan(spec, on)
+        except SweepInputError as e:
+            raise StudyError(f"{study.directory / 'study.toml'}: sweep {name}: {e}") from None
     out.mkdir(parents=True, exist_ok=True)
     exploration = None
     if explore:
@@ -194,13 +238,10 @@ def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, d
             exploration = explore_study(study, out / "explore", jobs=jobs, dask=dask, runner=runner)
         except ExploreError as e:
             raise StudyError(str(e)) from None
+        except MeasureError as e:
+            raise StudyError(f"{study.directory / 'study.toml'}: {e}") from None
     summaries, specs, walls = {}, {}, {}
-    runs_on = [("sim", ""), (backend, BACKEND_SUFFIX[backend])] if backend in BACKEND_SUFFIX else [("sim", "")]
-    declarations = [(d, b, d["name"] + suffix) for d in study.sweeps(quick, backend) for b, suffix in runs_on]
-    if not declarations:
-        raise StudyError(f"study '{study.name}' has no sweeps for --backend {backend}")
-    for declaration, on, name in declarations:
-        spec = sweep_spec(study, declaration, quick)
+    for name, on, spec in planned:
         outcome, _summary, _plots = runner(spec, out / "sweeps" / name, jobs, dask, name, on)
         runs = runs_frame(outcome.root)
         order = [point_id(p) for p in spec.points()]
@@ -208,6 +249,9 @@ def reproduce_study(study: Study, out: Path, *, quick: bool, jobs: int | None, d
         summaries[name] = point_summary(runs, [p.name for p in spec.parameters], metrics, order=order)
         specs[name] = spec
         walls[name] = outcome
-    if backend in BACKEND_SUFFIX:
-        return build_backend_report(study, out, summaries, specs, walls, quick=quick, backend=backend)
-    return build_report(study, out, summaries, specs, walls, quick=quick, exploration=exploration)
+    try:
+        if backend in BACKEND_SUFFIX:
+            return build_backend_report(study, out, summaries, specs, walls, quick=quick, backend=backend)
+        return build_report(study, out, summaries, specs, walls, quick=quick, exploration=exploration)
+    except MeasureError as e:
+        raise StudyError(f"{study.directory / 'study.toml'}: {e}") from None

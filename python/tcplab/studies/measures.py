@@ -16,6 +16,10 @@ from ..sweeps.catalog import connect
 from ..sweeps.stats import mean_ci
 
 
+class MeasureError(ValueError):
+    """A study's quantity names something the sweep's catalog does not hold."""
+
+
 def measure(item: dict, out: Path) -> tuple[float | None, float | None]:
     """(mean, CI half-width) of the entry's quantity over its point's replications."""
     root = out / "sweeps" / item["sweep"]
@@ -33,9 +37,17 @@ def measure(item: dict, out: Path) -> tuple[float | None, float | None]:
             where.append(f't."{name}" = ?')
             params.append(value)
         sql = f'SELECT t."{column}" AS v FROM {table} t JOIN runs r USING (key) WHERE {" AND ".join(where)}'
+    import duckdb
+
     con = connect(root)
     try:
         values = [row[0] for row in con.execute(sql, params).fetchall() if row[0] is not None]
+    except duckdb.Error as e:
+        # A column or row the catalog does not have, or a value of the wrong type: the
+        # study file's entry is wrong, not the runs.
+        reason = str(e).splitlines()[0].split(": ", 1)[-1]
+        raise MeasureError(f"{table}.{column} of sweep {item['sweep']!r} (where {item.get('where', {})}, row "
+                           f"{item.get('row', {})}) cannot be read: {reason}") from None
     finally:
         con.close()
     if not values:

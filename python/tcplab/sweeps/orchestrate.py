@@ -23,11 +23,6 @@ from .task import RunTask, execute
 #: Seconds between batch commits: at most this much finished work is redone after a kill.
 FLUSH_SECONDS = 2.0
 
-#: Run columns a parameter may not be named after.
-RESERVED_COLUMNS = ("key", "point", "rep", "seed", "status", "message", "wall_s", "engine_s", "tcplab_version",
-                    "batch", "goodput_bps", "jain", "drops", "retransmits", "timeouts", "loss_rate", "srtt_ms",
-                    "delay_ms_mean", "events")
-
 ProgressCallback = Callable[[int, int, int, int], None]
 """Called with (runs done, of which failed, runs to do in this invocation, runs already stored)."""
 
@@ -63,10 +58,6 @@ class PlannedRun:
 def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
     """Every run of the sweep on ``backend``, each validated (loaded and compiled) up
     front."""
-    for p in spec.parameters:
-        if p.name in RESERVED_COLUMNS:
-            raise SweepInputError(f"sweep.parameters: a parameter may not be called '{p.name}' (a column of the "
-                                  f"runs table); rename it and give its field path in set = {{ ... }}")
     base_seed = _base_seed(spec.scenario)
     runs = []
     engine = engine_build()

@@ -169,6 +169,12 @@ def canonical_json(value: object) -> str:
 # ---------------------------------------------------------------------------- reading
 
 
+#: Run columns a parameter may not be named after.
+RESERVED_COLUMNS = ("key", "point", "rep", "seed", "status", "message", "wall_s", "engine_s", "tcplab_version",
+                    "batch", "goodput_bps", "jain", "drops", "retransmits", "timeouts", "loss_rate", "srtt_ms",
+                    "delay_ms_mean", "events")
+
+
 def read_sweep(source: str | os.PathLike, extra: dict | None = None) -> SweepSpec:
     """Reads a scenario with a ``[sweep]`` table, or a sweep file (``scenario = "x.toml"``
     plus ``[sweep]``, and optionally ``set = {path = value}`` applied to every run).
@@ -184,11 +190,19 @@ def read_sweep(source: str | os.PathLike, extra: dict | None = None) -> SweepSpe
                     raise ScenarioError(key, f"unknown key '{key}' in a sweep file{suggest(key, _FILE_KEYS)}; "
                                              f"valid keys: {', '.join(_FILE_KEYS)}")
             base = os.path.join(os.path.dirname(os.path.abspath(name)), raw["scenario"])
+            if not os.path.isfile(base):
+                # The sweep file's pointer is what is wrong, not a scenario.
+                raise ScenarioError("scenario", f"{raw['scenario']!r} is not a scenario file (it names "
+                                    f"{'a directory' if os.path.isdir(base) else 'nothing'}); expected the path "
+                                    "of a .toml or .yaml scenario, relative to this file")
             scenario, scenario_name = read_raw(base)
             base_overrides = _base_sets(raw.get("set", {}))
         else:
             scenario, scenario_name, base_overrides = raw, name, ()
-        table = dict(scenario.get("sweep") or {}) if scenario is raw else dict(raw.get("sweep") or {})
+        found = scenario.get("sweep") if scenario is raw else raw.get("sweep")
+        if found is not None and not isinstance(found, dict):
+            raise ScenarioError("sweep", f"expected a table ([sweep] with [sweep.parameters]), got {found!r:.60}")
+        table = dict(found or {})
         if not table:
             raise ScenarioError("sweep", "missing: a sweep needs a [sweep] table with [sweep.parameters]")
         table.update(extra or {})
@@ -222,6 +236,10 @@ def _parse(table: dict, scenario: dict, source: str, base_overrides: tuple[str, 
         raise ScenarioError("sweep.parameters", "expected a table with at least one parameter, e.g. "
                                                 '"flow[*].transport.receive_buffer" = ["20 packets", "40 packets"]')
     parameters = tuple(_parameter(name, spec) for name, spec in raw_params.items())
+    for p in parameters:
+        if p.name in RESERVED_COLUMNS:
+            raise ScenarioError(f"sweep.parameters.{p.name}", f"a parameter may not be called '{p.name}' (a column "
+                                "of the runs table); rename it and give its field path in set = { ... }")
     names = [p.name for p in parameters]
     zip_groups = _zip_groups(table.get("zip", []), parameters)
     replications = table.get("replications", 1)
@@ -304,12 +322,32 @@ def _parameter(name: str, spec: object) -> Parameter:
         values = _range(spec, path)
     else:
         raise ScenarioError(path, "expected values = [...], a range { from, to, step } (or num with scale = \"log\") or cases")
+    kinds = {_value_kind(v) for v in values}
+    if len(kinds) != 1 or None in kinds:
+        # Each value becomes a cell of the parameter's column in the runs table.
+        raise ScenarioError(f"{path}.values", "expected values of one kind — all numbers, all strings or all "
+                            f"true/false — got {', '.join(sorted({_kind_name(v) for v in values}))}; for "
+                            "settings that differ in several fields use cases = { name = { path = value } }")
     if len(set(map(canonical_json, values))) != len(values):
         raise ScenarioError(path, "lists a value twice")
     set_ = spec.get("set", {})
     if not isinstance(set_, dict):
         raise ScenarioError(f"{path}.set", "expected a table of field path = value or \"{expression}\" template")
     return Parameter(name=name, values=values, unit=unit, set=set_, cases=dict(spec.get("cases", {})), log_scale=log_scale)
+
+
+def _value_kind(value: object) -> str | None:
+    """The column type a parameter value is stored as, or None if it cannot be one."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "string" if isinstance(value, str) else None
+
+
+def _kind_name(value: object) -> str:
+    named = {"bool": "true/false", "number": "a number", "string": "a string"}.get(_value_kind(value) or "")
+    return named or ("a table" if isinstance(value, dict) else "a list" if isinstance(value, list) else type(value).__name__)
 
 
 def _range(spec: dict, path: str) -> tuple:
