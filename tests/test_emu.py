@@ -143,6 +143,8 @@ def test_udp_sees_the_configured_delay_and_rate(write_scenario, tmp_path):
     summary = json.loads((light / "summary.json").read_text())
     if (reason := _machine_kept_time(summary, "a->b")) is not None:
         pytest.skip(f"this machine could not keep time (under load?): {reason}")
+    # The run's own verdict on its calibration (emu/timekeeping.py): kept.
+    assert summary["emulation"]["timekeeping"]["verdict"] == "kept", summary["emulation"]["timekeeping"]
     flow = summary["flows"][0]
     expected_ms = 20 + 1028 * 8 / 20e6 * 1e3
     assert abs(flow["delay_ms"]["mean"] - expected_ms) < 0.5, flow["delay_ms"]

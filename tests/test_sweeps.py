@@ -311,6 +311,8 @@ def test_sigkill_mid_sweep_then_rerun_has_every_run_exactly_once(write_scenario,
     ('d = { values = [false, 5], set = { "simulation.seed" = "{d}" } }',
      "sweep.parameters.d.values: expected values of one kind — all numbers, all strings or all true/false — "
      "got a number, true/false"),
+    ('d = { values = [1, 18446744073709551616], set = { "simulation.seed" = "{d}" } }',
+     "sweep.parameters.d.values: 1.84e+19 is beyond a 64-bit integer"),
 ])
 def test_bad_sweeps_exit_2_and_write_nothing(write_scenario, tmp_path, sweep, message):
     path = write_scenario(star() + f"\n[sweep]\n[sweep.parameters]\n{sweep}\n")

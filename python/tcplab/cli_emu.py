@@ -22,6 +22,7 @@ from .cli import (
     print_summary,
     real_console,
 )
+from .emu.timekeeping import describe as describe_timekeeping
 from .output import OutputError, check_output
 from .scenario import ScenarioError, load
 
@@ -83,9 +84,13 @@ def _emulate(loaded, what: str, force: bool = False):
 
     progress = _Progress(what)
     try:
-        return emulate(loaded, progress, force=force)
+        result = emulate(loaded, progress, force=force)
     finally:
         progress.close()
+    said = describe_timekeeping(result.summary["emulation"]["timekeeping"])
+    if said is not None:
+        err_console.print(f"warning: {escape(said)}")
+    return result
 
 
 @app.command("emu")
@@ -132,6 +137,9 @@ def emu_command(
         print(result.summary_json(), end="")
     else:
         out_console.print(f"Results written to [bold]{escape(str(written))}[/]")
+    if result.summary["emulation"]["timekeeping"]["verdict"] == "unreliable":
+        # Written (nothing is lost) but not to be taken as the real stack's answer.
+        _exit_without_teardown(1)
     _exit_without_teardown()
 
 

@@ -29,6 +29,7 @@ from ..results import RunResult
 from ..scenario.loader import Scenario
 from ..series import Series
 from ..stack import describe
+from .timekeeping import judge
 from .traffic import _INFINITE_SSTHRESH, delay_summary
 
 #: A link's achieved rate is reported once it was busy this long (model time, s): the
@@ -186,6 +187,7 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
     chosen = engine.get("fairness_flows")
     fair = flows if chosen is None else [f for f in flows if f["id"] in chosen]
     stats = forwarded["stats"]
+    rates = _link_rates(links, forwarded["link_pacing"])
     summary = {
         "tcplab_version": __version__,
         "scenario": scenario.name,
@@ -201,8 +203,8 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
         "flows": flows,
         "links": links,
         "fairness": {"jain": _core.jain_index([f["goodput_bps"] for f in fair]), "flows": [f["id"] for f in fair]},
-        "emulation": {"forwarder": stats, "calibration": calibration,
-                      "link_rates": _link_rates(links, forwarded["link_pacing"]), "errors": errors},
+        "emulation": {"forwarder": stats, "calibration": calibration, "link_rates": rates, "errors": errors,
+                      "timekeeping": judge(calibration, rates, stats)},
     }
     return RunResult(summary=summary, series=series)
 

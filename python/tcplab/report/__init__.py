@@ -197,7 +197,13 @@ def _emulation_section(summary: dict) -> str:
                  f"against the spacing at which the forwarder moved them on (links busy less than {MIN_BUSY_S:g} s in "
                  "all are not listed).</p>" +
                  table(["link", "configured Mb/s", "achieved Mb/s", "deviation %", "busy s", "intervals"], rate_rows, 1))
-    return ("<h2 id='emulation'>Emulation: self-calibration</h2>" + errors + timing +
+    kept = emu.get("timekeeping")  # absent in results written before it was judged
+    verdict = "" if kept is None else (
+        "<p><b>Kept time</b>: every figure below within the flag bounds (docs/emulation.md).</p>"
+        if kept["verdict"] == "kept" else
+        f"<p><b>{'Unreliable' if kept['verdict'] == 'unreliable' else 'Flagged'}</b>: the machine did not keep "
+        "time (busy?): " + "; ".join(html.escape(p) for p in kept["problems"]) + "</p>")
+    return ("<h2 id='emulation'>Emulation: self-calibration</h2>" + errors + verdict + timing +
             table(["flow", "measured", "configured ms", "measured ms", "deviation ms"], rows, 2) + rates)
 
 

@@ -328,6 +328,10 @@ def _parameter(name: str, spec: object) -> Parameter:
         raise ScenarioError(f"{path}.values", "expected values of one kind — all numbers, all strings or all "
                             f"true/false — got {', '.join(sorted({_kind_name(v) for v in values}))}; for "
                             "settings that differ in several fields use cases = { name = { path = value } }")
+    for v in values:
+        if isinstance(v, int) and not -2**63 <= v < 2**63:
+            raise ScenarioError(f"{path}.values", f"{v:.3g} is beyond a 64-bit integer (the runs table's column); "
+                                "write it as a float (e.g. 1.8e19) or a string")
     if len(set(map(canonical_json, values))) != len(values):
         raise ScenarioError(path, "lists a value twice")
     set_ = spec.get("set", {})

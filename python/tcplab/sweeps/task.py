@@ -116,9 +116,13 @@ def _load(task: RunTask):
 
 def _emulate(scenario) -> tuple[dict, float]:
     """An emulated run in the simulator's result shape (summary fields and ``series``)."""
-    from ..emu import emulate
+    from ..emu import EmuError, emulate
+    from ..emu.timekeeping import describe
 
     result = emulate(scenario)
+    if result.summary["emulation"]["timekeeping"]["verdict"] == "unreliable":
+        # Stored as a failed run with the reasons, not as the real stack's answer.
+        raise EmuError(str(describe(result.summary["emulation"]["timekeeping"])))
     return {**result.summary, "series": result.series}, result.summary["wall_time_s"]
 
 
