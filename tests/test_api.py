@@ -182,7 +182,7 @@ def test_a_position_in_the_engine_json_maps_back_to_its_keys():
     text json.dumps writes leads back to the keys and indices of that scalar."""
     import json
 
-    from tcplab.runner import _json_path_at
+    from tcplab.engine_errors import _json_path_at
 
     doc = {"a": [1, {"b": "x,\\\"y", "c": [True, None]}], "d": {"e": 2.5}, "f": "]"}
     text = json.dumps(doc)

@@ -73,8 +73,8 @@ def test_linux_settings_and_the_defaults_are_accepted():
 def test_without_root_emu_exits_2_saying_so(monkeypatch):
     from typer.testing import CliRunner
 
-    from tcplab.cli import app
-    from tcplab.cli_emu import emu_command  # noqa: F401  (registers the command)
+    from tcplab.cli.app import app
+    from tcplab.cli.emu_cmd import emu_command  # noqa: F401  (registers the command)
 
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     result = CliRunner().invoke(app, ["emu", str(SCENARIOS / "default.toml")])

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import _core
-from .runner import scenario_error
+from .engine_errors import scenario_error
 from .scenario import Scenario, ScenarioError
 
 #: Runs estimated to take longer than this (seconds of wall time) are announced;

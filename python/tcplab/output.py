@@ -178,7 +178,7 @@ def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
         written = sorted(e.name for e in os.scandir(tmp))
         marker = {"format": FORMAT_VERSION, "files": written, "sha256": _checksums(tmp)}
         (tmp / MARKER).write_text(json.dumps(marker) + "\n")
-        os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes it owner-only
+        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it owner-only
         if path.exists():
             if _exchange(tmp, path):
                 shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the old results
@@ -247,7 +247,8 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _umask() -> int:
+def current_umask() -> int:
+    """The process's file-creation mask (read by setting it and putting it back)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask

@@ -171,7 +171,7 @@ def summarise(scenario: Scenario, flow_names: list[str] | None = None) -> PathSu
     try:
         routes = _core.flow_routes(scenario.engine_json())
     except _core.EngineConfigError as e:
-        from ..runner import scenario_error
+        from ..engine_errors import scenario_error
 
         raise scenario_error(scenario, e) from None
     links = scenario.engine["links"]

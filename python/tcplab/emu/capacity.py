@@ -34,7 +34,7 @@ def _machine() -> str:
     return f"{socket.gethostname()}/{os.cpu_count()} cores"
 
 
-def _scenario(mtu: int):
+def calibration_scenario(mtu: int):
     return load({
         "name": f"capacity-{mtu}",
         "simulation": {"duration": "3s", "bin": "100ms"},
@@ -46,19 +46,10 @@ def _scenario(mtu: int):
     })
 
 
-def measure() -> dict:
-    """Measures and stores the capacity: ``{"machine", "measured_at", "packets_per_s":
-    {mtu: pps}}``."""
-    from .run import emulate
-
-    rates: dict[str, float] = {}
+def record(rates: dict[str, float]) -> dict:
+    """Stores ``rates`` (MTU → packets/s) measured now as this machine's capacity and
+    returns the record: ``{"machine", "measured_at", "packets_per_s"}``."""
     result = {"machine": _machine(), "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "packets_per_s": rates}
-    for mtu in MTUS:
-        run = emulate(_scenario(mtu), check_capacity=False)
-        # Over the second and third seconds, at the receiver.
-        assert run.series is not None
-        delivered = run.series.flow["delivered_bytes"][10:30].sum()
-        rates[str(mtu)] = float(delivered / (mtu - 28) / 2.0)
     path = _store()
     path.parent.mkdir(parents=True, exist_ok=True)
     stored = json.loads(path.read_text()) if path.exists() else {}

@@ -30,7 +30,7 @@ from ..scenario.loader import Scenario
 from ..series import Series
 from ..stack import describe
 from .timekeeping import judge
-from .traffic import _INFINITE_SSTHRESH, delay_summary
+from .traffic import INFINITE_SSTHRESH, delay_summary
 
 #: A link's achieved rate is reported once it was busy this long (model time, s): the
 #: forwarder's lateness jitter (~0.1 ms) at the ends of a busy period would otherwise
@@ -48,7 +48,7 @@ def kernel_series(samples: list[dict | None], bins: int) -> dict[str, np.ndarray
         if s is None:
             continue
         cwnd[i] = s["snd_cwnd"] * s["snd_mss"]
-        if s["snd_ssthresh"] < _INFINITE_SSTHRESH:
+        if s["snd_ssthresh"] < INFINITE_SSTHRESH:
             ssthresh[i] = s["snd_ssthresh"] * s["snd_mss"]
         srtt[i] = s["rtt"] / 1000
     return {"cwnd_bytes": cwnd, "ssthresh_bytes": ssthresh, "srtt_ms": srtt}
@@ -204,6 +204,7 @@ def assemble(scenario: Scenario, hosts: list, reports: dict, forwarded: dict, pl
         "links": links,
         "fairness": {"jain": _core.jain_index([f["goodput_bps"] for f in fair]), "flows": [f["id"] for f in fair]},
         "emulation": {"forwarder": stats, "calibration": calibration, "link_rates": rates, "errors": errors,
+                      "link_rates_min_busy_s": MIN_BUSY_S,
                       "timekeeping": judge(calibration, rates, stats)},
     }
     return RunResult(summary=summary, series=series)

@@ -23,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import _core
+from ..engine_errors import scenario_error
 from ..results import RunResult
-from ..runner import scenario_error
 from ..scenario.loader import Scenario
-from . import support
+from . import capacity, support
 from .results import assemble
 
 #: The emulated hosts' network and its mask (``tcplab_engine::emulate``).
@@ -163,9 +163,8 @@ def _stop(hosts: list[_Host]) -> None:
 def _check_capacity(scenario: Scenario, routes: list, hosts: list[_Host], force: bool) -> dict:
     """The scenario's offered packet rate against this machine's measured capacity
     (measured first if it never was): EmulationRefused beyond it, unless ``force``."""
-    from . import capacity
 
-    measured = capacity.stored() or capacity.measure()
+    measured = capacity.stored() or measure_capacity()
     offered = capacity.offered_packets_per_s(scenario.engine, routes)
     limit = capacity.HEADROOM * capacity.packets_per_s(max(h.mtu for h in hosts), measured)
     total = sum(offered)
@@ -179,6 +178,19 @@ def _check_capacity(scenario: Scenario, routes: list, hosts: list[_Host], force:
             f"{limit / capacity.HEADROOM:,.0f} on this machine ({capacity.HEADROOM:.0%} of it may be used): lower "
             "the rates, or run with --force (the results are flagged)").with_source(scenario.source)
     return record
+
+
+def measure_capacity() -> dict:
+    """Measures how many packets/s this machine's emulator sustains at each of
+    :data:`capacity.MTUS` (a saturating UDP flow's delivered rate over its second and
+    third seconds) and stores it as this machine's (:func:`capacity.record`)."""
+    rates: dict[str, float] = {}
+    for mtu in capacity.MTUS:
+        run = emulate(capacity.calibration_scenario(mtu), check_capacity=False)
+        assert run.series is not None
+        delivered = run.series.flow["delivered_bytes"][10:30].sum()
+        rates[str(mtu)] = float(delivered / (mtu - 28) / 2.0)
+    return capacity.record(rates)
 
 
 def emulate(scenario: Scenario, progress: Callable[[float], None] | None = None, *, force: bool = False,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from ..runner import _SCENARIO_KEYS
+from ..engine_errors import SCENARIO_KEYS
 from ..scenario import load
 from ..scenario.errors import ScenarioError
 from ..scenario.units import amount_bytes
@@ -32,7 +32,7 @@ _MODEL_ONLY = ("recovery", "ack_every", "delayed_ack_ns", "handshake", "pacing",
 
 
 #: Scenario keys of the engine's transport keys.
-_FIELD = {**_SCENARIO_KEYS, "ack_every": "delayed_ack", "delayed_ack_ns": "delayed_ack", "send_jitter_ns": "send_jitter"}
+_FIELD = {**SCENARIO_KEYS, "ack_every": "delayed_ack", "delayed_ack_ns": "delayed_ack", "send_jitter_ns": "send_jitter"}
 
 
 class EmulationRefused(ScenarioError):

@@ -28,7 +28,7 @@ _U32 = {"snd_mss": 16, "lost": 32, "retrans": 36, "rtt": 68, "rttvar": 72, "snd_
 _U64 = {"pacing_rate": 104, "bytes_acked": 120, "delivery_rate": 160, "busy_time": 168, "rwnd_limited": 176,
         "sndbuf_limited": 184, "bytes_sent": 200, "bytes_retrans": 208}
 #: ``tcpi_snd_ssthresh`` before the first loss (TCP_INFINITE_SSTHRESH).
-_INFINITE_SSTHRESH = 0x7FFFFFFF
+INFINITE_SSTHRESH = 0x7FFFFFFF
 
 #: How long a blocked socket call waits before looking at the clock again.
 _POLL_S = 0.05

@@ -191,11 +191,11 @@ def _emulation_section(summary: dict) -> str:
         rate_rows = [[r["link"], _num(r["configured_bps"] / 1e6, 3), _num(r["achieved_bps"] / 1e6, 3),
                       _num(r["deviation_pct"], 2), _num(r["busy_s"], 2), f"{r['intervals']:,}"]
                      for r in measured[:TABLE_ROWS]]
-        from ..emu.results import MIN_BUSY_S
-
+        # Read from the run (not imported from the emulator, which imports this module).
+        min_busy = emu.get("link_rates_min_busy_s")
+        listed = "" if min_busy is None else f" (links busy less than {min_busy:g} s in all are not listed)"
         rates = ("<p>Each link direction's rate while it was busy: its back-to-back packets' spacing in the model "
-                 f"against the spacing at which the forwarder moved them on (links busy less than {MIN_BUSY_S:g} s in "
-                 "all are not listed).</p>" +
+                 f"against the spacing at which the forwarder moved them on{listed}.</p>" +
                  table(["link", "configured Mb/s", "achieved Mb/s", "deviation %", "busy s", "intervals"], rate_rows, 1))
     kept = emu.get("timekeeping")  # absent in results written before it was judged
     verdict = "" if kept is None else (

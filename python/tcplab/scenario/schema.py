@@ -489,7 +489,7 @@ def compile_scenario(raw: dict[str, Any]) -> dict:
     nodes: list[dict] = []
     links: list[dict] = []
     if top.has("topology"):
-        expand_topology(top.data["topology"], "topology", nodes, links)
+        expand_topology(top.data["topology"], "topology", nodes, links, parse_link_properties)
     nodes += [parse_node(v, join("node", i)) for i, v in enumerate(_array_of_tables(raw, "node"))]
     links += [parse_link(v, join("link", i)) for i, v in enumerate(_array_of_tables(raw, "link"))]
     for i, v in enumerate(_array_of_tables(raw, "segment")):

@@ -26,10 +26,10 @@ from .fields import Table, join
 TOPOLOGIES = format.keys("Topology")
 
 
-def expand_topology(value: object, path: str, nodes: list[dict], links: list[dict]) -> None:
-    """Appends the nodes and links of every shorthand in ``[topology]``."""
-    from .schema import parse_link_properties  # the link grammar lives with the schema
-
+def expand_topology(value: object, path: str, nodes: list[dict], links: list[dict], parse_link_properties) -> None:
+    """Appends the nodes and links of every shorthand in ``[topology]``; each link's
+    properties are read by ``parse_link_properties(value, path)`` (the schema's link
+    grammar, handed in: the schema imports this module, not the other way round)."""
     t = Table(value, path, TOPOLOGIES)
     if t.has("dumbbell"):
         _dumbbell(t.data["dumbbell"], join(path, "dumbbell"), nodes, links, parse_link_properties)

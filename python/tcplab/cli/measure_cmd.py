@@ -10,8 +10,8 @@ from typing import Annotated
 
 import typer
 
-from .cli import SetOpt, _fail, app, err_console, escape, out_console, real_console
-from .scenario import ScenarioError
+from ..scenario import ScenarioError
+from .app import SetOpt, app, err_console, escape, fail, out_console, real_console
 
 
 @app.command("measure")
@@ -36,10 +36,10 @@ def measure_command(
     """Run a scenario's flows between real hosts over SSH (congestion control, MSS, buffers, start/stop, the
     applications as the scenario says; the path as it is) and write the results as tcplab run does; or, with
     --path, measure a path and write it as a scenario."""
-    from .measure import MeasureError, characterise, hosts_used, measure, path_scenario, read_hosts
-    from .output import OutputError, check_output
-    from .scenario import load
-    from .scenario.toml_writer import dumps
+    from ..measure import MeasureError, characterise, hosts_used, measure, path_scenario, read_hosts
+    from ..output import OutputError, check_output
+    from ..scenario import load
+    from ..scenario.toml_writer import dumps
 
     try:
         if path is not None:
@@ -72,13 +72,13 @@ def measure_command(
         check_output(target)
         interval_ns = None
         if interval is not None:
-            from .scenario.units import parse_duration_ns
+            from ..scenario.units import parse_duration_ns
 
             interval_ns = parse_duration_ns(interval, "--interval")
             if interval_ns <= 0:
                 raise ScenarioError("--interval", f"expected a positive duration such as 1s, got {interval!r}")
         if interval_ns is not None:
-            from .intervals import IntervalReport
+            from ..intervals import IntervalReport
 
             report = IntervalReport(loaded.engine["flows"], as_json=json_)
             result = measure(loaded, spec, interval_ns=interval_ns, on_interval=report)
@@ -91,13 +91,13 @@ def measure_command(
             err_console.print(f"[red]error:[/] {escape(error)}")
         written = result.save(target)
     except (ScenarioError, MeasureError, OutputError) as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     if json_:
         # After interval lines, the summary on one line: the stream stays one object per line.
         out_console.file.write(json.dumps(result.summary, allow_nan=False) + "\n" if interval is not None
                                else result.summary_json())
         return
-    from .cli import print_summary
+    from .summary import print_summary
 
     print_summary(result, out_console)
     out_console.print(f"Results written to [bold]{escape(str(written))}[/]")

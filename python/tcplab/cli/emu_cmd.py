@@ -11,25 +11,25 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .cli import (
+from ..emu.timekeeping import describe as describe_timekeeping
+from ..output import OutputError, check_output
+from ..scenario import ScenarioError, load
+from .app import (
     SetOpt,
-    _exit_without_teardown,
-    _fail,
     app,
     err_console,
     escape,
+    exit_without_teardown,
+    fail,
     out_console,
-    print_summary,
     real_console,
 )
-from .emu.timekeeping import describe as describe_timekeeping
-from .output import OutputError, check_output
-from .scenario import ScenarioError, load
+from .summary import print_summary
 
 if TYPE_CHECKING:
-    from .differential.campaign import RepeatFn
-    from .differential.metrics import Comparison
-    from .differential.space import Sample
+    from ..differential.campaign import RepeatFn
+    from ..differential.metrics import Comparison
+    from ..differential.space import Sample
 
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Results directory (default: results/<scenario name>-emu).")]
 
@@ -80,7 +80,7 @@ def cleanup_leftovers() -> int:
 
 
 def _emulate(loaded, what: str, force: bool = False):
-    from .emu import emulate
+    from ..emu import emulate
 
     progress = _Progress(what)
     try:
@@ -108,7 +108,7 @@ def emu_command(
 ) -> None:
     """Run a scenario over the real Linux TCP/IP stack (needs root): each host a network namespace, every link
     emulated in real time by the simulator's own link models. Same results as `tcplab run`."""
-    from .emu import EmuError, require_root
+    from ..emu import EmuError, require_root
 
     try:
         require_root()
@@ -116,9 +116,9 @@ def emu_command(
             out_console.print(f"removed {cleanup_leftovers()} leftover emulated host(s)")
             return
         if measure_capacity:
-            from .emu import capacity
+            from ..emu import run as emu_run
 
-            measured = capacity.measure()
+            measured = emu_run.measure_capacity()
             for mtu, pps in measured["packets_per_s"].items():
                 out_console.print(f"MTU {mtu}: {pps:,.0f} packets/s ({pps * int(mtu) * 8 / 1e9:.2f} Gb/s)")
             return
@@ -132,15 +132,15 @@ def emu_command(
             print_summary(result, out_console)
         written = result.save(target)
     except (ScenarioError, OutputError, EmuError) as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     if json_:
         print(result.summary_json(), end="")
     else:
         out_console.print(f"Results written to [bold]{escape(str(written))}[/]")
     if result.summary["emulation"]["timekeeping"]["verdict"] == "unreliable":
         # Written (nothing is lost) but not to be taken as the real stack's answer.
-        _exit_without_teardown(1)
-    _exit_without_teardown()
+        exit_without_teardown(1)
+    exit_without_teardown()
 
 
 @app.command("crosscheck")
@@ -170,25 +170,25 @@ def crosscheck_command(
 ) -> None:
     """Run a scenario in the simulator and over the Linux stack (needs root) and print them side by side;
     or, with --sample N, N scenarios drawn at random, with a report of where the two agree."""
-    from .emu import EmuError, require_root
-    from .emu import crosscheck as cc
-    from .output import write_directory
-    from .results import RunResult
-    from .runner import simulate
+    from ..emu import EmuError, require_root
+    from ..emu import crosscheck as cc
+    from ..output import write_directory
+    from ..results import RunResult
+    from ..runner import simulate
 
     if sample is not None:
         if scenario is not None or set_ or force:
-            _fail("crosscheck: --sample draws its own scenarios (give no SCENARIO, --set or --force)", 2)
+            fail("crosscheck: --sample draws its own scenarios (give no SCENARIO, --set or --force)", 2)
         if kernel_runs is not None and rescore:
-            _fail("crosscheck: --runs runs the kernel again, --rescore only the simulator (give one of them)", 2)
+            fail("crosscheck: --runs runs the kernel again, --rescore only the simulator (give one of them)", 2)
         if only is not None and kernel_runs is None:
-            _fail("crosscheck: --only goes with --runs", 2)
+            fail("crosscheck: --only goes with --runs", 2)
         _crosscheck_sample(sample, 1 if seed is None else seed, out, rescore, kernel_runs, _indices(only))
         return
     if rescore or kernel_runs is not None or only is not None:
-        _fail("crosscheck: --rescore, --runs and --only go with --sample", 2)
+        fail("crosscheck: --rescore, --runs and --only go with --sample", 2)
     if scenario is None:
-        _fail("crosscheck: give a scenario file, or --sample N", 2)
+        fail("crosscheck: give a scenario file, or --sample N", 2)
     try:
         require_root()
         loaded = load(scenario, set_ or [], seed)
@@ -207,8 +207,8 @@ def crosscheck_command(
 
         written = write_directory(target, fill)
     except (ScenarioError, OutputError, EmuError) as e:
-        _fail(str(e), 2)
-    from .tables import Column, fitted_tables
+        fail(str(e), 2)
+    from ..tables import Column, fitted_tables
 
     columns = [Column("flow / link", numeric=False), Column("metric", numeric=False), Column("sim"), Column("emu"),
                Column("emu vs sim")]
@@ -217,7 +217,7 @@ def crosscheck_command(
     for t in fitted_tables(f"{loaded.name}: simulator vs Linux", columns, cells, out_console.width):
         out_console.print(t)
     out_console.print(f"Both runs, crosscheck.md and cwnd.png written to [bold]{escape(str(written))}[/]")
-    _exit_without_teardown()
+    exit_without_teardown()
 
 
 def _indices(text: str | None) -> set[int] | None:
@@ -227,8 +227,8 @@ def _indices(text: str | None) -> set[int] | None:
     try:
         return {int(part) for part in text.split(",") if part.strip()}
     except ValueError:
-        _fail(f"crosscheck: --only: expected sample indices separated by commas (e.g. 2,5,7), got {text!r}", 2)
-        raise  # unreachable: _fail exits
+        fail(f"crosscheck: --only: expected sample indices separated by commas (e.g. 2,5,7), got {text!r}", 2)
+        raise  # unreachable: fail exits
 
 
 def _crosscheck_sample(count: int, seed: int, out: Path | None, rescore: bool, kernel_runs: int | None = None,
@@ -236,9 +236,9 @@ def _crosscheck_sample(count: int, seed: int, out: Path | None, rescore: bool, k
     """``tcplab crosscheck --sample N``: a kernel differential campaign (with
     ``rescore``, the simulator's side again against the stored kernel runs; with
     ``kernel_runs``, the kernel run again on the samples ``only`` names, or all)."""
-    from .differential import campaign, kernel
-    from .differential.space import draw_many
-    from .emu import EmuError, require_root
+    from ..differential import campaign, kernel
+    from ..differential.space import draw_many
+    from ..emu import EmuError, require_root
 
     target = out if out is not None else Path("results") / f"crosscheck-sample-s{seed}"
     command = f"tcplab crosscheck --sample {count} --seed {seed} --out {target}"
@@ -248,7 +248,7 @@ def _crosscheck_sample(count: int, seed: int, out: Path | None, rescore: bool, k
         command += " --rescore"
         missing = [s.name for s in draw_many("kernel", seed, count) if not (target / s.name / campaign.OUTCOME).exists()]
         if missing:
-            _fail(f"crosscheck: --rescore: {target} holds no kernel runs of {', '.join(missing[:5])}"
+            fail(f"crosscheck: --rescore: {target} holds no kernel runs of {', '.join(missing[:5])}"
                   f"{' …' if len(missing) > 5 else ''} (run the campaign in full first)", 2)
     try:
         if not rescore:
@@ -259,16 +259,16 @@ def _crosscheck_sample(count: int, seed: int, out: Path | None, rescore: bool, k
                      reference_ran=kernel.kernel_ran if rescore else None,
                      repeat=None if kernel_runs is None else _repeat(kernel_runs, only))
     except campaign.StaleReference as e:
-        _fail(f"crosscheck: {e}", 2)
+        fail(f"crosscheck: {e}", 2)
     except (OutputError, EmuError, OSError) as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     out_console.print(f"Report written to [bold]{escape(str(target / 'REPORT.md'))}[/] and report.html")
-    _exit_without_teardown()
+    exit_without_teardown()
 
 
 def _repeat(runs: int, only: set[int] | None) -> RepeatFn:
     """The campaign's ``repeat``: the kernel's extra runs on the samples ``only`` names."""
-    from .differential import kernel
+    from ..differential import kernel
 
     def repeat(outcome: Comparison, sample: Sample, directory: Path) -> Comparison:
         if only is not None and sample.index not in only:

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from .cli import ScenarioArg, SetOpt, _fail, app, err_console, escape, out_console, real_console
-from .cli_sweeps import DaskOpt, JobsOpt, SweepProgress
-from .scenario import ScenarioError
+from ..scenario import ScenarioError
+from .app import ScenarioArg, SetOpt, app, err_console, escape, fail, out_console, real_console
+from .sweep_cmd import DaskOpt, JobsOpt, SweepProgress
 
 QuestionOpt = Annotated[list[str] | None, typer.Option(
     "--question", "-q", metavar="cc|buffer|mtu|rto|transport|all",
@@ -47,28 +47,28 @@ def advise(
     flows, and print a ranked recommendation with the one-line change to the scenario and to a real host."""
     import json
 
-    from .advise import QUESTIONS, AdviceInputError
-    from .advise import advise as run_advice
-    from .advise.render import TEXT_COLUMNS, assessment_row, combined_lines, headings, overall_text, path_lines, recommendation_lines, to_json, write_report
-    from .scenario import load
-    from .scenario.loader import read_raw
-    from .sweeps import SweepInputError
+    from ..advise import QUESTIONS, AdviceInputError
+    from ..advise import advise as run_advice
+    from ..advise.render import TEXT_COLUMNS, assessment_row, combined_lines, headings, overall_text, path_lines, recommendation_lines, to_json, write_report
+    from ..scenario import load
+    from ..scenario.loader import read_raw
+    from ..sweeps import SweepInputError
 
     for q in question or []:
         if q not in (*QUESTIONS, "all"):
-            from .scenario.errors import suggest
+            from ..scenario.errors import suggest
 
-            _fail(f"--question {q}: expected one of {', '.join(QUESTIONS)} or all{suggest(q, [*QUESTIONS, 'all'])}", 2)
+            fail(f"--question {q}: expected one of {', '.join(QUESTIONS)} or all{suggest(q, [*QUESTIONS, 'all'])}", 2)
     sets = list(set_ or [])
     if duration is not None:
         sets.append(f"simulation.duration={duration}")
     if verify and hosts is None:
-        _fail("--verify: needs --hosts FILE (which machine is which host; docs/measure.md)", 2)
+        fail("--verify: needs --hosts FILE (which machine is which host; docs/measure.md)", 2)
     progress = SweepProgress("advise")
     try:
         loaded = load(scenario, sets)
         if verify:
-            from .measure import hosts_used, read_hosts
+            from ..measure import hosts_used, read_hosts
 
             assert hosts is not None
             host_specs = read_hosts(hosts, hosts_used(loaded.engine))
@@ -78,7 +78,7 @@ def advise(
                             base_overrides=tuple(sets), jobs=jobs, dask_address=dask, progress=progress)
     except (ScenarioError, AdviceInputError, SweepInputError) as e:
         progress.close()
-        _fail(str(e), 2)
+        fail(str(e), 2)
     progress.close()
     if verify:
         _verify(scenario, sets, advice, host_specs, verify_runs)
@@ -115,9 +115,9 @@ def advise(
 def _verify(scenario: Path, sets: list[str], advice, hosts, runs: int) -> None:
     """--verify: the recommendation and the scenario as it is, measured on the hosts;
     the outcome printed and kept in ``advice.verification`` (advice.json)."""
-    from .advise.verdict import percent
-    from .advise.verify import pick, verify
-    from .measure import MeasureError, measure
+    from ..advise.verdict import percent
+    from ..advise.verify import pick, verify
+    from ..measure import MeasureError, measure
 
     chosen, why = pick([a.recommended for a in advice.answers if a.recommended is not None])
     if why:
@@ -132,7 +132,7 @@ def _verify(scenario: Path, sets: list[str], advice, hosts, runs: int) -> None:
             result = verify(scenario, sets, [f["name"] for f in advice.path.yours], chosen, hosts, runs, measure,
                             progress=status.update)
     except (MeasureError, ScenarioError) as e:
-        _fail(f"--verify: {e}", 2)
+        fail(f"--verify: {e}", 2)
     measured = "-" if result.measured is None else percent(result.measured)
     out_console.print(f"[bold]Verified on the hosts[/] ({runs} runs each): {escape(chosen.variant.name)}: predicted "
                       f"{escape(percent(result.predicted))}, measured {escape(measured)}: {escape(result.verdict)}.")

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import _fail, app, escape, out_console
+from .app import app, escape, fail, out_console
 
 
 def example_files() -> list[Path]:
@@ -47,11 +47,11 @@ def examples(
         return
     clashes = [f.name for f in files if (copy / f.name).exists()]
     if clashes:
-        _fail(f"{copy}: already holds {', '.join(clashes)}; nothing copied (choose another directory)", 2)
+        fail(f"{copy}: already holds {', '.join(clashes)}; nothing copied (choose another directory)", 2)
     try:
         copy.mkdir(parents=True, exist_ok=True)
         for f in files:
             shutil.copyfile(f, copy / f.name)
     except OSError as e:
-        _fail(f"{copy}: cannot copy the examples ({e.strerror})", 2)
+        fail(f"{copy}: cannot copy the examples ({e.strerror})", 2)
     out_console.print(f"Copied {len(files)} example scenarios to {escape(str(copy))}")

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 import click
 import typer
 
-from .cli import _fail, app, err_console, escape, out_console, real_console
-from .scenario import ScenarioError
+from ..scenario import ScenarioError
+from .app import app, err_console, escape, fail, out_console, real_console
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -57,7 +57,7 @@ def print_point_summary(summary, spec) -> None:
     """Per point: parameters, runs, and each metric's mean ± 95% CI."""
     from rich.table import Table
 
-    from .sweeps.stats import mean_ci_text
+    from ..sweeps.stats import mean_ci_text
 
     table = Table(title=f"Per point: mean ± 95% CI over {spec.replications} replication(s)", title_justify="left")
     names = [p.name for p in spec.parameters]
@@ -84,8 +84,8 @@ def _hosts_for(backend: str, hosts: Path | None, scenarios: list) -> dict | None
         return None
     if hosts is None:
         raise ScenarioError("--hosts", "--backend measure needs --hosts FILE: which machine is which host (docs/measure.md)")
-    from .measure import hosts_used, read_hosts
-    from .scenario import load
+    from ..measure import hosts_used, read_hosts
+    from ..scenario import load
 
     return read_hosts(hosts, sorted({name for s in scenarios for name in hosts_used(load(s).engine)}))
 
@@ -95,13 +95,13 @@ def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: s
     """Runs ``spec`` into ``out`` on ``backend`` (between ``hosts`` for "measure") with
     a progress bar; prints the per-point summary and where plots went. Returns the
     outcome and the summary."""
-    from .sweeps import SweepInputError, finish, run_sweep
+    from ..sweeps import SweepInputError, finish, run_sweep
 
     progress = SweepProgress(label)
     try:
         outcome = run_sweep(spec, out, jobs=jobs, dask_address=dask, progress=progress, backend=backend, hosts=hosts)
     except SweepInputError as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     finally:
         progress.close()
     for d in outcome.quarantined:
@@ -122,13 +122,13 @@ def sweep(
 ) -> None:
     """Run every point × replication of a sweep in parallel; resumable (runs already in
     the directory are not run again). Exit status 1 if some runs failed."""
-    from .sweeps import read_sweep
+    from ..sweeps import read_sweep
 
     try:
         spec = read_sweep(file)
         host_specs = _hosts_for(backend, hosts, [spec.scenario])
     except ScenarioError as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     target = out if out is not None else Path("results") / f"{file.stem}-sweep"
     outcome, summary, plots = run_and_report(spec, target, jobs, dask, backend=backend, hosts=host_specs)
     if not summary.empty:
@@ -156,26 +156,26 @@ def query(
     """Run SQL against a sweep's catalog."""
     import duckdb
 
-    from .sweeps.catalog import QueryRefused, check_read_only, connect_read_only
-    from .sweeps.integrity import SweepIntegrityError
+    from ..sweeps.catalog import QueryRefused, check_read_only, connect_read_only
+    from ..sweeps.integrity import SweepIntegrityError
 
     if not (directory / "sweep.json").exists():
-        _fail(f"{directory}: not a sweep directory (no sweep.json)", 2)
+        fail(f"{directory}: not a sweep directory (no sweep.json)", 2)
     try:
         con = connect_read_only(directory)
     except SweepIntegrityError as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     try:
         check_read_only(con, sql)
         df = con.execute(sql).df()
     except QueryRefused as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     except duckdb.Error as e:
         # One line: DuckDB's message without its multi-line pointer into the SQL.
         message = " ".join(str(e).split("\nLINE ")[0].split())
-        _fail(f"query: {message}", 2)
+        fail(f"query: {message}", 2)
     except MemoryError:
-        _fail("query: the result does not fit in memory; select fewer rows or columns (LIMIT, an aggregate)", 2)
+        fail("query: the result does not fit in memory; select fewer rows or columns (LIMIT, an aggregate)", 2)
     finally:
         con.close()
     if csv:
@@ -183,8 +183,8 @@ def query(
         return
     import pandas as pd
 
-    from .sweeps.stats import mean_ci_text
-    from .tables import Column, fitted_tables
+    from ..sweeps.stats import mean_ci_text
+    from ..tables import Column, fitted_tables
 
     # Every value whole: a result wider than the terminal continues in further tables,
     # each led by the first column (as `tcplab run`'s tables do). Only a value longer
@@ -218,7 +218,7 @@ def reproduce(
 ) -> None:
     """Reproduce a published study: run its sweeps and write a report (Markdown and HTML)
     with the published numbers side by side and its conclusions checked."""
-    from .studies import StudyError, available, export_study, load_study, reproduce_study
+    from ..studies import StudyError, available, export_study, load_study, reproduce_study
 
     if list_ or study is None:
         for s in available():
@@ -231,8 +231,8 @@ def reproduce(
             out_console.print(f"Wrote {len(written)} files to {escape(str(export))}")
             return
     except (StudyError, ScenarioError) as e:
-        _fail(str(e), 2)
-    from .studies import BACKEND_SUFFIX
+        fail(str(e), 2)
+    from ..studies import BACKEND_SUFFIX
 
     suffix = BACKEND_SUFFIX.get(backend, "") + ("-quick" if quick else "")
     target = out if out is not None else Path("results") / f"reproduce-{study}{suffix}"
@@ -247,7 +247,7 @@ def reproduce(
         report = reproduce_study(loaded, target, quick=quick, jobs=jobs, dask=dask, runner=runner, backend=backend,
                                  explore=explore)
     except (StudyError, ScenarioError) as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     out_console.print(report.markdown_checklist(), markup=False, highlight=False)
     out_console.print(f"Report: [bold]{escape(str(report.markdown_path))}[/] and [bold]{escape(str(report.html_path))}[/] "
                       f"({time.perf_counter() - started:.0f} s)")

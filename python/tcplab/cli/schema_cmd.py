@@ -13,8 +13,8 @@ from typing import Annotated
 
 import typer
 
-from .cli import _fail, app, escape, out_console
-from .output import OutputError, replace_file
+from ..output import OutputError, replace_file
+from .app import app, escape, fail, out_console
 
 
 @app.command()
@@ -22,7 +22,7 @@ def schema(
     out: Annotated[Path | None, typer.Option("--out", metavar="FILE", help="Write the schema to FILE instead of printing it.")] = None,
 ) -> None:
     """Print the JSON Schema of scenario files (every table, key, unit, default and help text)."""
-    from .scenario import format
+    from ..scenario import format
 
     text = json.dumps(format.schema(), indent=2, ensure_ascii=False) + "\n"
     if out is None:
@@ -31,5 +31,5 @@ def schema(
     try:
         replace_file(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     except OutputError as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     out_console.print(f"Wrote the scenario schema to {escape(str(out))}")

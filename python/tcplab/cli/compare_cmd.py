@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .cli import _fail, app, escape, out_console
-from .output import OutputError, check_output_apart
-from .series import StoredResultsError
+from ..output import OutputError, check_output_apart
+from ..series import StoredResultsError
+from .app import app, escape, fail, out_console
 
 if TYPE_CHECKING:
-    from .tables import BoxTable
+    from ..tables import BoxTable
 
 #: Flows shown (those whose goodput changed most) and busiest link directions shown;
 #: the CSV files in --out have every row.
@@ -30,7 +30,7 @@ def _cell(value: float) -> str:
 
 
 def _tables(title: str, frame, labels: list[str], ids: list[str]) -> list[BoxTable]:
-    from .tables import Column, fitted_tables
+    from ..tables import Column, fitted_tables
 
     columns = [Column("id", numeric=False), Column("metric", numeric=False), *(Column(escape(label)) for label in labels),
                *(Column(escape(f"Δ% {label}")) for label in labels[1:])]
@@ -51,22 +51,22 @@ def compare(
 ) -> None:
     """Compare runs side by side: what differs in their scenarios, then flows and links
     with their differences against the first run."""
-    from .compare import compare as compare_runs
-    from .compare import write_overlays
+    from ..compare import compare as compare_runs
+    from ..compare import write_overlays
 
     if len(runs) < 2:
-        _fail("compare: give at least two results directories", 2)
+        fail("compare: give at least two results directories", 2)
     try:
         if out is not None:
             check_output_apart(out, runs)  # before anything is written
         c = compare_runs(runs)
         written = write_overlays(runs, out) if out is not None else None
     except (OutputError, StoredResultsError) as e:
-        _fail(str(e), 2)
+        fail(str(e), 2)
     legend = ", ".join(f"{escape(label)} = {escape(str(path))}" for label, path in zip(c.runs, runs, strict=True))
     out_console.print(f"Runs: {legend}; differences are against {escape(c.runs[0])}.")
     if c.scenario_differences:
-        from .tables import Column, fitted_tables
+        from ..tables import Column, fitted_tables
 
         columns = [Column("key", numeric=False), *(Column(escape(label), numeric=False) for label in c.runs)]
         rows = [[escape(key), *(escape("-" if v is None else str(v)) for v in values)] for key, values in c.scenario_differences]
