@@ -6,7 +6,8 @@ late, and a host's replies to a late batch are dated on time, so a flow's measur
 minimum RTT can come out *below* the configured one (#35: 1.8–12 ms under 40.1 ms with a
 CPU hog beside the run). A run is
 
-- ``kept``: every figure within the *flag* bounds (an idle machine here: deviations of
+- ``kept``: every figure within the *flag* bounds (a link's rate: only a shortfall
+  counts, see :func:`_misses`) (an idle machine here: deviations of
   hundredths of a millisecond and of a percent, lateness 0.045 ms on average —
   docs/emulation.md, "Accuracy");
 - ``flagged``: some figure beyond them; the results stand, with the reasons in
@@ -24,7 +25,7 @@ from dataclasses import asdict, dataclass
 @dataclass(frozen=True)
 class Bounds:
     """The deviations tolerated: a base delay by max(absolute, relative), a link's rate
-    in percent, the forwarder's mean lateness in ms."""
+    shortfall in percent, the forwarder's mean lateness in ms."""
 
     delay_ms: float
     delay_fraction: float
@@ -52,10 +53,14 @@ def _misses(calibration: list[dict], link_rates: list[dict], forwarder: dict, bo
                          f"{c['configured_ms']:.2f} ms configured ({c['deviation_ms']:+.2f} ms; "
                          f"±{allowed:.2f} ms allowed)")
     for r in link_rates:
-        if r["deviation_pct"] is not None and abs(r["deviation_pct"]) > bounds.rate_pct:
+        # Only a rate below the link's counts: the forwarder never moves a packet on
+        # before it is due, so a higher "achieved" rate is the first packet of each busy
+        # period handed over late and the rest on time (a 1-Gb/s access link carrying
+        # bursts measured +96% on an idle machine), not a faster link.
+        if r["deviation_pct"] is not None and -r["deviation_pct"] > bounds.rate_pct:
             found.append(f"link {r['link']}: {r['achieved_bps'] / 1e6:.3f} Mb/s achieved against "
                          f"{r['configured_bps'] / 1e6:.3f} configured ({r['deviation_pct']:+.1f}%; "
-                         f"±{bounds.rate_pct:g}% allowed)")
+                         f"{bounds.rate_pct:g}% below allowed)")
     if forwarder["lateness_mean_ms"] > bounds.lateness_mean_ms:
         found.append(f"the forwarder wrote packets {forwarder['lateness_mean_ms']:.2f} ms late on average "
                      f"({bounds.lateness_mean_ms:g} ms allowed)")
