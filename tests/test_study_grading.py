@@ -196,3 +196,37 @@ def test_the_reference_simulator_is_graded_on_the_same_checks():
         outcome = evaluate(conclusion["check"], ref.summaries(), ref.measure, [])
         assert outcome.value == pytest.approx(3.4e8 / long_flow)
         assert grade(conclusion, outcome, 1.5).word == word
+
+
+def test_a_published_table_expands_to_its_entries():
+    """#34 item 5: a study's published numbers are one table (a row each); the loader
+    expands the rows into the `[[published]]` entries the checks and the report read,
+    by hand here, and refuses a row that does not fit its columns."""
+    from tcplab.studies.published import expand
+
+    table = {"sweep": "t2", "scale": 1e-6, "where": ["cc"], "row": ["id"],
+             "columns": ["label", "value", "cc", "table", "id", "column"],
+             "rows": [["reno: node 7", 9.6, "reno", "flows", "node7", "goodput_bps"],
+                      ["reno: buffer", 11.4, "reno", "links", "b->c", "queue_max_bytes"]]}
+    entries, problem = expand({"published": [{"label": "x", "value": 1, "sweep": "s", "column": "c"}],
+                               "published_table": [table]})
+    assert problem is None
+    assert entries == [
+        {"label": "x", "value": 1, "sweep": "s", "column": "c"},
+        {"label": "reno: node 7", "value": 9.6, "sweep": "t2", "where": {"cc": "reno"}, "table": "flows",
+         "row": {"id": "node7"}, "column": "goodput_bps", "scale": 1e-6},
+        {"label": "reno: buffer", "value": 11.4, "sweep": "t2", "where": {"cc": "reno"}, "table": "links",
+         "row": {"id": "b->c"}, "column": "queue_max_bytes", "scale": 1e-6},
+    ]
+    short = {**table, "rows": [["reno: node 7", 9.6, "reno", "flows", "node7"]]}
+    assert expand({"published_table": [short]})[1] == "published_table[0].rows[0]: 5 values for 6 columns"
+    text = {**table, "rows": [["reno: node 7", "9.6", "reno", "flows", "node7", "goodput_bps"]]}
+    assert expand({"published_table": [text]})[1] == "published_table[0].rows[0]: value: expected a number, got '9.6'"
+    unnamed = {**table, "columns": ["label", "value", "table", "id", "column"]}
+    assert expand({"published_table": [unnamed]})[1].startswith("published_table[0].columns: missing cc")
+
+
+def test_the_shipped_studies_publish_from_tables():
+    """jumbo's 128 numbers, highspeed's 50 and lfn's 5 come from their tables."""
+    counts = {name: len(load_study(name).data["published"]) for name in ("jumbo", "highspeed", "lfn")}
+    assert counts == {"jumbo": 128, "highspeed": 50, "lfn": 5}

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..scenario import ScenarioError
 from ..scenario.errors import suggest
 from ..scenario.loader import read_raw
+from .published import expand as published_entries
 from .shape import study_problem
 
 STUDIES_DIR = Path(__file__).parent
@@ -71,6 +72,11 @@ def load_study(name: str) -> Study:
     except UnicodeDecodeError as e:
         raise StudyError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     found = study_problem(data)
+    if found is None:
+        # The published tables become [[published]] entries, checked as those are.
+        data["published"], found = published_entries(data)
+        data.pop("published_table", None)
+        found = found or study_problem({"published": data["published"]})
     if found is not None:
         raise StudyError(f"{path}: {found}")
     _check_names(data, str(path))

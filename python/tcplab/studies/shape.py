@@ -54,7 +54,7 @@ def list_of(item: Type) -> Type:
         for i, x in enumerate(v):
             found = item(x)
             if found is not None:
-                return f"[{i}]{_join(found)}"
+                return f"[{i}]{after_key(found)}"
         return None
     return check
 
@@ -67,13 +67,14 @@ def table_of(item: Type) -> Type:
         for k, x in v.items():
             found = item(x)
             if found is not None:
-                return f".{k}{_join(found)}"
+                return f".{k}{after_key(found)}"
         return None
     return check
 
 
-def _join(found: str) -> str:
-    """``found`` appended to a key path: ``.key`` and ``[i]`` follow directly, a message after ': '."""
+def after_key(found: str) -> str:
+    """``found`` (a problem's text) as it follows a key path: ``.key`` and ``[i]``
+    directly, a message after ': '."""
     return found if found.startswith((".", "[")) else f": {found}"
 
 
@@ -90,7 +91,7 @@ def problem(value: object, shape: dict[str, Type], required: tuple[str, ...] = (
             return f".{key}: unknown key{suggest(str(key), list(shape))}; valid keys: {', '.join(shape)}"
         found = expected(v)
         if found is not None:
-            return f".{key}{_join(found)}"
+            return f".{key}{after_key(found)}"
     return None
 
 
@@ -163,6 +164,7 @@ STUDY = {
                                    required=("kind", "sweep"))),
     "quantity": table_of(MEASURE),
     "difference": list_of(table({"text": TEXT}, required=("text",))),
+    "published_table": list_of(ANY_TABLE),  # its rows' shape: studies/published.py
     "published": list_of(table({"label": TEXT, "value": NUMBER, "sweep": TEXT, "where": POINT, "table": TEXT,
                                 "row": POINT, "column": TEXT, "scale": NUMBER}, required=("value",))),
 }
@@ -176,5 +178,5 @@ def study_problem(data: dict) -> str | None:
         for i, c in enumerate(data.get("conclusion", [])):
             found = check_shape(c["check"])
             if found is not None:
-                return f"conclusion[{i}].check{_join(found)}"
+                return f"conclusion[{i}].check{after_key(found)}"
     return found.lstrip(".") if found else None
