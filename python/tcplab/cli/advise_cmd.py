@@ -10,7 +10,7 @@ import typer
 
 from ..scenario import ScenarioError
 from .app import ScenarioArg, SetOpt, app, err_console, escape, fail, out_console, real_console
-from .sweep_cmd import DaskOpt, JobsOpt, SweepProgress
+from .sweep_cmd import DaskOpt, JobsOpt, sweep_progress
 
 QuestionOpt = Annotated[list[str] | None, typer.Option(
     "--question", "-q", metavar="cc|buffer|mtu|rto|transport|all",
@@ -64,7 +64,7 @@ def advise(
         sets.append(f"simulation.duration={duration}")
     if verify and hosts is None:
         fail("--verify: needs --hosts FILE (which machine is which host; docs/measure.md)", 2)
-    progress = SweepProgress("advise")
+    progress = sweep_progress("advise")
     try:
         loaded = load(scenario, sets)
         if verify:

@@ -22,8 +22,8 @@ from .app import (
     exit_without_teardown,
     fail,
     out_console,
-    real_console,
 )
+from .progress import ProgressBar
 from .summary import print_summary
 
 if TYPE_CHECKING:
@@ -32,25 +32,6 @@ if TYPE_CHECKING:
     from ..differential.space import Sample
 
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Results directory (default: results/<scenario name>-emu).")]
-
-
-class _Progress:
-    """A bar over the run's wall-clock duration (an emulated run takes as long as it
-    emulates)."""
-
-    def __init__(self, what: str) -> None:
-        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self.bar = Progress(TextColumn(what), BarColumn(), TextColumn("{task.percentage:>3.0f}%"), TimeRemainingColumn(),
-                            console=real_console(err_console), transient=True)
-        self.task = self.bar.add_task(what, total=1.0)
-        self.bar.start()
-
-    def __call__(self, fraction: float) -> None:
-        self.bar.update(self.task, completed=fraction)
-
-    def close(self) -> None:
-        self.bar.stop()
 
 
 def cleanup_leftovers() -> int:
@@ -82,7 +63,7 @@ def cleanup_leftovers() -> int:
 def _emulate(loaded, what: str, force: bool = False):
     from ..emu import emulate
 
-    progress = _Progress(what)
+    progress = ProgressBar(what, ["{task.percentage:>3.0f}%"], lambda fraction: (fraction, 1.0, {}))
     try:
         result = emulate(loaded, progress, force=force)
     finally:

@@ -12,6 +12,7 @@ import typer
 
 from ..scenario import ScenarioError
 from .app import SetOpt, app, err_console, escape, fail, out_console, real_console
+from .progress import ProgressBar
 
 
 @app.command("measure")
@@ -83,7 +84,8 @@ def measure_command(
             report = IntervalReport(loaded.engine["flows"], as_json=json_)
             result = measure(loaded, spec, interval_ns=interval_ns, on_interval=report)
         else:
-            with _Progress() as progress:
+            with ProgressBar("measuring", ["{task.completed:.0f}/{task.total:.0f} s"],
+                             lambda done, total: (done, total, {}), remaining=False) as progress:
                 result = measure(loaded, spec, progress)
         for warning in result.summary["measurement"]["warnings"]:
             err_console.print(f"[yellow]warning:[/] {escape(warning)}")
@@ -103,28 +105,6 @@ def measure_command(
     out_console.print(f"Results written to [bold]{escape(str(written))}[/]")
     if result.summary["measurement"]["errors"]:
         raise typer.Exit(1)
-
-
-class _Progress:
-    """Seconds of the measurement done, as a bar (a measurement runs in real time)."""
-
-    def __enter__(self):
-        from rich.progress import BarColumn, Progress, TextColumn
-
-        self.bar = Progress(TextColumn("measuring"), BarColumn(), TextColumn("{task.completed:.0f}/{task.total:.0f} s"),
-                            console=real_console(err_console), transient=True)
-        self.task = None
-        return self
-
-    def __call__(self, done: float, total: float) -> None:
-        if self.task is None:
-            self.bar.start()
-            self.task = self.bar.add_task("measure", total=total)
-        self.bar.update(self.task, completed=done)
-
-    def __exit__(self, *exc) -> None:
-        if self.task is not None:
-            self.bar.stop()
 
 
 class _Spinner:

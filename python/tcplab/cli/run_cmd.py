@@ -8,7 +8,6 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -22,44 +21,21 @@ from ..runner import validate as engine_validate
 from ..scenario import ScenarioError, load
 from ..scenario.units import parse_duration_ns
 from ..series import StoredResultsError
-from .app import ScenarioArg, SetOpt, app, err_console, escape, exit_without_teardown, fail, out_console, print_or_discard, real_console
+from .app import ScenarioArg, SetOpt, app, err_console, escape, exit_without_teardown, fail, out_console, print_or_discard
+from .progress import ProgressBar
 from .summary import print_summary
 
 if TYPE_CHECKING:
-    from rich.progress import Progress, TaskID
 
     from ..budget import Estimate
 
 
-class _LazyProgress:
-    """A progress bar that appears only once a run has taken more than half a second."""
-
-    def __init__(self, enabled: bool = True) -> None:
-        self.started = time.perf_counter()
-        self.enabled = enabled
-        self.bar: Progress | None = None
-        self.task: TaskID | None = None
-
-    def __call__(self, now_ns: int, total_ns: int, events: int) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None:
-            if time.perf_counter() - self.started < 0.5 or now_ns >= total_ns:
-                return
-            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self.bar = Progress(
-                TextColumn("simulating"), BarColumn(), TextColumn("{task.fields[sim]:.2f}/{task.fields[end]:.2f} s"),
-                TextColumn("{task.fields[events]:,} events"), TimeRemainingColumn(), console=real_console(err_console), transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task("run", total=total_ns, sim=0.0, end=total_ns / 1e9, events=0)
-        if self.task is not None:
-            self.bar.update(self.task, completed=now_ns, sim=now_ns / 1e9, events=events)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+def _simulation_progress(enabled: bool = True) -> ProgressBar:
+    """The run's bar (simulated time, events), once it has taken half a second."""
+    return ProgressBar("simulating", ["{task.fields[sim]:.2f}/{task.fields[end]:.2f} s", "{task.fields[events]:,} events"],
+                       lambda now_ns, total_ns, events: (now_ns, total_ns, {"sim": now_ns / 1e9, "end": total_ns / 1e9,
+                                                                            "events": events}),
+                       delay_s=0.5, enabled=enabled)
 
 
 
@@ -126,7 +102,7 @@ def run(
                                          help="Bytes kept of each captured packet (SCTP packets are kept whole).")] = 80,
 ) -> None:
     """Run a scenario: print a summary and write summary.json, CSV tables, Parquet time series and report.html."""
-    progress = _LazyProgress()
+    progress = _simulation_progress()
     pcap_dir: Path | None = None
     try:
         _check_plot_format(plot_format)
@@ -138,7 +114,7 @@ def run(
         check_output(target)  # refuse an unusable --out before a long run, not after
         cost = _announce_long_run(loaded, yes)
         # Interval lines are the progress report: no bar drawn over them.
-        progress = _LazyProgress(enabled=interval_ns is None)
+        progress = _simulation_progress(enabled=interval_ns is None)
         report = IntervalReport(loaded.engine["flows"], as_json=json_) if interval_ns is not None else None
         if pcap:
             # Captures are written while the run goes on, next to where the results

@@ -6,16 +6,14 @@ from __future__ import annotations
 import functools
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import click
 import typer
 
 from ..scenario import ScenarioError
-from .app import app, err_console, escape, fail, out_console, real_console
-
-if TYPE_CHECKING:
-    from rich.progress import TaskID
+from .app import app, err_console, escape, fail, out_console
+from .progress import ProgressBar
 
 BackendOpt = Annotated[str, typer.Option(
     "--backend", click_type=click.Choice(["sim", "emu", "measure"]), metavar="sim|emu|measure",
@@ -28,29 +26,14 @@ DaskOpt = Annotated[str | None, typer.Option(
     "--dask", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786) instead of local workers.")]
 
 
-class SweepProgress:
-    """A progress bar with runs done / failed / remaining and an ETA."""
-
-    def __init__(self, label: str = "sweep") -> None:
-        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self.bar = Progress(
-            TextColumn(f"{label}"), BarColumn(), TextColumn("{task.completed}/{task.total} runs"),
-            TextColumn("[red]{task.fields[failed]} failed[/]"), TextColumn("{task.fields[remaining]} remaining"),
-            TextColumn("({task.fields[skipped]} already stored)"), TimeRemainingColumn(), console=real_console(err_console),
-            transient=False,
-        )
-        self.task: TaskID | None = None
-
-    def __call__(self, done: int, failed: int, total: int, skipped: int) -> None:
-        if self.task is None:
-            self.bar.start()
-            self.task = self.bar.add_task("runs", total=total, failed=0, remaining=total, skipped=skipped)
-        self.bar.update(self.task, completed=done, failed=failed, remaining=total - done)
-
-    def close(self) -> None:
-        if self.task is not None:
-            self.bar.stop()
+def sweep_progress(label: str = "sweep") -> ProgressBar:
+    """A sweep's bar: runs done / failed / remaining, those already stored, an ETA;
+    left on the screen as the sweep's tally."""
+    return ProgressBar(label, ["{task.completed}/{task.total} runs", "[red]{task.fields[failed]} failed[/]",
+                               "{task.fields[remaining]} remaining", "({task.fields[skipped]} already stored)"],
+                       lambda done, failed, total, skipped: (done, total, {"failed": failed, "remaining": total - done,
+                                                                           "skipped": skipped}),
+                       keep=True)
 
 
 def print_point_summary(summary, spec) -> None:
@@ -97,7 +80,7 @@ def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: s
     outcome and the summary."""
     from ..sweeps import SweepInputError, finish, run_sweep
 
-    progress = SweepProgress(label)
+    progress = sweep_progress(label)
     try:
         outcome = run_sweep(spec, out, jobs=jobs, dask_address=dask, progress=progress, backend=backend, hosts=hosts)
     except SweepInputError as e:
