@@ -230,3 +230,21 @@ def test_the_shipped_studies_publish_from_tables():
     """jumbo's 128 numbers, highspeed's 50 and lfn's 5 come from their tables."""
     counts = {name: len(load_study(name).data["published"]) for name in ("jumbo", "highspeed", "lfn")}
     assert counts == {"jumbo": 128, "highspeed": 50, "lfn": 5}
+
+
+def test_the_papers_optimum_is_marked_on_its_line():
+    """#30: where the paper puts a line's optimum (an `optimum` check on the figure's
+    sweep and axes), drawn on tcplab's line at the paper's x — interpolated between
+    the points, by hand here — and nowhere beyond the line's range."""
+    from tcplab.charts import Line
+    from tcplab.studies.figures import optimum_markers
+
+    fig = {"sweep": "buffer_star", "x": "buffer", "y": "goodput_bps"}
+    lines = [Line("delay_ms = 20.0", np.array([10.0, 20.0, 40.0, 60.0]), np.array([1.0, 3.0, 5.0, 9.0])),
+             Line("delay_ms = 0.1", np.array([10.0, 20.0]), np.array([2.0, 2.0]))]
+    check = {"kind": "optimum", "sweep": "buffer_star", "x": "buffer", "y": "goodput_bps", "by": "delay_ms",
+             "expect": {"20": [40, 50], "0.1": 40, "1": 30}}
+    markers = optimum_markers(fig, [check, {**check, "y": "srtt_ms"}], lines)
+    assert [m.name for m in markers] == ["paper's optimum, delay_ms = 20.0"]
+    assert markers[0].x.tolist() == [40.0, 50.0] and markers[0].y.tolist() == [5.0, 7.0]
+    assert markers[0].pair == "delay_ms = 20.0" and markers[0].role == "reference"

@@ -34,8 +34,10 @@ def axis_label(parameter: str) -> str:
     return parameter.replace("_", " ")
 
 
-def study_chart(fig: dict, summaries: dict, specs: dict, published: list[dict], index: int) -> Chart | None:
-    """The chart of one ``[[figure]]`` entry, or None when its sweep did not run."""
+def study_chart(fig: dict, summaries: dict, specs: dict, published: list[dict], index: int,
+                checks: list[dict] | None = None) -> Chart | None:
+    """The chart of one ``[[figure]]`` entry, or None when its sweep did not run;
+    ``checks`` (the study's conclusions' checks) add the paper's optimum positions."""
     summary = summaries.get(fig["sweep"])
     if summary is None or summary.empty:
         return None
@@ -63,13 +65,51 @@ def study_chart(fig: dict, summaries: dict, specs: dict, published: list[dict], 
             line.dashed = True
             panel.lines.append(line)
     references = paper_lines(fig, published, panel.lines, chart.xcategories)
-    panel.lines.extend(references)
+    optima = optimum_markers(fig, checks or [], panel.lines) if chart.xcategories is None else []
+    panel.lines.extend(references + optima)
     if "xscale" in fig and chart.xcategories is None:  # e.g. a loss fraction shown in %
         for line in panel.lines:
             line.x = line.x * float(fig["xscale"])
     if references:
         chart.caption += "; hollow diamonds: the paper's values"
+    if optima:
+        chart.caption += "; hollow diamonds on a line: where the paper puts that line's optimum"
     return chart
+
+
+def _same_group(line_name: str, by: str, group: str) -> bool:
+    """Whether the figure's line ``by = value`` is the check's group ``group`` (numbers
+    compared as numbers: the line says 10.0 where the study file says "10")."""
+    prefix = f"{by} = "
+    if not line_name.startswith(prefix):
+        return False
+    value = line_name[len(prefix):]
+    try:
+        return float(value) == float(group)
+    except ValueError:
+        return value == group
+
+
+def optimum_markers(fig: dict, checks: list[dict], lines: list[Line]) -> list[Line]:
+    """Where the paper puts each line's optimum (an ``optimum`` check on the figure's
+    sweep, x and y): a marker at the paper's x on tcplab's line, so that the two optima
+    can be compared along the axis (the paper gives the position, not the value)."""
+    markers = []
+    for check in checks:
+        if (check.get("kind") != "optimum" or check.get("sweep") != fig["sweep"] or check.get("x") != fig["x"]
+                or check.get("y") != fig["y"]):
+            continue
+        by = check.get("by")
+        for group, expected in check.get("expect", {}).items():
+            line = next((ln for ln in lines if ln.role == "flow" and (by is None or _same_group(ln.name, by, group))), None)
+            if line is None or len(line.x) == 0:
+                continue
+            at = [float(v) for v in (expected if isinstance(expected, list) else [expected])
+                  if line.x.min() <= float(v) <= line.x.max()]  # only on the line's drawn range
+            if at:
+                markers.append(Line(f"paper's optimum, {line.name}", np.array(at), np.interp(at, line.x, line.y),
+                                    markers=True, joined=False, pair=line.name, role="reference"))
+    return markers
 
 
 def paper_lines(fig: dict, published: list[dict], lines: list[Line], categories: list[str] | None) -> list[Line]:

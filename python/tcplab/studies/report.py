@@ -79,7 +79,8 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
     data = study.data
     figures: list[tuple[str, Path, Chart | None]] = []  # (title, PNG, chart drawn interactively in the HTML or None)
     for i, fig in enumerate(data.get("figure", [])):
-        chart = study_chart(fig, summaries, specs, data.get("published", []), i)
+        chart = study_chart(fig, summaries, specs, data.get("published", []), i,
+                            [c["check"] for c in data.get("conclusion", [])])
         if chart is None:
             continue
         (out / "figures").mkdir(parents=True, exist_ok=True)
