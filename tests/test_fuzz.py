@@ -17,13 +17,21 @@ TESTS = Path(__file__).resolve().parent
 
 
 def test_300_fuzzed_scenarios_end_in_exit_0_or_a_clear_exit_2(tmp_path):
-    p = subprocess.run([sys.executable, "-m", "fuzz.run", "--cases", "300", "--output-cases", "24",
-                        "--sweep-cases", "24", "--study-cases", "6", "--failures", str(tmp_path / "failures")],
-                       cwd=TESTS, capture_output=True, text=True, timeout=1800)
-    print(p.stdout)
-    failures = sorted(path.name for path in (tmp_path / "failures").glob("*")) if (tmp_path / "failures").exists() else []
-    assert p.returncode == 0, f"{failures}\n{p.stdout}\n{p.stderr[-3000:]}"
-    counts = {line.split()[0]: int(line.split()[1]) for line in p.stdout.splitlines()[1:] if line.strip()}
+    # Two fuzzers side by side (this machine has two cores and pytest uses one):
+    # scenarios and outputs in one, sweep and study files in the other.
+    runs = {name: subprocess.Popen([sys.executable, "-m", "fuzz.run", *args, "--failures", str(tmp_path / name)],
+                                   cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for name, args in [("scenarios", ["--cases", "300", "--output-cases", "24"]),
+                               ("files", ["--cases", "0", "--sweep-cases", "24", "--study-cases", "6"])]}
+    counts: dict[str, int] = {}
+    for name, p in runs.items():
+        stdout, stderr = p.communicate(timeout=1800)
+        print(stdout)
+        failures = sorted(path.name for path in (tmp_path / name).glob("*")) if (tmp_path / name).exists() else []
+        assert p.returncode == 0, f"{name}: {failures}\n{stdout}\n{stderr[-3000:]}"
+        for line in stdout.splitlines()[1:]:
+            if line.strip():
+                counts[line.split()[0]] = counts.get(line.split()[0], 0) + int(line.split()[1])
     assert sum(counts.values()) == 354
     # The fuzzer exercises both sides: runs that complete and inputs that are refused.
     assert counts.get("ok", 0) >= 20 and counts.get("refused", 0) >= 100, counts

@@ -130,9 +130,10 @@ def test_a_study_file_of_the_wrong_shape_fails_when_it_loads(tmp_path, path, val
     with pytest.raises(StudyError) as raised:
         load_study(str(tmp_path))
     assert f"{study}: {said}" in str(raised.value)
-    result = run_cli("reproduce", str(tmp_path), "--quick", "--out", str(tmp_path / "out"))
-    assert result.returncode == 2 and said in result.stderr and not (tmp_path / "out").exists()
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    if path == ("conclusion", 0, "check", "a"):  # the command says the same (one CLI run: CI time)
+        result = run_cli("reproduce", str(tmp_path), "--quick", "--out", str(tmp_path / "out"))
+        assert result.returncode == 2 and said in result.stderr and not (tmp_path / "out").exists()
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
 def test_a_quantity_the_catalog_does_not_hold_is_named(tmp_path):

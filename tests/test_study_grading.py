@@ -164,6 +164,10 @@ def test_prose_numbers_come_from_this_runs_catalog(quick_reproduction):
 @pytest.mark.parametrize("change, said", [
     ('{star_20_10}', "{nonexistent}"),
     ('star_20_10 = { sweep = "buffer_star"', 'star_20_10 = { sweep = "buffer_stra"'),
+    # Found by the fuzzer (#35): a format that formats no number was an internal
+    # error while the report was written, after the sweeps.
+    ('{star_20_10}', "{star_20_10:1Tbps}"),
+    ('scale = 1e-6, format = ".2f" }', 'scale = 1e-6, format = "1Tbps" }'),
 ])
 def test_prose_that_names_nothing_is_refused(tmp_path, change, said):
     export_study(load_study("lan"), tmp_path)
@@ -172,7 +176,8 @@ def test_prose_that_names_nothing_is_refused(tmp_path, change, said):
     old, new = change, said
     assert old in text
     study.write_text(text.replace(old, new, 1))
-    with pytest.raises(StudyError, match=r"names no \[quantity\]|declares no sweep 'buffer_stra'"):
+    with pytest.raises(StudyError, match=r"names no \[quantity\]|declares no sweep 'buffer_stra'|"
+                                         r"'1Tbps' is not a format for a number"):
         load_study(str(tmp_path))
 
 

@@ -115,17 +115,24 @@ def _parent(doc: dict, path: tuple):
     return node
 
 
-@st.composite
-def mutated_scenario(draw) -> dict:
-    """A seed scenario with one to four mutations."""
-    doc = copy.deepcopy(draw(st.sampled_from(SEEDS)))
-    for _ in range(draw(st.integers(0, 4))):
+#: How a scenario is mutated (a dangling reference: a name no node has).
+SCENARIO_OPS = ("set", "set", "set", "delete", "unknown_key", "duplicate", "dangling", "nest")
+#: How a sweep table or a study file is mutated ("swap": a value from elsewhere in it).
+TABLE_OPS = ("set", "set", "set", "delete", "unknown_key", "duplicate", "nest", "swap")
+
+
+def _mutate(draw, doc: dict, count: int, ops: tuple[str, ...], focus: tuple[str, ...] = ()) -> dict:
+    """``doc`` with ``count`` structural mutations drawn from ``ops``; with ``focus``,
+    most of them hit the leaves under those keys (a study file's prose is not what
+    needs testing)."""
+    for _ in range(count):
         paths = leaves(doc)
         if not paths:
             break
-        path = draw(st.sampled_from(paths))
+        focused = [p for p in paths if any(k in p for k in focus)]
+        path = draw(st.sampled_from(focused if focused and draw(st.integers(0, 3)) else paths))
         parent, key = _parent(doc, path), path[-1]
-        op = draw(st.sampled_from(["set", "set", "set", "delete", "unknown_key", "duplicate", "dangling", "nest"]))
+        op = draw(st.sampled_from(ops))
         if op == "set":
             parent[key] = draw(ODD_VALUES)
         elif op == "delete":
@@ -138,7 +145,19 @@ def mutated_scenario(draw) -> dict:
             parent[key] = draw(st.sampled_from(["nowhere", "left99", "", "a", "s"]))
         elif op == "nest":
             parent[key] = _deep(draw(st.integers(50, 3000)), draw(st.sampled_from(["list", "dict"])))
+        elif op == "swap":
+            # A value of the right shape from elsewhere in the document.
+            other = draw(st.sampled_from(paths))
+            if other[: len(path)] != path and path[: len(other)] != other:
+                parent[key] = copy.deepcopy(_parent(doc, other)[other[-1]])
     return doc
+
+
+@st.composite
+def mutated_scenario(draw) -> dict:
+    """A seed scenario with up to four mutations."""
+    doc = copy.deepcopy(draw(st.sampled_from(SEEDS)))
+    return _mutate(draw, doc, draw(st.integers(0, 4)), SCENARIO_OPS)
 
 
 def _toml_value(v: object) -> str:
@@ -330,41 +349,12 @@ SWEEP_SEEDS: list[dict] = [
 ]
 
 
-def _mutate(draw, doc: dict, count: int, focus: tuple[str, ...] = ()) -> dict:
-    """``doc`` with ``count`` structural mutations; with ``focus``, most of them hit the
-    leaves under those keys (a study file's prose is not what needs testing)."""
-    for _ in range(count):
-        paths = leaves(doc)
-        if not paths:
-            break
-        focused = [p for p in paths if any(k in p for k in focus)]
-        path = draw(st.sampled_from(focused if focused and draw(st.integers(0, 3)) else paths))
-        parent, key = _parent(doc, path), path[-1]
-        op = draw(st.sampled_from(["set", "set", "set", "delete", "unknown_key", "duplicate", "nest", "swap"]))
-        if op == "set":
-            parent[key] = draw(ODD_VALUES)
-        elif op == "delete":
-            del parent[key]
-        elif op == "unknown_key" and isinstance(parent, dict):
-            parent[draw(st.text(min_size=1, max_size=12))] = draw(ODD_VALUES)
-        elif op == "duplicate" and isinstance(parent, list):
-            parent.append(copy.deepcopy(parent[key]))
-        elif op == "nest":
-            parent[key] = _deep(draw(st.integers(50, 3000)), draw(st.sampled_from(["list", "dict"])))
-        elif op == "swap":
-            # A value of the right shape from elsewhere in the document.
-            other = draw(st.sampled_from(paths))
-            if other[: len(path)] != path and path[: len(other)] != other:
-                parent[key] = copy.deepcopy(_parent(doc, other)[other[-1]])
-    return doc
-
-
 @st.composite
 def sweep_cases(draw) -> Case:
     """``tcplab sweep`` on a seed scenario with a mutated ``[sweep]`` table — inline, or
     in a sweep file naming the scenario (the fixture ``base``)."""
     scenario = copy.deepcopy(draw(st.sampled_from(SEEDS[:2])))
-    table = _mutate(draw, copy.deepcopy(draw(st.sampled_from(SWEEP_SEEDS))), draw(st.integers(0, 3)))
+    table = _mutate(draw, copy.deepcopy(draw(st.sampled_from(SWEEP_SEEDS))), draw(st.integers(0, 3)), TABLE_OPS)
     if draw(st.booleans()):
         doc, fixtures = {**scenario, "sweep": table}, ()
     else:
@@ -373,7 +363,7 @@ def sweep_cases(draw) -> Case:
                "sweep": table}
         fixtures = ("base",)
         if draw(st.integers(0, 3)) == 0:
-            doc = _mutate(draw, doc, 1)
+            doc = _mutate(draw, doc, 1, TABLE_OPS)
     content = to_toml(doc).encode("utf-8", "surrogatepass")
     if draw(st.integers(0, 9)) == 0:
         content = draw(corrupted(content))
@@ -391,7 +381,7 @@ def study_cases(draw, original: dict) -> Case:
     """``tcplab reproduce DIR --quick`` on a copy of a shipped study (fixture ``study``)
     whose study.toml is mutated, resuming the fixture's finished quick run (``study-out``)
     so that only what the mutation changed runs again."""
-    doc = _mutate(draw, copy.deepcopy(original), draw(st.integers(1, 4)), STUDY_FOCUS)
+    doc = _mutate(draw, copy.deepcopy(original), draw(st.integers(1, 4)), TABLE_OPS, STUDY_FOCUS)
     content = to_toml(doc).encode("utf-8", "surrogatepass")
     if draw(st.integers(0, 9)) == 0:
         content = draw(corrupted(content))

@@ -33,6 +33,15 @@ def placeholders(text: str) -> list[str]:
     return [m.group(1) for m in _PLACEHOLDER.finditer(text)]
 
 
+def format_problem(spec: str) -> str | None:
+    """Why ``spec`` is not a format for a number (``.3g``, ``,.0f``), or None."""
+    try:
+        format(1.5, spec)
+    except (ValueError, TypeError):
+        return f"{spec!r} is not a format for a number (e.g. \".3g\" or \",.0f\")"
+    return None
+
+
 def render(text: str, quantities: dict, out: Path) -> tuple[str, list[str]]:
     """``text`` with each placeholder replaced by its quantity's value in this run, and
     the names of those this run did not measure."""
@@ -61,9 +70,13 @@ def problems(data: dict, sweeps: set[str]) -> list[str]:
             found.append(f"quantity.{name}: expected a table with sweep, column and where")
         elif q["sweep"] not in sweeps:
             found.append(f"quantity.{name}.sweep: the study declares no sweep {q['sweep']!r}")
+        elif "format" in q and (bad := format_problem(q["format"])) is not None:
+            found.append(f"quantity.{name}.format: {bad}")
     for i, d in enumerate(data.get("difference", [])):
         text = d if isinstance(d, str) else d.get("text", "")
-        for name in placeholders(text):
-            if name not in quantities:
-                found.append(f"difference[{i}].text: {{{name}}} names no [quantity]")
+        for m in _PLACEHOLDER.finditer(text):
+            if m.group(1) not in quantities:
+                found.append(f"difference[{i}].text: {{{m.group(1)}}} names no [quantity]")
+            elif m.group(2) is not None and (bad := format_problem(m.group(2))) is not None:
+                found.append(f"difference[{i}].text: {{{m.group(0)[1:-1]}}}: {bad}")
     return found

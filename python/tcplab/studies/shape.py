@@ -48,28 +48,22 @@ def table(shape: dict[str, Type], required: tuple[str, ...] = ()) -> Type:
 
 def list_of(item: Type) -> Type:
     """A list whose every element is of type ``item``."""
-    def check(v: object) -> str | None:
-        if not isinstance(v, list):
-            return "expected a list"
-        for i, x in enumerate(v):
-            found = item(x)
-            if found is not None:
-                return f"[{i}]{after_key(found)}"
-        return None
-    return check
+    return lambda v: _first(item, ((f"[{i}]", x) for i, x in enumerate(v))) if isinstance(v, list) else "expected a list"
 
 
 def table_of(item: Type) -> Type:
     """A table of any keys whose every value is of type ``item``."""
-    def check(v: object) -> str | None:
-        if not isinstance(v, dict):
-            return "expected a table"
-        for k, x in v.items():
-            found = item(x)
-            if found is not None:
-                return f".{k}{after_key(found)}"
-        return None
-    return check
+    return lambda v: _first(item, ((f".{k}", x) for k, x in v.items())) if isinstance(v, dict) else "expected a table"
+
+
+def _first(item: Type, entries) -> str | None:
+    """The first of ``entries`` (path, value) that is not of type ``item``, as its path
+    and problem, or None."""
+    for where, x in entries:
+        found = item(x)
+        if found is not None:
+            return f"{where}{after_key(found)}"
+    return None
 
 
 def after_key(found: str) -> str:
