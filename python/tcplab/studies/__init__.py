@@ -91,8 +91,9 @@ def _check_sweeps(study: Study, source: str) -> None:
     """StudyError naming the sweep if one of its declarations (full or quick) is not a
     sweep tcplab can run: found when the study is loaded, before any of them runs."""
     names = [d["name"] for d in study.data.get("sweep", [])]
-    for name in {n for n in names if names.count(n) > 1}:
-        raise StudyError(f"{source}: sweep: two sweeps are called {name!r}")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise StudyError(f"{source}: sweep: two sweeps are called {twice[0]!r}")
     for i, declaration in enumerate(study.data.get("sweep", [])):
         for quick in (False, True):
             try:
