@@ -3,12 +3,14 @@
 //! summary.json, DataFrames, Parquet and plots without computing any metric itself.
 
 use crate::config::NodeConfig;
+use crate::config::ScenarioConfig;
 use crate::metrics::bins::Binning;
 use crate::metrics::jain_index;
 use crate::metrics::BinCounts;
+use crate::metrics::FlowMeter;
 use crate::net::channel::{Channel, ChannelSpec};
-use crate::sim::Simulation;
 use crate::time::SimTime;
+use crate::transport::{Probe, TransportStats};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -328,50 +330,81 @@ pub struct FlowSnapshot {
     pub srtt_ms: Option<f64>,
 }
 
-/// Every flow's [`FlowSnapshot`] now.
-pub(crate) fn snapshots(sim: &Simulation) -> Vec<FlowSnapshot> {
-    (0..sim.config.flows.len())
-        .map(|f| {
-            let m = &sim.meters[f];
-            let probe = sim.sender_probe(f);
-            FlowSnapshot {
-                delivered_bytes: m.delivered_bytes,
-                received_bytes: m.received_bytes,
-                packets_sent: m.network[0].sent_packets,
-                packets_dropped: m.network[0].dropped_total(),
-                retransmits: sim.transport_stats(f).map(|t| t.retransmits),
-                cwnd_bytes: probe.map(|p| p.cwnd_bytes),
-                srtt_ms: probe.and_then(|p| p.srtt).map(|s| ms(s.as_ns() as f64)),
-            }
+/// A simulation's state as results read it: its configuration, meters and channels, and
+/// each flow's transport figures. The simulation lends it ([`crate::sim::Simulation`]
+/// builds one); results never see the simulation itself, so the two modules do not
+/// depend on each other.
+pub(crate) struct RunState<'a> {
+    /// The scenario run.
+    pub config: &'a ScenarioConfig,
+    /// The flows Jain's index covers.
+    pub fairness_flows: &'a [usize],
+    /// The run's time bins.
+    pub bins: Binning,
+    /// The run's end.
+    pub duration: SimTime,
+    /// Events processed.
+    pub events: u64,
+    /// Per flow: its meters (their series move out into the results).
+    pub meters: &'a mut [FlowMeter],
+    /// Every channel, in channel order.
+    pub channels: &'a mut [Channel],
+    /// Per flow: what its endpoints report.
+    pub transports: Vec<FlowTransport>,
+}
+
+/// What a flow's endpoints report at the end of a run (or now, for a snapshot).
+pub(crate) struct FlowTransport {
+    /// The sender's congestion state (window-based senders).
+    pub probe: Option<Probe>,
+    /// Both endpoints' counters merged (reliable transports).
+    pub stats: Option<TransportStats>,
+    /// The transport's figures of its own (see [`crate::transport::Endpoint::details`]).
+    pub details: Option<serde_json::Value>,
+}
+
+/// Every flow's [`FlowSnapshot`] now, from its meters and its transport's report.
+pub(crate) fn snapshots(meters: &[FlowMeter], transports: &[FlowTransport]) -> Vec<FlowSnapshot> {
+    meters
+        .iter()
+        .zip(transports)
+        .map(|(m, t)| FlowSnapshot {
+            delivered_bytes: m.delivered_bytes,
+            received_bytes: m.received_bytes,
+            packets_sent: m.network[0].sent_packets,
+            packets_dropped: m.network[0].dropped_total(),
+            retransmits: t.stats.map(|s| s.retransmits),
+            cwnd_bytes: t.probe.map(|p| p.cwnd_bytes),
+            srtt_ms: t.probe.and_then(|p| p.srtt).map(|s| ms(s.as_ns() as f64)),
         })
         .collect()
 }
 
 /// Builds the results of a finished simulation.
-pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
-    let flow_count = sim.config.flows.len();
+pub(crate) fn collect(mut run: RunState) -> RunResults {
+    let flow_count = run.config.flows.len();
     let mut flows = Vec::with_capacity(flow_count);
     let mut flow_series = Vec::with_capacity(flow_count);
     let mut delay_histograms = Vec::with_capacity(flow_count);
     for f in 0..flow_count {
-        flows.push(flow_result(sim, f));
-        delay_histograms.push(delay_histogram(sim, f));
-        flow_series.push(take_flow_series(sim, f));
+        flows.push(flow_result(&mut run, f));
+        delay_histograms.push(delay_histogram(&run, f));
+        flow_series.push(take_flow_series(&mut run, f));
     }
-    let names = channel_names(&sim.config.nodes, sim.channels.iter().map(|c| c.spec));
-    let mut links = Vec::with_capacity(sim.channels.len());
-    let mut link_series = Vec::with_capacity(sim.channels.len());
-    for (c, ch) in sim.channels.iter_mut().enumerate() {
-        let (link, series) = link_result(c, ch, &names[c], &sim.config.nodes, sim.duration);
+    let names = channel_names(&run.config.nodes, run.channels.iter().map(|c| c.spec));
+    let mut links = Vec::with_capacity(run.channels.len());
+    let mut link_series = Vec::with_capacity(run.channels.len());
+    for (c, ch) in run.channels.iter_mut().enumerate() {
+        let (link, series) = link_result(c, ch, &names[c], &run.config.nodes, run.duration);
         links.push(link);
         link_series.push(series);
     }
-    let fairness = fairness(&sim.plan.fairness_flows, &flows);
-    let bins = sim.bins;
+    let fairness = fairness(run.fairness_flows, &flows);
+    let bins = run.bins;
     RunResults {
-        duration_s: sim.duration.as_secs_f64(),
-        seed: sim.config.simulation.seed,
-        events: sim.events(),
+        duration_s: run.duration.as_secs_f64(),
+        seed: run.config.simulation.seed,
+        events: run.events,
         bin_s: bins.width.as_secs_f64(),
         bin_start_s: (0..bins.count)
             .map(|i| bins.start(i).as_secs_f64())
@@ -386,15 +419,15 @@ pub(crate) fn collect(sim: &mut Simulation) -> RunResults {
 }
 
 /// Flow `f`'s summary: its meters and its transport's counters.
-fn flow_result(sim: &Simulation, f: usize) -> FlowResult {
-    let (bins, fc, m) = (sim.bins, &sim.config.flows[f], &sim.meters[f]);
+fn flow_result(run: &mut RunState, f: usize) -> FlowResult {
+    let (bins, fc, m) = (run.bins, &run.config.flows[f], &run.meters[f]);
     let (fwd, rev) = (&m.network[0], &m.network[1]);
     let start = SimTime(fc.start_ns);
-    let tstats = sim.transport_stats(f);
+    let tstats = run.transports[f].stats;
     let completed = tstats.and_then(|t| t.completed_at);
     // A finished transfer's goodput is averaged over its completion time.
     let end =
-        completed.unwrap_or_else(|| fc.stop_ns.map_or(sim.duration, SimTime).min(sim.duration));
+        completed.unwrap_or_else(|| fc.stop_ns.map_or(run.duration, SimTime).min(run.duration));
     let active_s = (end - start).as_secs_f64();
     let max_rate_bps = |series: &BinCounts| {
         series
@@ -416,7 +449,7 @@ fn flow_result(sim: &Simulation, f: usize) -> FlowResult {
             .and_then(|t| (t.rtt_samples > 0).then(|| ms(t.srtt_sum_ns / t.rtt_samples as f64))),
         fct_s: completed.map(|t| (t - start).as_secs_f64()),
         wire_bytes_sent: fwd.sent_bytes,
-        transport_details: sim.transport_details(f),
+        transport_details: run.transports[f].details.take(),
         delivered_bytes_by_stream: (!m.stream_delivered_bytes.is_empty())
             .then(|| m.stream_delivered_bytes.clone()),
         sent_bytes: m.payload_sent_bytes,
@@ -458,10 +491,10 @@ fn flow_result(sim: &Simulation, f: usize) -> FlowResult {
 }
 
 /// Flow `f`'s one-way delay distribution (bucket upper bounds in ms, counts).
-fn delay_histogram(sim: &Simulation, f: usize) -> DelayHistogram {
+fn delay_histogram(run: &RunState, f: usize) -> DelayHistogram {
     DelayHistogram {
-        id: sim.config.flows[f].name.clone(),
-        buckets: sim.meters[f]
+        id: run.config.flows[f].name.clone(),
+        buckets: run.meters[f]
             .delay
             .buckets()
             .into_iter()
@@ -473,8 +506,8 @@ fn delay_histogram(sim: &Simulation, f: usize) -> DelayHistogram {
 /// Flow `f`'s time series. The bin arrays move out of the meter (not copied): a run's
 /// series are its largest allocation, and two copies of them would double its peak
 /// memory.
-fn take_flow_series(sim: &mut Simulation, f: usize) -> FlowSeries {
-    let m = &mut sim.meters[f];
+fn take_flow_series(run: &mut RunState, f: usize) -> FlowSeries {
+    let m = &mut run.meters[f];
     let (cwnd_bytes, ssthresh_bytes, srtt_ms, cc_state) = match m.bin_congestion.take() {
         Some(c) => (
             Some(forward_fill(c.cwnd_bytes)),
@@ -488,7 +521,7 @@ fn take_flow_series(sim: &mut Simulation, f: usize) -> FlowSeries {
         None => (None, None, None, Vec::new()),
     };
     FlowSeries {
-        id: sim.config.flows[f].name.clone(),
+        id: run.config.flows[f].name.clone(),
         delivered_bytes: std::mem::take(&mut m.bin_delivered_bytes),
         received_bytes: std::mem::take(&mut m.bin_received_bytes),
         sent_packets: std::mem::take(&mut m.bin_sent_packets),

@@ -25,7 +25,7 @@ use crate::net::packet::{
 use crate::net::queue::DropCause;
 use crate::net::routing::{delivering_channels, single_feeder_channels, RouteTable};
 use crate::observe::{PacketEvent, PacketObserver};
-use crate::results::{self, RunResults};
+use crate::results::{self, FlowTransport, RunResults, RunState};
 use crate::rng::Rng;
 use crate::sched::{Event, Scheduler};
 use crate::time::SimTime;
@@ -291,7 +291,7 @@ impl Simulation {
     /// Every flow's counters so far, for reports at intervals while the run goes on
     /// (what iperf prints each second); cheap enough to call every simulated second.
     pub fn flow_snapshots(&self) -> Vec<results::FlowSnapshot> {
-        results::snapshots(self)
+        results::snapshots(&self.meters, &self.flow_transports(false))
     }
 
     /// Runs to the end and returns the results (see [`Simulation::finish`]).
@@ -310,7 +310,17 @@ impl Simulation {
             meter.finish(self.endpoints[2 * f].probe());
         }
         self.check_conservation()?;
-        Ok(results::collect(&mut self))
+        let transports = self.flow_transports(true);
+        Ok(results::collect(RunState {
+            config: &self.config,
+            fairness_flows: &self.plan.fairness_flows,
+            bins: self.bins,
+            duration: self.duration,
+            events: self.events(),
+            meters: &mut self.meters,
+            channels: &mut self.channels,
+            transports,
+        }))
     }
 
     /// The head of channel `c`'s pipe arrives (its event is the scheduler's next).
@@ -602,13 +612,23 @@ impl Simulation {
         self.flush(ep, out);
     }
 
-    /// The congestion state of flow `f`'s sender now (window-based senders only).
-    pub(crate) fn sender_probe(&self, f: usize) -> Option<crate::transport::Probe> {
-        self.endpoints[2 * f].probe()
+    /// What every flow's endpoints report now (with their own figures if `details`).
+    fn flow_transports(&self, details: bool) -> Vec<FlowTransport> {
+        (0..self.config.flows.len())
+            .map(|f| FlowTransport {
+                probe: self.endpoints[2 * f].probe(),
+                stats: self.transport_stats(f),
+                details: if details {
+                    self.transport_details(f)
+                } else {
+                    None
+                },
+            })
+            .collect()
     }
 
     /// Both endpoints' transport counters for flow `f` (reliable transports only).
-    pub(crate) fn transport_stats(&self, f: usize) -> Option<crate::transport::TransportStats> {
+    fn transport_stats(&self, f: usize) -> Option<crate::transport::TransportStats> {
         match (
             self.endpoints[2 * f].stats(),
             self.endpoints[2 * f + 1].stats(),
@@ -620,7 +640,7 @@ impl Simulation {
 
     /// Flow `f`'s transport figures of its own: its sender's and receiver's
     /// [`crate::transport::Endpoint::details`] objects merged.
-    pub(crate) fn transport_details(&self, f: usize) -> Option<serde_json::Value> {
+    fn transport_details(&self, f: usize) -> Option<serde_json::Value> {
         let mut merged = serde_json::Map::new();
         for ep in [2 * f, 2 * f + 1] {
             if let Some(serde_json::Value::Object(m)) = self.endpoints[ep].details() {
