@@ -563,3 +563,23 @@ def test_query_without_a_statement_or_with_a_huge_value_is_handled(small_sweep):
     assert r.returncode == 0 and "5,000characters;--csvprintsitwhole)" in flat and flat.count("x") == 2000
     whole = run_cli("query", str(sweep), "SELECT repeat('x', 5000) AS long", "--csv")
     assert whole.stdout.splitlines() == ["long", "x" * 5000]
+
+
+def test_a_csv_too_large_for_memory_is_one_clear_error(small_sweep, monkeypatch):
+    """Found by the fuzzer (#35): `query … "SELECT repeat('x', 100000000)" --csv` under
+    an address-space limit ran out of memory writing the CSV — an internal error. It is
+    one exit-2 message saying what to select instead (memory exhaustion stood in for by
+    a to_csv that raises)."""
+    import pandas as pd
+    from typer.testing import CliRunner
+
+    from tcplab.cli.app import app
+    from tcplab.cli.sweep_cmd import query  # noqa: F401  (registers the command)
+
+    def out_of_memory(*_args, **_kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", out_of_memory)
+    result = CliRunner().invoke(app, ["query", str(small_sweep[1]), "SELECT 1 AS n", "--csv"])
+    assert result.exit_code == 2
+    assert "the result is too large to write as CSV" in result.output

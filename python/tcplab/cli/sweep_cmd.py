@@ -162,7 +162,11 @@ def query(
     finally:
         con.close()
     if csv:
-        out_console.file.write(df.to_csv(index=False))
+        try:
+            df.to_csv(out_console.file, index=False)  # in chunks, not as one string
+        except MemoryError:
+            fail("query: the result is too large to write as CSV in this memory; select fewer rows or "
+                 "shorter values (LIMIT, left(value, n))", 2)
         return
     import pandas as pd
 
