@@ -19,14 +19,13 @@ may be a column or a key of the table, as may ``scale``.
 
 from __future__ import annotations
 
-from .shape import NUMBER, TEXT, TEXTS, after_key, list_of, table
+from .shape import NUMBER, NUMBER_OR_TEXT, TEXT, TEXTS, after_key, list_of, table
 
 #: The columns every published table has.
 REQUIRED_COLUMNS = ("label", "value", "column")
 
 PUBLISHED_TABLE = table({"sweep": TEXT, "table": TEXT, "scale": NUMBER, "where": TEXTS, "row": TEXTS,
-                         "columns": TEXTS, "rows": list_of(list_of(lambda v: None if isinstance(
-                             v, (str, int, float)) and not isinstance(v, bool) else "expected a number or a string"))},
+                         "columns": TEXTS, "rows": list_of(list_of(NUMBER_OR_TEXT))},
                         required=("sweep", "columns", "rows"))
 
 

@@ -32,6 +32,7 @@ NUMBER = _simple(_is_number, "expected a number")
 WHOLE = _simple(lambda v: isinstance(v, int) and not isinstance(v, bool), "expected a whole number")
 FLAG = _simple(lambda v: isinstance(v, bool), "expected true or false")
 SCALAR = _simple(lambda v: isinstance(v, (str, int, float, bool)), "expected a number, a string or true/false")
+NUMBER_OR_TEXT = _simple(lambda v: _is_number(v) or isinstance(v, str), "expected a number or a string")
 ANY_TABLE = _simple(lambda v: isinstance(v, dict), "expected a table")
 TEXTS = _simple(lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "expected a list of strings")
 SCALARS = _simple(lambda v: isinstance(v, list) and all(isinstance(x, (str, int, float, bool)) for x in v),
