@@ -81,6 +81,8 @@ CASES = [
     ("tcp_mss_above_mtu", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", mss = "1461B"'), ["flow[0].transport.mss", "MTU − 40 = 1460"]),
     ("tcp_zero_receive_buffer", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", receive_buffer = "0 packets"'), ["flow[0].transport.receive_buffer", "at least one segment"]),
     ("tcp_min_rto_above_max", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { min = "2s", max = "1s" }'), ["flow[0].transport.rto.min", "must not exceed rto.max"]),
+    ("tcp_zero_rtt_tick", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { tick = "0ms" }'), ["flow[0].transport.rto.tick", "longer than 0"]),
+    ("tcp_rtt_tick_above_half_max", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { tick = "40s" }'), ["flow[0].transport.rto.tick", "at most half of rto.max"]),
     ("tcp_unknown_cc", TCP_BASE.replace('cc = "newreno"', 'cc = "cubik"'), ["flow[0].transport.cc", "did you mean 'cubic'", "reno, newreno, highspeed, scalable, bic, cubic, vegas, fast, bbr, gaimd"]),
     ("cc_parameter_of_another_algorithm", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", alpha = 2 }'), ["flow[0].transport.cc.alpha", "unknown key 'alpha'", "valid keys here: algorithm, preset, ack_ratio, c, beta"]),
     ("cc_beta_out_of_range", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", beta = 1.5 }'), ["flow[0].transport.cc.beta", "strictly between 0 and 1"]),

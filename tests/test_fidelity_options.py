@@ -19,14 +19,19 @@ def _tcp(extra: str) -> dict:
 def test_ns2_profile_is_ns_default_tcl():
     t = _tcp('profile = "ns2"')
     # windowInit_ 2, window_ 20, TCPSink ACKs every packet, rtxcur_init_ 3.0, minrto_ 0.2,
-    # maxrto_ 60, singledup_ 1, newreno_changes1_ 1, slowdown halves window(), opencwnd
-    # counts ACKs, rtt_active_ times one segment per RTT, delay_growth_ true.
+    # maxrto_ 60, tcpTick_ 0.01, singledup_ 1, newreno_changes1_ 1, slowdown halves
+    # window(), opencwnd counts ACKs, rtt_active_ times one segment per RTT,
+    # delay_growth_ true; Sack1 resends every hole below a SACK and keeps pipe_.
     assert t["initial_window_segments"] == 2
     assert t["max_window"] == {"value": 20, "unit": "packets"}
     assert t["ack_every"] == 1 and not t["handshake"] and not t["timestamps"]
-    assert t["rto"] == {"initial_ns": 3_000_000_000, "min_ns": 200_000_000, "max_ns": 60_000_000_000, "fixed_ns": None, "floor": "rto"}
+    assert t["rto"] == {"initial_ns": 3_000_000_000, "min_ns": 200_000_000, "max_ns": 60_000_000_000, "fixed_ns": None,
+                        "floor": "rto", "tick_ns": 10_000_000}
     assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "cwnd"
-    assert t["cwnd_counting"] == "acks" and t["rtt_sampling"] == "once_per_rtt" and t["delay_growth"]
+    assert t["cwnd_counting"] == "ns2" and t["rtt_sampling"] == "once_per_rtt" and t["delay_growth"]
+    assert t["loss_detection"] == "holes" and t["reduction"] == "sack1_pipe"
+    # The suites of tests/ns2 run ns-2 with a 100 us tick, and say so:
+    assert _tcp('profile = "ns2", rto = { tick = "100us" }')["rto"]["tick_ns"] == 100_000
 
 
 def test_linux_profile_and_explicit_keys_win():

@@ -402,6 +402,9 @@ pub enum LossDetection {
     /// once RACK.rtt plus a reordering window has passed; retransmissions alike.
     #[default]
     Rack,
+    /// ns-2.35's Agent/TCP/Sack1: recovery starts at DupThresh duplicate ACKs, and in
+    /// it every hole below the highest SACKed segment is resent once, before new data.
+    Holes,
 }
 
 /// How the window comes down during fast recovery, with SACK or without (where
@@ -421,6 +424,9 @@ pub enum Reduction {
     /// Linux 2.6's rate halving (`tcp_cwnd_down`): one segment less every second ACK,
     /// down to the algorithm's `min_cwnd`; the window leaves recovery at most there.
     RateHalving,
+    /// ns-2.35's Sack1 with SACK: its event-kept `pipe_` counter against cwnd
+    /// (`sack1_pipe.rs`); without SACK, as `Pipe` (window inflation).
+    Sack1Pipe,
 }
 
 /// How much an ACK of new data counts towards cwnd growth.
@@ -431,9 +437,16 @@ pub enum CwndCounting {
     /// slow start): an ACK that covers many segments grows cwnd by more.
     #[default]
     Bytes,
-    /// One segment per ACK, whatever it covers: ns-2's `opencwnd` (cwnd += 1 in slow
-    /// start, 1/cwnd in congestion avoidance, per new ACK).
+    /// One segment per ACK, whatever it covers, on ACKs of new data while the window
+    /// limits the sender (Linux with `tcp_abc = 0`): in congestion avoidance +1
+    /// segment per cwnd of ACKs (`snd_cwnd_cnt`).
     Acks,
+    /// ns-2's `opencwnd`: one segment per ACK as `Acks`, but on every new ACK outside
+    /// recovery — the one that deflates a Reno/NewReno window included — whether or
+    /// not the window limits the sender (`control_increase_` off), and in ns-2's window
+    /// arithmetic (`cwnd_` a real number of segments growing by 1/cwnd per ACK,
+    /// `ssthresh_` a whole number; `BuildContext::window_in_packets`).
+    Ns2,
 }
 
 /// Which ACKs give RTT samples when timestamps are off (RFC 6298 section 3: at least
@@ -464,6 +477,10 @@ pub struct RtoConfig {
     /// What `min_ns` bounds.
     #[serde(default)]
     pub floor: RtoFloor,
+    /// The RTT clock's tick (ns-2's `tcpTick_`, BSD's slow timer): RTT samples in
+    /// whole ticks and BSD's fixed-point SRTT and RTTVAR; `None`: exact arithmetic.
+    #[serde(default)]
+    pub tick_ns: Option<u64>,
 }
 
 /// Where the minimum RTO applies.

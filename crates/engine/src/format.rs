@@ -804,7 +804,7 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub detect_lost_retransmits: bool,
-    /// How SACK losses are found: dupthresh (RFC 6675), fack (Linux 2.6) or rack (RFC 8985, Linux).
+    /// How SACK losses are found: dupthresh (RFC 6675), fack (Linux 2.6), rack (RFC 8985, Linux) or holes (ns-2's Sack1).
     #[serde(default)]
     #[schemars(extend("default" = "rack"))]
     pub loss_detection: Option<LossDetection>,
@@ -866,9 +866,9 @@ pub enum Profile {
 
 /// What each profile sets, in scenario terms (keys as in the `tcp` table, plus
 /// `ack_every` and `delayed_ack_timeout` for `delayed_ack`, and `rto_initial`,
-/// `rto_min`, `rto_max`, `rto_floor` for `rto`; `cc_preset` names the preset an
-/// algorithm starts from when it has one of that name, and `reno_recovery` the loss
-/// recovery of `cc = "reno"` without SACK when `recovery` is not written — Reno's
+/// `rto_min`, `rto_max`, `rto_floor`, `rto_tick` for `rto`; `cc_preset` names the
+/// preset an algorithm starts from when it has one of that name, and
+/// `reno_recovery` the loss recovery of `cc = "reno"` without SACK when `recovery` is not written — Reno's
 /// own, RFC 5681 3.2, unless the profile says otherwise — and `reduction_without_sack`
 /// the `reduction` when neither it nor SACK is on). Sources: ns-2.35
 /// tcl/lib/ns-default.tcl (Agent/TCP, TCPSink) and Linux include/net/tcp.h.
@@ -888,20 +888,21 @@ fn profiles() -> serde_json::Value {
             "rto_initial": "3s",             // rtxcur_init_ 3.0
             "rto_min": "200ms",              // minrto_ 0.2
             "rto_max": "60s",                // maxrto_ 60
+            "rto_tick": "10ms",              // tcpTick_ 0.01: rtt_update's clock
             "limited_transmit": true,        // singledup_ 1
             "newreno_timer": "impatient",    // Agent/TCP/Newreno newreno_changes1_ 1
             "timeout_ssthresh": "cwnd",      // slowdown(CLOSE_SSTHRESH_HALF) halves window()
             "timeout_reduction": "per_timeout", // ... on every timeout(), also inside fast recovery
             "detect_lost_retransmits": false, // Sack1: a lost retransmission waits for the timer
-            "loss_detection": "dupthresh",   // Sack1: RFC 3517's IsLost (three SACKed above)
+            "loss_detection": "holes",       // Sack1: ScoreBoardRQ::GetNextRetran, any hole below a SACK
             "tail_loss_probe": false,        // ns-2.35 has no TLP
             "dsack": false,                  // TCPSink/Sack1 sends no D-SACK blocks
             "undo": false,                   // nor does Agent/TCP undo
             "frto": false,                   // (Agent/TCP/Newreno/FRTO is a separate agent)
-            "cwnd_counting": "acks",         // opencwnd: +1 (slow start) or +1/cwnd per new ACK
+            "cwnd_counting": "ns2",          // opencwnd: +1 (slow start) or +1/cwnd per new ACK
             "rtt_sampling": "once_per_rtt",  // rtt_active_/rtt_seq_: one timed segment per RTT
             "delay_growth": true,            // delay_growth_ true: one segment, IW after its ACK
-            "reduction": "pipe",             // Sack1: RFC 3517's pipe against cwnd
+            "reduction": "sack1_pipe",       // Sack1's pipe_ counter against cwnd (Reno, Newreno: inflation)
         },
         "linux": {
             "initial_window": 10,            // TCP_INIT_CWND (RFC 6928)
@@ -1090,6 +1091,11 @@ pub struct Rto {
     #[serde(default)]
     #[schemars(extend("default" = "rto"))]
     pub floor: Option<RtoFloor>,
+    /// The RTT clock's tick (ns-2's `tcpTick_`; BSD's 500 ms slow timer): RTT samples
+    /// in whole ticks, SRTT and RTTVAR in BSD's fixed point, the RTO in whole ticks
+    /// (at least two). Unset: exact arithmetic (RFC 6298 with a 1-ns clock).
+    #[serde(default)]
+    pub tick: Option<Duration>,
 }
 
 /// Where the RTO's lower bound applies.
@@ -1143,6 +1149,8 @@ pub enum LossDetection {
     Fack,
     /// RACK (RFC 8985, Linux since 4.18): sent before a delivered segment and RACK.rtt passed.
     Rack,
+    /// ns-2.35's Sack1: in recovery every hole below the highest SACKed segment, once, before new data.
+    Holes,
 }
 
 /// How cwnd grows per ACK.
@@ -1151,8 +1159,10 @@ pub enum LossDetection {
 pub enum CwndCounting {
     /// By bytes acknowledged (RFC 3465).
     Bytes,
-    /// One segment per ACK (ns-2).
+    /// One segment per ACK while cwnd-limited (Linux with tcp_abc = 0).
     Acks,
+    /// ns-2's opencwnd: per ACK, window-limited or not, fractional cwnd, whole-segment ssthresh.
+    Ns2,
 }
 
 /// Which segments give RTT samples.
@@ -1175,6 +1185,8 @@ pub enum Reduction {
     Prr,
     /// Linux 2.6: one segment less per two ACKs.
     RateHalving,
+    /// ns-2.35's Sack1: its pipe_ counter (outstanding − 3 at the fast retransmit, −1 per ACK, −2 per partial ACK, +1 per send).
+    Sack1Pipe,
 }
 
 /// What a flow's application sends.

@@ -100,7 +100,7 @@ def kernel_tcp(flow: dict) -> dict:
             raise _refuse(origin, _FIELD.get(key, key),
                           "Linux cannot be told this; remove it (or use profile = \"linux\") to run the kernel's own")
     rto = t["rto"]
-    for key in ("initial_ns", "max_ns", "fixed_ns", "floor"):
+    for key in ("initial_ns", "max_ns", "fixed_ns", "floor", "tick_ns"):
         if rto.get(key) not in _accepted(algorithm, "rto", key):
             raise _refuse(origin, f"rto.{key.removesuffix('_ns')}", "Linux sets only the minimum RTO (per route)")
     route = []

@@ -54,6 +54,7 @@ _NESTED_TCP_DEFAULTS = {"ack_every": ("DelayedAckTable", "every"), "delayed_ack_
 #: tcplab's TCP defaults (docs/scenario.md explains each choice): the "tcplab" profile.
 TCP_DEFAULTS = {
     "max_window": None,
+    "rto_tick": None,  # exact RTT arithmetic unless a profile (ns2) or `rto.tick` says otherwise
     **{k: v for k, v in format.defaults("TransportTable", "tcp").items() if k not in ("profile", "delayed_ack")},
     **{flat: format.default(table, key) for flat, (table, key) in _NESTED_TCP_DEFAULTS.items()},
 }
@@ -272,6 +273,14 @@ def _delayed_ack(defaults: dict):
     return read
 
 
+def _tick_ns(value: object, path: str) -> int:
+    """The RTT clock's tick: a duration above zero (the engine bounds it by half of rto.max)."""
+    ns = parse_duration_ns(value, path)
+    if ns <= 0:
+        raise ScenarioError(path, f"the RTT clock's tick must be longer than 0, got {value!r}")
+    return ns
+
+
 def _rto(defaults: dict):
     def read(value: object, path: str) -> dict:
         t = Table(value, path, format.keys("Rto"))
@@ -281,6 +290,8 @@ def _rto(defaults: dict):
             "max_ns": t.get("max", parse_duration_ns, parse_duration_ns(defaults["rto_max"], "")),
             "fixed_ns": t.get("fixed", parse_duration_ns, None),
             "floor": t.get("floor", F.choice(format.choices("RtoFloor")), defaults["rto_floor"]),
+            "tick_ns": t.get("tick", _tick_ns,
+                             None if defaults["rto_tick"] is None else parse_duration_ns(defaults["rto_tick"], "")),
         }
 
     return read
@@ -404,7 +415,7 @@ def _sctp_rto(value: object, path: str) -> dict:
     read = {key: t.get(key, parse_duration_ns, parse_duration_ns(format.default("SctpRto", key), ""))
             for key in ("initial", "min", "max")}
     return {"initial_ns": read["initial"], "min_ns": read["min"], "max_ns": read["max"], "fixed_ns": None,
-            "floor": "rto"}
+            "floor": "rto", "tick_ns": None}
 
 
 #: Each transport's table: its keys and its reader.

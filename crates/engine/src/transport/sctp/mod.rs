@@ -175,6 +175,7 @@ pub fn endpoints(
         mss: pmtu as u64,
         initial_window: initial_cwnd(pmtu),
         rng: cc_rng,
+        window_in_packets: false,
     });
     let window = cfg.receive_buffer.bytes(payload);
     let sender = SctpSender::new(
@@ -193,7 +194,7 @@ pub fn endpoints(
             burst_limit: cfg.burst_limit,
         },
         cc,
-        RttEstimator::new(&cfg.rto),
+        RttEstimator::new(&cfg.rto, 0.0),
         app,
     );
     let receiver = SctpReceiver::new(ReceiverParams {

@@ -770,14 +770,19 @@ mod tests {
             mss: PMTU as u64,
             initial_window,
             rng: Rng::for_component(1, "test"),
+            window_in_packets: false,
         });
-        let rto = RttEstimator::new(&RtoConfig {
-            initial_ns: 3_000_000_000,
-            min_ns: 1_000_000_000,
-            max_ns: 60_000_000_000,
-            fixed_ns: None,
-            floor: RtoFloor::Rto,
-        });
+        let rto = RttEstimator::new(
+            &RtoConfig {
+                initial_ns: 3_000_000_000,
+                min_ns: 1_000_000_000,
+                max_ns: 60_000_000_000,
+                fixed_ns: None,
+                floor: RtoFloor::Rto,
+                tick_ns: None,
+            },
+            0.0,
+        );
         SctpSender::new(
             SenderParams {
                 pmtu: PMTU,

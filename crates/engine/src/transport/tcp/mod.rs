@@ -29,6 +29,7 @@ pub mod rate;
 pub mod rate_halving;
 pub mod receiver;
 pub mod rto;
+pub mod sack1_pipe;
 pub mod scoreboard;
 pub mod segment;
 pub mod sender;
@@ -179,7 +180,7 @@ impl Transport for TcpConfig {
 }
 
 /// RFC 6298 / RFC 9260 section 15 timer settings: min > 0, min ≤ max, 0 < initial ≤
-/// max, a fixed RTO > 0 (fields named under `o`).
+/// max, a fixed RTO > 0, 0 < tick ≤ max / 2 (fields named under `o`).
 pub fn check_rto(o: &str, r: &RtoConfig) -> Result<(), ConfigError> {
     if r.min_ns == 0 {
         return err(o, "rto.min", "must be greater than 0");
@@ -200,6 +201,15 @@ pub fn check_rto(o: &str, r: &RtoConfig) -> Result<(), ConfigError> {
     }
     if r.fixed_ns == Some(0) {
         return err(o, "rto.fixed", "must be greater than 0");
+    }
+    if let Some(tick) = r.tick_ns {
+        if tick == 0 || tick > r.max_ns / 2 {
+            return err(
+                o,
+                "rto.tick",
+                "must be greater than 0 and at most half of rto.max",
+            );
+        }
     }
     Ok(())
 }

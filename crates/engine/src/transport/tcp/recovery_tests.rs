@@ -289,3 +289,28 @@ fn bbr_conserves_packets_in_its_first_round_of_recovery() {
         .max();
     assert_eq!(most_in_one_slot, Some(1), "{early:?}");
 }
+
+/// A ten-segment transfer (the initial window) losing segments 3 and 8, SACK recovery
+/// with RFC 3517's pipe and no lost-retransmission detection (ns-2's Sack1).
+/// Duplicates for 4, 5, 6 start recovery and resend 3; the ACK of 9 SACKs the one
+/// segment above 8. ns-2's Sack1 resends every hole below the highest SACK before new
+/// data (`ScoreBoardRQ::GetNextRetran`), so 8 goes on that ACK, three serialization
+/// times (2.5 ms) after 3; RFC 6675's IsLost needs three SACKed segments above it,
+/// which never come, so 8 waits for the timer.
+#[test]
+fn ns2s_sack1_resends_every_hole_below_a_sack_at_once() {
+    let resend_of_8_after_3 = |loss_detection: &str| {
+        let cfg = json!({"sack": true, "loss_detection": loss_detection, "reduction": "pipe",
+                         "tail_loss_probe": false, "detect_lost_retransmits": false,
+                         "undo": false, "frto": false});
+        let mut h = Harness::new(&tcp(cfg), 10 * MSS, RATE, ONE_WAY, |s, nth| {
+            nth == 1 && [3, 8].contains(&segment_of(s))
+        });
+        h.run(SimTime::from_secs(10));
+        assert_eq!(h.delivered, 10 * MSS);
+        let resent = |k| h.transmissions_of(seq(k))[1].at;
+        resent(8) - resent(3)
+    };
+    assert!(resend_of_8_after_3("holes") < SimTime::from_ms(3));
+    assert!(resend_of_8_after_3("dupthresh") > SimTime::from_ms(200));
+}

@@ -617,6 +617,25 @@ impl Scoreboard {
         self.segs.front().is_some_and(|s| s.lost)
     }
 
+    /// ns-2.35's Sack1 in fast recovery (`Sack1TcpAgent::send_much` taking
+    /// `ScoreBoardRQ::GetNextRetran` before new data): every un-SACKed segment below
+    /// the highest SACKed one is lost, whatever lies above it (RFC 6675's IsLost asks
+    /// for DupThresh SACKed segments). Each segment is examined once.
+    pub fn mark_lost_below_highest_sacked(&mut self) {
+        let Some(&highest) = self.top_sacked.last() else {
+            return;
+        };
+        let from = self.segs.partition_point(|s| s.end() <= self.lost_frontier);
+        let to = self.segs.partition_point(|s| s.start < highest);
+        for i in from..to {
+            let s = self.segs[i];
+            if !s.sacked && !s.lost {
+                self.mark_lost_at(i);
+            }
+        }
+        self.lost_frontier = self.lost_frontier.max(highest);
+    }
+
     /// RACK loss detection (RFC 8985 6.2 step 5, Linux `tcp_rack_detect_loss`): every
     /// transmission sent before the most recent delivered one that has had RACK.rtt +
     /// `reo_wnd` to arrive is lost — originals walked in sequence (= sending) order

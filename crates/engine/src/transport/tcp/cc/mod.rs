@@ -220,6 +220,11 @@ pub struct BuildContext {
     pub initial_window: u64,
     /// The flow's own random stream (BBR's random gain-cycle phase).
     pub rng: Rng,
+    /// ns-2's window arithmetic (the sender's `cwnd_counting = "ns2"`): Reno's
+    /// congestion avoidance adds SMSS·SMSS/cwnd on every ACK (RFC 5681 eq. 3, ns-2's
+    /// `cwnd_ += 1/cwnd_`), so a reduction halves what the window has reached, and
+    /// ssthresh is a whole number of segments (ns-2's `int ssthresh_`).
+    pub window_in_packets: bool,
 }
 
 /// A rejected parameter: which one and why.

@@ -27,7 +27,11 @@ impl AlgorithmConfig for RenoConfig {
         check_open("beta", self.beta, 0.0, 1.0)
     }
     fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
-        Box::new(Reno::new("reno", ctx.mss, ctx.initial_window).with_beta(self.beta))
+        Box::new(
+            Reno::new("reno", ctx.mss, ctx.initial_window)
+                .with_beta(self.beta)
+                .in_packets(ctx.window_in_packets),
+        )
     }
 }
 
@@ -51,7 +55,11 @@ impl AlgorithmConfig for NewRenoConfig {
         check_open("beta", self.beta, 0.0, 1.0)
     }
     fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
-        Box::new(Reno::new("newreno", ctx.mss, ctx.initial_window).with_beta(self.beta))
+        Box::new(
+            Reno::new("newreno", ctx.mss, ctx.initial_window)
+                .with_beta(self.beta)
+                .in_packets(ctx.window_in_packets),
+        )
     }
 }
 
@@ -64,6 +72,10 @@ pub struct Reno {
     ssthresh: u64,
     /// Bytes acknowledged towards the next +1 SMSS in congestion avoidance.
     bytes_acked: u64,
+    /// ns-2's window arithmetic ([`super::BuildContext::window_in_packets`]).
+    in_packets: bool,
+    /// The fraction of a byte per-ACK growth has yet to add (RFC 5681 eq. 3).
+    growth_fraction: f64,
     /// Multiplicative decrease factor.
     beta: f64,
 }
@@ -77,6 +89,8 @@ impl Reno {
             cwnd: iw,
             ssthresh: u64::MAX,
             bytes_acked: 0,
+            in_packets: false,
+            growth_fraction: 0.0,
             beta: 0.5,
         }
     }
@@ -87,6 +101,13 @@ impl Reno {
         self
     }
 
+    /// The same with ns-2's window arithmetic or not.
+    pub fn in_packets(mut self, in_packets: bool) -> Self {
+        self.in_packets = in_packets;
+        self
+    }
+
+    /// The window after a reduction from `basis` bytes.
     fn decreased(&self, basis: u64) -> u64 {
         let target = if self.beta == 0.5 {
             basis / 2 // exact integer halving, as RFC 5681 and ns-2
@@ -94,6 +115,16 @@ impl Reno {
             (basis as f64 * self.beta) as u64
         };
         target.max(2 * self.mss)
+    }
+
+    /// ssthresh for a window reduced to `target` bytes: ns-2 keeps whole segments
+    /// (`ssthresh_ = (int) halfwin` in `slowdown`).
+    fn threshold(&self, target: u64) -> u64 {
+        if self.in_packets {
+            target / self.mss * self.mss
+        } else {
+            target
+        }
     }
 }
 
@@ -136,6 +167,13 @@ impl CongestionControl for Reno {
         if self.cwnd < self.ssthresh {
             // RFC 3465 (2.2): cwnd += min(N, L·SMSS), L = 2.
             self.cwnd += ack.bytes_acked.min(2 * self.mss);
+        } else if self.in_packets {
+            // RFC 5681 eq. 3, as ns-2's opencwnd: the window grows by a fraction of a
+            // segment on every ACK, and a reduction halves what it has reached.
+            self.growth_fraction += (self.mss * self.mss) as f64 / self.cwnd as f64;
+            let whole = self.growth_fraction as u64;
+            self.cwnd += whole;
+            self.growth_fraction -= whole as f64;
         } else {
             // RFC 3465 (2.1) / RFC 5681 (3.1): +1 SMSS per cwnd of bytes acknowledged.
             self.bytes_acked += ack.bytes_acked;
@@ -147,17 +185,19 @@ impl CongestionControl for Reno {
     }
 
     fn on_congestion_event(&mut self, _now: SimTime, flight_bytes: u64, _in_flight: u64) {
-        self.ssthresh = self.decreased(flight_bytes);
-        self.cwnd = self.ssthresh;
+        self.cwnd = self.decreased(flight_bytes);
+        self.ssthresh = self.threshold(self.cwnd);
         self.bytes_acked = 0;
+        self.growth_fraction = 0.0;
     }
 
     fn on_retransmission_timeout(&mut self, _now: SimTime, flight_bytes: u64, new_event: bool) {
         if new_event {
-            self.ssthresh = self.decreased(flight_bytes);
+            self.ssthresh = self.threshold(self.decreased(flight_bytes));
         }
         self.cwnd = self.mss;
         self.bytes_acked = 0;
+        self.growth_fraction = 0.0;
     }
 }
 
@@ -210,5 +250,42 @@ mod tests {
         assert_eq!((r.cwnd(), r.ssthresh()), (1000, 8000));
         r.on_congestion_event(SimTime::ZERO, 1000, 1000);
         assert_eq!(r.ssthresh(), 2000); // never below 2 SMSS
+    }
+
+    /// ns-2's window arithmetic, against figures from ns-2.35's own cwnd trace (the
+    /// Newreno flow of tests/ns2/README.md's drop-list comparison): from 7 segments,
+    /// six ACKs of `cwnd_ += 1/cwnd_` give 7.81738; a fast retransmit halves that to
+    /// 3.90869 with `ssthresh_` = 3; one more ACK gives 4.16453. tcplab's window is in
+    /// whole bytes: within two bytes of each.
+    #[test]
+    fn window_in_packets_grows_by_a_fraction_per_ack_and_halves_it() {
+        let mss = 1460;
+        let mut r = Reno::new("newreno", mss, 7 * mss).in_packets(true);
+        r.ssthresh = 7 * mss;
+        for _ in 0..6 {
+            r.on_ack(&ack(mss));
+        }
+        let segments = |r: &Reno| r.cwnd() as f64 / mss as f64;
+        assert!(
+            (segments(&r) - 7.81738).abs() < 2.0 / mss as f64,
+            "{}",
+            segments(&r)
+        );
+        r.on_congestion_event(SimTime::ZERO, r.cwnd(), r.cwnd());
+        assert!(
+            (segments(&r) - 3.90869).abs() < 2.0 / mss as f64,
+            "{}",
+            segments(&r)
+        );
+        assert_eq!(r.ssthresh(), 3 * mss);
+        r.on_ack(&ack(mss));
+        assert!(
+            (segments(&r) - 4.16453).abs() < 2.0 / mss as f64,
+            "{}",
+            segments(&r)
+        );
+        // A timeout: ssthresh is the halved window in whole segments.
+        r.on_retransmission_timeout(SimTime::ZERO, r.cwnd(), true);
+        assert_eq!((r.cwnd(), r.ssthresh()), (mss, 2 * mss));
     }
 }

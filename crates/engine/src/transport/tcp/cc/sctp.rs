@@ -143,6 +143,7 @@ mod tests {
             mss: MTU,
             initial_window: iw,
             rng: crate::rng::Rng::for_component(1, "test"),
+            window_in_packets: false,
         })
     }
 

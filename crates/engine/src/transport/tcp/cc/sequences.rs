@@ -190,6 +190,7 @@ fn random_operation_sequences_keep_every_invariant() {
                         mss,
                         initial_window: 10 * mss,
                         rng: Rng::for_component(seed, "cc"),
+                        window_in_packets: false,
                     }),
                     rng: Rng::for_component(seed * 31 + i as u64, "ops"),
                     now: SimTime::ZERO,
@@ -217,6 +218,7 @@ fn every_configuration_builds_the_algorithm_it_names() {
             mss: 1000,
             initial_window: 10_000,
             rng: Rng::for_component(1, "cc"),
+            window_in_packets: false,
         });
         assert_eq!(cc.name(), config.name());
         assert_eq!(cc.cwnd(), 10_000, "{}: the initial window", config.name());

@@ -19,7 +19,7 @@ impl TcpSender {
     pub(super) fn on_syn_ack(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) {
         let acked = self.board.ack_to(seg.ack);
         if let Some(sent) = acked.rtt_sample_from {
-            self.rtt.sample(now - sent);
+            self.rtt.sample_between(sent, now, RttSource::Timed);
             self.stats.record_rtt(self.rtt.srtt());
         }
         self.conn = Connection::Established;
@@ -50,8 +50,10 @@ impl TcpSender {
         // duplicate ACKs reported delivered (Linux `tcp_packets_in_flight` subtracts
         // `sacked_out`, which counts them).
         let prior_in_flight = self.pipe();
-        // The ACK that ends a recovery still belongs to it (no growth on it).
-        let in_recovery = self.recovery.phase == Phase::FastRecovery;
+        // The ACK that ends a recovery still belongs to it (no growth on it: RFC 6582
+        // sets cwnd to ssthresh, Linux does not grow in recovery) — except in ns-2's
+        // window arithmetic, whose Reno and NewReno deflate and then `opencwnd`.
+        let mut in_recovery = self.recovery.phase == Phase::FastRecovery;
         let mut sacked = Sacked::default();
         let mut dsack = false;
         if self.p.recovery == Recovery::Sack {
@@ -95,16 +97,19 @@ impl TcpSender {
             let mut restart_timer = true;
             // Only the once-per-RTT mode keeps a timed segment (nothing to do otherwise).
             let timed = match self.p.rtt_sampling {
-                RttSampling::OncePerRtt => self.rtt_timer.on_ack(seg.ack, now),
+                RttSampling::OncePerRtt => self.rtt_timer.on_ack(seg.ack),
                 RttSampling::EveryAck => None,
             };
-            rtt = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
-                (true, Some(ecr), _) => Some(now - SimTime(ecr)),
-                (_, _, RttSampling::EveryAck) => acked.rtt_sample_from.map(|sent| now - sent),
-                (_, _, RttSampling::OncePerRtt) => timed,
+            let sample = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
+                (true, Some(ecr), _) => Some((SimTime(ecr), RttSource::Timestamp)),
+                (_, _, RttSampling::EveryAck) => {
+                    acked.rtt_sample_from.map(|sent| (sent, RttSource::Timed))
+                }
+                (_, _, RttSampling::OncePerRtt) => timed.map(|sent| (sent, RttSource::Timed)),
             };
-            if let Some(r) = rtt {
-                self.rtt.sample(r);
+            if let Some((sent, source)) = sample {
+                rtt = Some(now - sent);
+                self.rtt.sample_between(sent, now, source);
                 self.stats.record_rtt(self.rtt.srtt());
             }
             match self.recovery.phase {
@@ -118,8 +123,11 @@ impl TcpSender {
                     if seg.ack >= self.recovery.recover || self.p.recovery == Recovery::Reno =>
                 {
                     self.recovery.phase = Phase::Open; // full ACK (or any new ACK for Reno)
+                    in_recovery &=
+                        !(self.inflates_window() && self.p.cwnd_counting == CwndCounting::Ns2);
                     self.recovery.inflation = 0;
                     self.recovery.prr = None;
+                    self.recovery.sack1_pipe = None;
                     self.cc.on_recovery_end(now);
                     if let Some(halving) = self.recovery.halving.take() {
                         // Linux 2.6 tcp_complete_cwr: cwnd = min(cwnd, ssthresh), where
@@ -223,6 +231,14 @@ impl TcpSender {
         let (lost_found, count_dupacks) = match self.p.loss_detection {
             _ if self.p.recovery != Recovery::Sack => (false, true),
             LossDetection::DupThresh => (self.board.mark_lost_by_sack(), true),
+            LossDetection::Holes => {
+                // Sack1 resends holes only once in recovery; the ACK that starts it
+                // sends the first segment alone (`dupack_action`).
+                if self.recovery.phase == Phase::FastRecovery {
+                    self.board.mark_lost_below_highest_sacked();
+                }
+                (false, true)
+            }
             LossDetection::Fack => {
                 let high_seq = if self.recovery.phase == Phase::Open {
                     self.snd_nxt
@@ -247,6 +263,11 @@ impl TcpSender {
             let safe_ack = self.snd_una > prior_una && self.board.losses_marked() == losses_before;
             if let Some(prr) = &mut self.recovery.prr {
                 prr.on_ack(delivered, pipe, ssthresh, mss, safe_ack);
+            }
+        }
+        if in_recovery {
+            if let Some(counter) = &mut self.recovery.sack1_pipe {
+                counter.on_ack(self.snd_una > prior_una);
             }
         }
         if self.recovery.halving.is_some() {
@@ -321,7 +342,7 @@ impl TcpSender {
             now,
             bytes_acked: match self.p.cwnd_counting {
                 CwndCounting::Bytes => newly_acked,
-                CwndCounting::Acks => newly_acked.min(self.mss()),
+                CwndCounting::Acks | CwndCounting::Ns2 => newly_acked.min(self.mss()),
             },
             newly_acked_bytes: newly_acked,
             delivered_bytes: delivered,
@@ -331,7 +352,9 @@ impl TcpSender {
             in_flight: self.pipe(),
             prior_in_flight,
             in_recovery,
-            cwnd_limited: self.cwnd_limited,
+            // ns-2's opencwnd runs on every new ACK, window-limited or not (its
+            // `control_increase_` is off); its reductions halve min(cwnd, window).
+            cwnd_limited: self.cwnd_limited || self.p.cwnd_counting == CwndCounting::Ns2,
             round_start: rate.round_start,
             round_count: self.rate.round_count(),
             rate: rate.sample,

@@ -41,7 +41,7 @@ use recovery::RecoveryWindow;
 
 use super::cc::{AckEvent, BuildContext, CongestionControl};
 use super::rate::RateSampler;
-use super::rto::{RttEstimator, RttTimer};
+use super::rto::{RttEstimator, RttSource, RttTimer};
 use super::scoreboard::{Sacked, Scoreboard, SentSegment, DUP_THRESH};
 use super::segment::{flags, TcpSegment};
 use crate::app::ByteSource;
@@ -198,11 +198,14 @@ impl TcpSender {
             mss: p.segment_bytes as u64,
             initial_window: p.initial_window,
             rng: cc_rng,
+            window_in_packets: p.cwnd_counting == CwndCounting::Ns2,
         });
-        let rtt = RttEstimator::new(rto);
+        // Where a coarse RTT clock's ticks fall (ns-2 draws `boot_time_` per agent).
+        let clock_phase = Rng::for_component(rng.clone().next_u64(), "rtt-clock").uniform();
+        let rtt = RttEstimator::new(rto, clock_phase);
         let rate_samples = cc.wants_rate_samples();
         let inflates = p.recovery != Recovery::Sack
-            && p.reduction == Reduction::Pipe
+            && matches!(p.reduction, Reduction::Pipe | Reduction::Sack1Pipe)
             && !cc.controls_recovery_window();
         TcpSender {
             paced: p.pacing || cc.requires_pacing(),

@@ -53,13 +53,20 @@ impl TcpSender {
 
     /// Whether the congestion window holds back `len` more bytes with `pipe` bytes in
     /// the network: RFC 6675's pipe + len > cwnd, in PRR recovery the budget of the
-    /// last ACK, in rate-halving recovery its shrinking window.
+    /// last ACK, in rate-halving recovery its shrinking window, in ns-2 Sack1's its
+    /// `pipe_` counter against whole segments of cwnd.
     #[inline(always)]
     pub(super) fn window_blocks(&self, pipe: u64, len: u64, cwnd: u64) -> bool {
-        if let Some(prr) = &self.recovery.prr {
+        // The reductions' own rules exist only in fast recovery (checked first: the
+        // common case costs one comparison).
+        if self.recovery.phase != Phase::FastRecovery {
+            pipe + len > cwnd
+        } else if let Some(prr) = &self.recovery.prr {
             !prr.allows(len)
         } else if let Some(halving) = &self.recovery.halving {
             !halving.allows(pipe, len)
+        } else if let Some(counter) = &self.recovery.sack1_pipe {
+            !counter.allows(self.cc.cwnd() / self.mss())
         } else {
             pipe + len > cwnd
         }
@@ -184,6 +191,9 @@ impl TcpSender {
                     return true;
                 }
                 self.retransmit(now, seg, in_flight, out);
+                if let Some(counter) = self.recovery.sack1_pipe.as_mut().filter(|_| !forced) {
+                    counter.on_send(); // ns-2 sends the fast retransmission outside send_much
+                }
                 continue;
             }
             let written = self.written_by(now);
@@ -231,6 +241,9 @@ impl TcpSender {
                 self.fin_sent |= fin;
                 if let Some(prr) = &mut self.recovery.prr {
                     prr.on_send(len);
+                }
+                if let Some(counter) = &mut self.recovery.sack1_pipe {
+                    counter.on_send();
                 }
                 let s = self.segment(now, seq, len as u32, seg_flags);
                 self.emit(now, s, in_flight, out);

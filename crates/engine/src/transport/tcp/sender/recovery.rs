@@ -7,6 +7,7 @@ use super::loss_detection::LossTimers;
 use super::*;
 use crate::transport::tcp::prr::Prr;
 use crate::transport::tcp::rate_halving::RateHalving;
+use crate::transport::tcp::sack1_pipe::Sack1Pipe;
 use crate::transport::tcp::undo::UndoRecord;
 
 /// The recovery window: where the sender stands in loss recovery and what the current
@@ -47,6 +48,8 @@ pub(super) struct RecoveryWindow {
     /// Linux 2.6's rate-halving state while in fast recovery with
     /// `Reduction::RateHalving`.
     pub(super) halving: Option<RateHalving>,
+    /// ns-2 Sack1's `pipe_` while in SACK fast recovery with `Reduction::Sack1Pipe`.
+    pub(super) sack1_pipe: Option<Sack1Pipe>,
     /// A lost retransmission has lowered the window a second time in this episode
     /// (RFC 5681 4.3).
     pub(super) lowered_twice: bool,
@@ -68,6 +71,7 @@ impl Default for RecoveryWindow {
             frto_new_data: false,
             prr: None,
             halving: None,
+            sack1_pipe: None,
             lowered_twice: false,
             undo: None,
         }
@@ -94,6 +98,11 @@ impl TcpSender {
         match self.p.reduction {
             _ if self.cc.controls_recovery_window() => {}
             Reduction::Pipe => {}
+            Reduction::Sack1Pipe if self.p.recovery == Recovery::Sack => {
+                let outstanding = self.board.outstanding().div_ceil(self.mss());
+                self.recovery.sack1_pipe = Some(Sack1Pipe::start(outstanding));
+            }
+            Reduction::Sack1Pipe => {}
             Reduction::Prr => self.recovery.prr = Some(Prr::start(self.board.outstanding())),
             Reduction::RateHalving => {
                 self.recovery.halving = Some(RateHalving::start(self.cc.cwnd()))
@@ -197,6 +206,7 @@ impl TcpSender {
         self.recovery.phase = Phase::Open;
         self.recovery.prr = None;
         self.recovery.halving = None;
+        self.recovery.sack1_pipe = None;
         self.recovery.inflation = 0;
         self.recovery.frto = false;
         self.stats.undos += 1;
@@ -323,6 +333,7 @@ impl TcpSender {
         self.tlp_high_seq = None;
         self.recovery.prr = None;
         self.recovery.halving = None;
+        self.recovery.sack1_pipe = None;
         self.recovery.recover = self.snd_nxt;
         self.recovery.inflation = 0;
         self.recovery.reno_sacked = 0; // Linux tcp_enter_loss: tcp_reset_reno_sack

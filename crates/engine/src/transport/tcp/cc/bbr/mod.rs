@@ -631,6 +631,7 @@ mod tests {
                 mss: 1000,
                 initial_window: 10_000,
                 rng: Rng::for_component(1, "test"),
+                window_in_packets: false,
             },
         )
     }
