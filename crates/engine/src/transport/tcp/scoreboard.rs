@@ -552,15 +552,7 @@ impl Scoreboard {
             return false;
         }
         let boundary = self.top_sacked[0];
-        let from = self.segs.partition_point(|s| s.end() <= self.lost_frontier);
-        let to = self.segs.partition_point(|s| s.start < boundary);
-        for i in from..to {
-            let s = self.segs[i];
-            if !s.sacked && !s.lost {
-                self.mark_lost_at(i);
-            }
-        }
-        self.lost_frontier = self.lost_frontier.max(boundary);
+        self.mark_unsacked_lost_below(boundary);
         self.mark_lost_retransmissions(boundary);
         self.segs.front().is_some_and(|s| s.lost)
     }
@@ -622,18 +614,23 @@ impl Scoreboard {
     /// the highest SACKed one is lost, whatever lies above it (RFC 6675's IsLost asks
     /// for DupThresh SACKed segments). Each segment is examined once.
     pub fn mark_lost_below_highest_sacked(&mut self) {
-        let Some(&highest) = self.top_sacked.last() else {
-            return;
-        };
+        if let Some(&highest) = self.top_sacked.last() {
+            self.mark_unsacked_lost_below(highest);
+        }
+    }
+
+    /// Marks lost every segment starting below `boundary` that is neither SACKed nor
+    /// marked, from the frontier up (each segment is examined once).
+    fn mark_unsacked_lost_below(&mut self, boundary: u64) {
         let from = self.segs.partition_point(|s| s.end() <= self.lost_frontier);
-        let to = self.segs.partition_point(|s| s.start < highest);
+        let to = self.segs.partition_point(|s| s.start < boundary);
         for i in from..to {
             let s = self.segs[i];
             if !s.sacked && !s.lost {
                 self.mark_lost_at(i);
             }
         }
-        self.lost_frontier = self.lost_frontier.max(highest);
+        self.lost_frontier = self.lost_frontier.max(boundary);
     }
 
     /// RACK loss detection (RFC 8985 6.2 step 5, Linux `tcp_rack_detect_loss`): every
