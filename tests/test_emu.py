@@ -50,6 +50,7 @@ def _check(overrides: list[str]) -> None:
     ("flow[0].transport.cc=vegas", "flow[0].transport.cc", "the kernel has no 'vegas'"),
     ("flow[0].transport.delayed_ack=false", "flow[0].transport.delayed_ack", "Linux cannot be told this"),
     ("flow[0].transport.rto.initial=3s", "flow[0].transport.rto.initial", "only the minimum RTO"),
+    ("flow[0].transport.rto.tick=10ms", "flow[0].transport.rto.tick", "only the minimum RTO"),
     ('flow[0].transport={type="sctp"}', "flow[0].transport", "no SCTP"),
 ])
 def test_what_linux_cannot_do_is_refused_naming_the_field(override, field, why):
