@@ -129,7 +129,15 @@ impl RttEstimator {
             latest_ns: None,
             min_rtt_ns: None,
             srtt: None,
-            base_rto: config.fixed_ns.map_or(SimTime(config.initial_ns), SimTime),
+            // ns-2's `rtt_timeout` keeps even the initial RTO at two ticks or more.
+            base_rto: config.fixed_ns.map_or(
+                SimTime(
+                    config
+                        .initial_ns
+                        .max(config.tick_ns.unwrap_or(0).saturating_mul(2)),
+                ),
+                SimTime,
+            ),
         }
     }
 
@@ -517,5 +525,64 @@ mod tests {
         );
         // As a first sample of 29 ticks: 29 + 4 · 29/2 = 87 ticks.
         assert_eq!(e.rto(), SimTime::from_ms(870));
+    }
+
+    /// Random sequences of samples (1 ns to 100 s, either source) and timeouts over
+    /// coarse clocks from 1 ns to half the maximum: the estimator never panics, and
+    /// the RTO stays at least the minimum and two ticks, and at most the maximum
+    /// unless a single estimate already exceeds it (RFC 6298 (2.5) bounds backoff,
+    /// not the estimate).
+    #[test]
+    fn coarse_clock_survives_random_operation_sequences() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let max_ns = 60_000_000_000u64;
+        for case in 0..200 {
+            let tick_ns = 1u64 << (next() % 35); // 1 ns .. 17 s
+            let min_ns = 1 + next() % 1_000_000_000;
+            let cfg = RtoConfig {
+                min_ns,
+                tick_ns: Some(tick_ns.min(max_ns / 2)),
+                ..cfg(None)
+            };
+            let mut e = RttEstimator::new(&cfg, (next() % 1000) as f64 / 1000.0);
+            let mut now = SimTime::ZERO;
+            let mut largest_sample = 0u64;
+            for _ in 0..200 {
+                if next() % 5 == 0 {
+                    e.on_timeout();
+                } else {
+                    let rtt = 1 + next() % (1u64 << (next() % 37));
+                    let source = if next() % 2 == 0 {
+                        RttSource::Timed
+                    } else {
+                        RttSource::Timestamp
+                    };
+                    e.sample_between(now, now + SimTime(rtt), source);
+                    largest_sample = largest_sample.max(rtt);
+                    now += SimTime(rtt);
+                }
+                let rto = e.rto().as_ns();
+                let tick = cfg.tick_ns.unwrap();
+                assert!(
+                    rto >= min_ns.max(2 * tick),
+                    "case {case}: rto {rto} below the floor"
+                );
+                // SRTT + 4·RTTVAR is at most 5 × the largest change a sample can make
+                // (the sample itself, or ns-2's 16-bit wrap of it), plus truncation;
+                // beyond that only backoff, which stops at the maximum.
+                let change = largest_sample.max(32_768 * tick);
+                let estimate_bound = 5 * change.max(min_ns) + 2 * tick;
+                assert!(
+                    rto <= max_ns.max(estimate_bound),
+                    "case {case}: rto {rto} above every bound"
+                );
+            }
+        }
     }
 }
