@@ -444,8 +444,8 @@ pub enum CwndCounting {
     /// ns-2's `opencwnd`: one segment per ACK as `Acks`, but on every new ACK outside
     /// recovery — the one that deflates a Reno/NewReno window included — whether or
     /// not the window limits the sender (`control_increase_` off), and in ns-2's window
-    /// arithmetic (`cwnd_` a real number of segments growing by 1/cwnd per ACK,
-    /// `ssthresh_` a whole number; `BuildContext::window_in_packets`).
+    /// arithmetic (`cwnd_` a real number of segments growing by 1/cwnd per ACK and
+    /// halved exactly, `ssthresh_` a whole number; `BuildContext::window_in_packets`).
     Ns2,
 }
 

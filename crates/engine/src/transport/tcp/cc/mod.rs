@@ -222,8 +222,9 @@ pub struct BuildContext {
     pub rng: Rng,
     /// ns-2's window arithmetic (the sender's `cwnd_counting = "ns2"`): Reno's
     /// congestion avoidance adds SMSS·SMSS/cwnd on every ACK (RFC 5681 eq. 3, ns-2's
-    /// `cwnd_ += 1/cwnd_`), so a reduction halves what the window has reached, and
-    /// ssthresh is a whole number of segments (ns-2's `int ssthresh_`).
+    /// `cwnd_ += 1/cwnd_`), so a reduction halves what the window has reached (down
+    /// to one segment: ns-2's `slowdown` floors only ssthresh), and ssthresh is a whole
+    /// number of segments, at least two (ns-2's `int ssthresh_`).
     pub window_in_packets: bool,
 }
 

@@ -107,14 +107,18 @@ impl Reno {
         self
     }
 
-    /// The window after a reduction from `basis` bytes.
-    fn decreased(&self, basis: u64) -> u64 {
-        let target = if self.beta == 0.5 {
+    /// `basis` bytes times β.
+    fn scaled(&self, basis: u64) -> u64 {
+        if self.beta == 0.5 {
             basis / 2 // exact integer halving, as RFC 5681 and ns-2
         } else {
             (basis as f64 * self.beta) as u64
-        };
-        target.max(2 * self.mss)
+        }
+    }
+
+    /// The window after a reduction from `basis` bytes (RFC 5681 eq. 4's floor).
+    fn decreased(&self, basis: u64) -> u64 {
+        self.scaled(basis).max(2 * self.mss)
     }
 
     /// ssthresh for a window reduced to `target` bytes: ns-2 keeps whole segments
@@ -185,8 +189,16 @@ impl CongestionControl for Reno {
     }
 
     fn on_congestion_event(&mut self, _now: SimTime, flight_bytes: u64, _in_flight: u64) {
-        self.cwnd = self.decreased(flight_bytes);
-        self.ssthresh = self.threshold(self.cwnd);
+        if self.in_packets {
+            // ns-2's slowdown(CLOSE_CWND_HALF | CLOSE_SSTHRESH_HALF): cwnd_ is the exact
+            // half, at least one segment; only ssthresh_ keeps the 2-segment floor.
+            let half = self.scaled(flight_bytes);
+            self.cwnd = half.max(self.mss);
+            self.ssthresh = self.threshold(half.max(2 * self.mss));
+        } else {
+            self.cwnd = self.decreased(flight_bytes);
+            self.ssthresh = self.cwnd;
+        }
         self.bytes_acked = 0;
         self.growth_fraction = 0.0;
     }
@@ -287,5 +299,12 @@ mod tests {
         // A timeout: ssthresh is the halved window in whole segments.
         r.on_retransmission_timeout(SimTime::ZERO, r.cwnd(), true);
         assert_eq!((r.cwnd(), r.ssthresh()), (mss, 2 * mss));
+        // A fast retransmit from 3 segments: cwnd_ = 1.5 (slowdown floors only
+        // ssthresh_, at 2), where RFC 5681 keeps the window at 2 segments.
+        r.on_congestion_event(SimTime::ZERO, 3 * mss, 3 * mss);
+        assert_eq!((r.cwnd(), r.ssthresh()), (3 * mss / 2, 2 * mss));
+        let mut rfc = Reno::new("newreno", mss, 3 * mss);
+        rfc.on_congestion_event(SimTime::ZERO, 3 * mss, 3 * mss);
+        assert_eq!((rfc.cwnd(), rfc.ssthresh()), (2 * mss, 2 * mss));
     }
 }
