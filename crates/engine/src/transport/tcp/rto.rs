@@ -52,8 +52,8 @@ impl TickClock {
         t.clamp(1, 1 << 40) as i64
     }
 
-    /// One sample (ns-2 `rtt_update`); returns the RTO before the floor, in ns.
-    fn sample(&mut self, ticks: i64) -> u64 {
+    /// One sample (ns-2 `rtt_update`).
+    fn sample(&mut self, ticks: i64) {
         if self.srtt8 != 0 {
             // ns-2 keeps the difference in a `short`: a change of more than 32,767
             // ticks wraps, as there (tests/ns2/common.tcl picks its tick to avoid it).
@@ -71,17 +71,15 @@ impl TickClock {
             self.srtt8 = ticks << 3;
             self.rttvar4 = ticks << 1; // RTTVAR = RTT / 2
         }
-        self.rto_ticks().saturating_mul(self.tick_ns)
     }
 
-    /// SRTT + 4·RTTVAR, truncated to whole ticks (ns-2 `t_rtxcur_`).
-    fn rto_ticks(&self) -> u64 {
-        ((self.rttvar4 << 3) + self.srtt8).max(0) as u64 >> 3
-    }
-
-    /// SRTT in ticks, truncated.
-    fn srtt_ticks(&self) -> u64 {
-        (self.srtt8 >> 3).max(0) as u64
+    /// SRTT and the variance term of ns-2's `t_rtxcur_` (SRTT + 4·RTTVAR, the sum
+    /// truncated to whole ticks), in ns.
+    fn estimate_ns(&self) -> (u64, u64) {
+        let srtt_ticks = (self.srtt8 >> 3).max(0) as u64;
+        let rto_ticks = ((self.rttvar4 << 3) + self.srtt8).max(0) as u64 >> 3;
+        let to_ns = |t: u64| t.saturating_mul(self.tick_ns);
+        (to_ns(srtt_ticks), to_ns(rto_ticks - srtt_ticks))
     }
 }
 
@@ -155,10 +153,18 @@ impl RttEstimator {
     /// The coarse clock's part of [`Self::sample_between`]: its RTO replaces the exact one.
     #[cold]
     fn sample_coarse(&mut self, sent: SimTime, now: SimTime, source: RttSource) {
-        if let Some(clock) = self.ticks.as_mut() {
-            let ticks = clock.ticks(sent, now, source);
-            let rto_ns = clock.sample(ticks);
-            self.base_rto = self.floored(rto_ns);
+        let Some(clock) = self.ticks.as_mut() else {
+            return;
+        };
+        clock.sample(clock.ticks(sent, now, source));
+        let (srtt_ns, variance_ns) = clock.estimate_ns();
+        // ns-2 `rtt_timeout`: never under two ticks (backoff only raises it, and the
+        // configuration keeps two ticks within the maximum).
+        let two_ticks = SimTime(clock.tick_ns.saturating_mul(2));
+        if self.fixed.is_none() {
+            self.base_rto = self
+                .floored(srtt_ns as f64, variance_ns as f64)
+                .max(two_ticks);
         }
     }
 
@@ -196,24 +202,15 @@ impl RttEstimator {
         SimTime(backed_off).min(self.max.max(base))
     }
 
-    /// A coarse clock's SRTT + 4·RTTVAR with the minimum applied as `floor` says, and
-    /// never under two ticks (ns-2 `rtt_timeout`; backoff only raises it, and the
-    /// configuration keeps two ticks within the maximum).
-    fn floored(&self, rto_ns: u64) -> SimTime {
-        if let Some(fixed) = self.fixed {
-            return fixed;
-        }
-        let Some(clock) = &self.ticks else {
-            return SimTime(rto_ns).max(self.min);
-        };
-        let floored = match self.floor {
+    /// SRTT plus the variance term with the minimum applied where `floor` says
+    /// (RFC 6298 (2.4) to the whole RTO, Linux to the variance term).
+    fn floored(&self, srtt_ns: f64, variance_ns: f64) -> SimTime {
+        match self.floor {
+            RtoFloor::Rto => SimTime(ceil_ns(srtt_ns + variance_ns)).max(self.min),
             RtoFloor::Variance => {
-                let srtt_ns = clock.srtt_ticks().saturating_mul(clock.tick_ns);
-                SimTime(srtt_ns + (rto_ns.saturating_sub(srtt_ns)).max(self.min.as_ns()))
+                SimTime(ceil_ns(srtt_ns + variance_ns.max(self.min.as_ns() as f64)))
             }
-            RtoFloor::Rto => SimTime(rto_ns).max(self.min),
-        };
-        floored.max(SimTime(clock.tick_ns.saturating_mul(2)))
+        }
     }
 
     /// The RTO before backoff from the current SRTT and RTTVAR.
@@ -224,13 +221,7 @@ impl RttEstimator {
             (None, Some(srtt)) => {
                 // (2.3): RTO = SRTT + max(G, K·RTTVAR), K = 4; the simulator's clock
                 // granularity G is 1 ns.
-                let variance = (4.0 * self.rttvar_ns).max(1.0);
-                match self.floor {
-                    RtoFloor::Rto => SimTime(ceil_ns(srtt + variance)).max(self.min),
-                    RtoFloor::Variance => {
-                        SimTime(ceil_ns(srtt + variance.max(self.min.as_ns() as f64)))
-                    }
-                }
+                self.floored(srtt, (4.0 * self.rttvar_ns).max(1.0))
             }
         }
     }
