@@ -21,7 +21,8 @@ def test_ns2_profile_is_ns_default_tcl():
     # windowInit_ 2, window_ 20, TCPSink ACKs every packet, rtxcur_init_ 3.0, minrto_ 0.2,
     # maxrto_ 60, tcpTick_ 0.01, singledup_ 1, newreno_changes1_ 1, slowdown halves
     # window(), opencwnd counts ACKs, rtt_active_ times one segment per RTT,
-    # delay_growth_ true; Sack1 resends every hole below a SACK and keeps pipe_.
+    # delay_growth_ true; Sack1 resends every hole below a SACK, keeps pipe_ and clears
+    # its scoreboard at a timeout.
     assert t["initial_window_segments"] == 2
     assert t["max_window"] == {"value": 20, "unit": "packets"}
     assert t["ack_every"] == 1 and not t["handshake"] and not t["timestamps"]
@@ -29,7 +30,7 @@ def test_ns2_profile_is_ns_default_tcl():
                         "floor": "rto", "tick_ns": 10_000_000}
     assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "cwnd"
     assert t["cwnd_counting"] == "ns2" and t["rtt_sampling"] == "once_per_rtt" and t["delay_growth"]
-    assert t["loss_detection"] == "holes" and t["reduction"] == "sack1_pipe"
+    assert t["loss_detection"] == "holes" and t["reduction"] == "sack1_pipe" and t["sack_after_timeout"] == "forget"
     # The suites of tests/ns2 run ns-2 with a 100 us tick, and say so:
     assert _tcp('profile = "ns2", rto = { tick = "100us" }')["rto"]["tick_ns"] == 100_000
 
@@ -38,7 +39,7 @@ def test_linux_profile_and_explicit_keys_win():
     t = _tcp('profile = "linux", initial_window = 4, newreno_timer = "impatient"')
     assert t["sack"] and t["timestamps"] and t["rto"]["max_ns"] == 120_000_000_000
     assert t["rto"]["floor"] == "variance" and t["reduction"] == "prr"  # tcp_rto_min bounds RTTVAR; RFC 6937
-    assert t["timeout_ssthresh"] == "cwnd"
+    assert t["timeout_ssthresh"] == "cwnd" and t["sack_after_timeout"] == "keep"
     assert t["initial_window_segments"] == 4 and t["newreno_timer"] == "impatient"
 
 

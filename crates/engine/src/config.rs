@@ -429,6 +429,22 @@ pub enum Reduction {
     Sack1Pipe,
 }
 
+/// What a SACK sender does with the SACK information it holds when the retransmission
+/// timer expires (RFC 2018 section 8, RFC 6675 section 5.1).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SackAfterTimeout {
+    /// Keep it: segments the receiver SACKed are not resent (Linux's `tcp_enter_loss`
+    /// unless it suspects reneging; RFC 6675 5.1 with reneging detection).
+    #[default]
+    Keep,
+    /// Forget it, as RFC 2018 section 8 advises in case the receiver reneged, and
+    /// ignore SACK blocks until the timeout's recovery ends: go-back-N over the whole
+    /// window, SACKed data included (ns-2.35's Sack1: `ClearScoreBoard` in `timeout()`,
+    /// and a duplicate ACK's blocks unread while `timeout_` is set).
+    Forget,
+}
+
 /// How much an ACK of new data counts towards cwnd growth.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -587,6 +603,9 @@ pub struct TcpConfig {
     /// since 3.2) or rate halving (Linux 2.6).
     #[serde(default)]
     pub reduction: Reduction,
+    /// Whether SACK information survives a retransmission timeout (with SACK).
+    #[serde(default)]
+    pub sack_after_timeout: SackAfterTimeout,
 }
 
 /// SCTP options of a flow (one association, one path). Defaults are RFC 9260's; the

@@ -841,6 +841,10 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = "prr"))]
     pub reduction: Option<Reduction>,
+    /// After a timeout, keep the SACK information (Linux) or forget it and go back N over SACKed data too (RFC 2018 section 8; ns-2's Sack1).
+    #[serde(default)]
+    #[schemars(extend("default" = "keep"))]
+    pub sack_after_timeout: Option<SackAfterTimeout>,
     /// The older spelling of `reduction = "prr"` (true) or "pipe" (false); not with `reduction`.
     #[serde(default)]
     pub prr: Option<bool>,
@@ -903,6 +907,7 @@ fn profiles() -> serde_json::Value {
             "rtt_sampling": "once_per_rtt",  // rtt_active_/rtt_seq_: one timed segment per RTT
             "delay_growth": true,            // delay_growth_ true: one segment, IW after its ACK
             "reduction": "sack1_pipe",       // Sack1's pipe_ counter against cwnd (Reno, Newreno: inflation)
+            "sack_after_timeout": "forget",  // Sack1::timeout: ClearScoreBoard; dupacks unread while timeout_
         },
         "linux": {
             "initial_window": 10,            // TCP_INIT_CWND (RFC 6928)
@@ -1187,6 +1192,16 @@ pub enum Reduction {
     RateHalving,
     /// ns-2.35's Sack1: its pipe_ counter (outstanding − 3 at the fast retransmit, −1 per ACK, −2 per partial ACK, +1 per send).
     Sack1Pipe,
+}
+
+/// SACK information after a retransmission timeout.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SackAfterTimeout {
+    /// Kept: SACKed segments are not resent (Linux).
+    Keep,
+    /// Forgotten, and blocks unread until the timeout's recovery ends (RFC 2018 section 8; ns-2's Sack1).
+    Forget,
 }
 
 /// What a flow's application sends.

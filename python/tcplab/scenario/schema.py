@@ -338,6 +338,7 @@ def _tcp(t: Table) -> dict:
         "rtt_sampling": t.get("rtt_sampling", F.choice(format.choices("RttSampling")), d["rtt_sampling"]),
         "delay_growth": t.get("delay_growth", F.boolean, d["delay_growth"]),
         "reduction": _reduction(t, d),
+        "sack_after_timeout": t.get("sack_after_timeout", F.choice(format.choices("SackAfterTimeout")), d["sack_after_timeout"]),
     }
 
 

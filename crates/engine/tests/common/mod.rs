@@ -218,6 +218,7 @@ pub fn tcp() -> TcpConfig {
         rtt_sampling: RttSampling::EveryAck,
         delay_growth: false,
         reduction: Reduction::Pipe,
+        sack_after_timeout: Default::default(),
     }
 }
 

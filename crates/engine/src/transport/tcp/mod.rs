@@ -273,6 +273,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             // ACKs its new data brings back would have to be counted as delivered
             // (Linux's tcp_add_reno_sack), which this sender's pipe does not do.
             frto: cfg.frto && recovery == Recovery::Sack,
+            sack_after_timeout: cfg.sack_after_timeout,
         },
         &cfg.cc,
         &cfg.rto,

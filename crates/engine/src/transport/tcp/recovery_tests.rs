@@ -314,3 +314,33 @@ fn ns2s_sack1_resends_every_hole_below_a_sack_at_once() {
     assert!(resend_of_8_after_3("holes") < SimTime::from_ms(3));
     assert!(resend_of_8_after_3("dupthresh") > SimTime::from_ms(200));
 }
+
+/// Segments 3 and 6 of the initial window lost, and their retransmissions too: the
+/// duplicates SACK 4, 5 and 7–9, recovery sends 10 onwards, and only the timer finds
+/// the second losses (no lost-retransmission detection, as in ns-2's Sack1). After the
+/// timeout the resent 3 brings the cumulative ACK up to the hole at 6; acknowledging
+/// three segments, it opens the window from one to three (RFC 3465, L = 2·SMSS), which
+/// then holds 6 and two more. Kept SACKs (Linux) make those new data; forgotten ones
+/// (RFC 2018 section 8, ns-2's `ClearScoreBoard`) make them 7 and 8, sent again
+/// although the receiver holds them: go-back-N.
+#[test]
+fn a_timeout_forgets_the_sacks_only_when_told_to() {
+    let resent_after_timeout = |sack_after_timeout: &str| {
+        let cfg = rfc6675(
+            json!({"detect_lost_retransmits": false, "frto": false, "undo": false,
+                                 "sack_after_timeout": sack_after_timeout}),
+        );
+        let h = transfer(cfg, 20, 0..0, &[(3, 1), (3, 2), (6, 1), (6, 2)]);
+        assert_eq!(
+            h.rto_count(),
+            1,
+            "the lost retransmissions end in one timeout"
+        );
+        [4, 5, 7, 8, 9]
+            .into_iter()
+            .filter(|&k| h.transmissions_of(seq(k)).len() > 1)
+            .collect::<Vec<u64>>()
+    };
+    assert_eq!(resent_after_timeout("keep"), Vec::<u64>::new());
+    assert_eq!(resent_after_timeout("forget"), vec![7, 8]);
+}

@@ -683,6 +683,25 @@ impl Scoreboard {
         wait.map(|r| now + SimTime(r as u64))
     }
 
+    /// Takes back every SACK mark, as if the receiver had reported none (RFC 2018
+    /// section 8's advice after a timeout: the receiver may have reneged). Called
+    /// before `mark_all_lost`, which then presumes the formerly SACKed segments lost.
+    pub fn forget_sacks(&mut self) {
+        if self.sacked_segments == 0 {
+            return;
+        }
+        for s in self.segs.iter_mut() {
+            s.sacked = false;
+        }
+        self.sacked = 0;
+        self.sacked_segments = 0;
+        self.sacked_runs.clear();
+        self.top_sacked.clear();
+        self.watched.clear();
+        self.lost_frontier = 0;
+        self.rack_frontier = 0;
+    }
+
     /// After a retransmission timeout every un-SACKed segment is presumed lost
     /// (retransmitted ones included). With RACK, only the first segment and those
     /// sent longer than RACK.rtt ago (Linux `tcp_timeout_mark_lost`): the others may

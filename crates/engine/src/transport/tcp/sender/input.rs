@@ -56,7 +56,12 @@ impl TcpSender {
         let mut in_recovery = self.recovery.phase == Phase::FastRecovery;
         let mut sacked = Sacked::default();
         let mut dsack = false;
-        if self.p.recovery == Recovery::Sack {
+        // RFC 2018 section 8 (`SackAfterTimeout::Forget`): until the timeout's recovery
+        // ends the sender goes back N without reading SACK blocks.
+        let reads_sacks = self.p.recovery == Recovery::Sack
+            && !(self.recovery.phase == Phase::TimeoutRecovery
+                && self.p.sack_after_timeout == SackAfterTimeout::Forget);
+        if reads_sacks {
             dsack = first_block_is_dsack(seg);
             for (i, (left, right)) in seg.sack_blocks().enumerate() {
                 if i == 0 && dsack {

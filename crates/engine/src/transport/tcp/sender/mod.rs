@@ -47,7 +47,7 @@ use super::segment::{flags, TcpSegment};
 use crate::app::ByteSource;
 use crate::config::{
     CcConfig, CwndCounting, LossDetection, NewRenoTimer, Recovery, Reduction, RtoConfig,
-    RttSampling, TimeoutReduction, TimeoutSsthresh,
+    RttSampling, SackAfterTimeout, TimeoutReduction, TimeoutSsthresh,
 };
 use crate::net::packet::TransportHeader;
 use crate::rng::Rng;
@@ -104,6 +104,8 @@ pub struct SenderParams {
     pub undo: bool,
     /// F-RTO after a retransmission timeout (RFC 5682).
     pub frto: bool,
+    /// Whether SACK information survives a retransmission timeout (RFC 2018 section 8).
+    pub sack_after_timeout: SackAfterTimeout,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

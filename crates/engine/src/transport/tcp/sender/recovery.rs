@@ -327,6 +327,9 @@ impl TcpSender {
         self.rtt.on_timeout();
         self.rtt_timer.cancel();
         self.growth_delayed = false;
+        if self.p.sack_after_timeout == SackAfterTimeout::Forget {
+            self.board.forget_sacks();
+        }
         self.board.mark_all_lost(now);
         self.recovery.phase = Phase::TimeoutRecovery;
         self.loss_timers = LossTimers::default();
