@@ -286,8 +286,15 @@ def test_a_load_beyond_the_measured_capacity_is_refused_unless_forced(tmp_path):
     assert not (tmp_path / "r").exists()
     forced = run_cli("emu", str(SCENARIOS / "linux-tcp.toml"), "--out", str(tmp_path / "r"), *fast,
                      "--set", "simulation.duration=1s", "--force")
-    assert forced.returncode == 0, forced.stderr
-    capacity = json.loads((tmp_path / "r" / "summary.json").read_text())["emulation"]["capacity"]
+    # Forced, it runs and writes its results, flagged. A forwarder this far beyond its
+    # capacity may also fall behind the clock by more than the refuse bound (how far
+    # depends on the machine: 3.2 ms on average in one second here); the run then exits
+    # 1 with its results written all the same (docs/emulation.md, timekeeping).
+    emulation = json.loads((tmp_path / "r" / "summary.json").read_text())["emulation"]
+    unreliable = emulation["timekeeping"]["verdict"] == "unreliable"
+    assert forced.returncode == (1 if unreliable else 0), forced.stderr
+    assert unreliable == ("could not keep time" in forced.stderr)
+    capacity = emulation["capacity"]
     assert capacity["beyond_capacity"] is True
     assert capacity["offered_packets_per_s"] > capacity["capacity_packets_per_s"]
 
