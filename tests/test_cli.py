@@ -236,3 +236,14 @@ def test_a_reader_that_stops_early_does_not_cost_the_run(tmp_path, json_flag):
     assert p.returncode == 0, p.stderr
     assert p.stderr == ""
     assert (out / "summary.json").exists() and (out / "flows.csv").exists()
+
+
+def test_validate_reports_on_one_line_when_piped_to_a_narrow_reader(write_scenario):
+    # Scripts read this line (tests/test_budget.py does); a long path once wrapped it
+    # where $COLUMNS was small, splitting "estimated" from its count.
+    path = write_scenario(BASE, "a-scenario-with-a-name-long-enough-to-pass-the-width-of-any-terminal.toml")
+    env = {**os.environ, "COLUMNS": "40"}
+    p = subprocess.run([sys.executable, "-m", "tcplab", "validate", str(path)], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert len(p.stdout.splitlines()) == 1 and re.search(r"estimated [\d,]+ events", p.stdout), p.stdout

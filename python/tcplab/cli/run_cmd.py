@@ -237,6 +237,7 @@ def validate(scenario: ScenarioArg, set_: SetOpt = None) -> None:
     cost = estimate(loaded)
     out_console.print(f"{escape(loaded.source)}: valid ({len(config['nodes'])} nodes, {len(config['links'])} links, "
                       f"{len(config['flows'])} flows, {config['simulation']['duration_ns'] / 1e9:g} s); estimated {cost.events:,.0f} events, "
-                      f"{duration_text(cost.wall_s)}, {cost.memory_bytes / 1e6:,.0f} MB")
+                      f"{duration_text(cost.wall_s)}, {cost.memory_bytes / 1e6:,.0f} MB",
+                      soft_wrap=True)  # one line, however long the path: scripts read it
 
 
