@@ -325,3 +325,41 @@ def test_reproduce_highspeed_on_the_linux_stack(tmp_path):
         assert paper != "–" and float(sim) > 0 and float(emu) > 0, row
     assert "Where Linux differs from the simulator" in report
     assert (tmp_path / "hs" / "sweeps" / "table2_linux-emu" / "catalog.duckdb").exists()
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_every_study_sweep_declared_for_emu_is_something_linux_can_run(quick):
+    """Each ``emu = true`` sweep of every study (highspeed's Table 2, lfn's fixes),
+    point by point, passes the emulator's own check: the kernel has the algorithm and
+    nothing model-only is set — so ``reproduce --backend emu`` cannot fail half-way."""
+    from tcplab.studies import available, sweep_spec
+    from tcplab.sweeps.orchestrate import plan
+
+    checked = 0
+    for study in available():
+        for declaration in study.sweeps(quick, "emu"):
+            spec = sweep_spec(study, declaration, quick)
+            for run in plan(spec, backend="emu"):
+                assert run.error is None, (study.name, declaration["name"], run.error)
+                support.check(load(spec.scenario, list(run.task.overrides)).engine)
+                checked += 1
+    assert checked >= 8  # quick: highspeed 4, lfn 4; full: highspeed 10, lfn 4
+
+
+def test_the_emulated_lfn_path_keeps_renos_loss_limited_window_as_a_share_of_the_bdp():
+    """lfn's emulated path is the study's 10-Gb/s path scaled to 300 Mb/s; its loss is
+    raised so that Mathis et al.'s loss-limited window, 1.22/sqrt(p) segments, is the
+    same fraction of the path's BDP (path-emulated.toml)."""
+    from tcplab.studies import load_study
+
+    study = load_study("lfn")
+
+    def share(name: str) -> float:
+        links = {(link["from"], link["to"]): link for link in load(study.directory / name).engine["links"]}
+        hops = [("sender", "kr"), ("kr", "us"), ("us", "receiver")]
+        rtt_s = 2 * sum(links[h]["delay_ns"] for h in hops) / 1e9
+        neck = links[("kr", "us")]
+        bdp_segments = neck["bandwidth_bps"] * rtt_s / (1500 * 8)
+        return 1.22 / neck["forward"]["loss"]["rate"] ** 0.5 / bdp_segments
+
+    assert share("path-emulated.toml") == pytest.approx(share("path.toml"), rel=0.05)
