@@ -29,6 +29,7 @@ def test_ns2_profile_is_ns_default_tcl():
     assert t["rto"] == {"initial_ns": 3_000_000_000, "min_ns": 200_000_000, "max_ns": 60_000_000_000, "fixed_ns": None,
                         "floor": "rto", "tick_ns": 10_000_000}
     assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "cwnd"
+    assert t["limited_transmit_after_timeout"]  # send_one() on duplicates, timeout or not
     assert t["cwnd_counting"] == "ns2" and t["rtt_sampling"] == "once_per_rtt" and t["delay_growth"]
     assert t["loss_detection"] == "holes" and t["reduction"] == "sack1_pipe" and t["sack_after_timeout"] == "forget"
     # The suites of tests/ns2 run ns-2 with a 100 us tick, and say so:

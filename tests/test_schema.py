@@ -169,7 +169,7 @@ def test_the_documented_defaults_are_the_formats():
     shown = dict(re.findall(r"^(\w+) = (\S+)", block, flags=re.M))
     tcp = format.defaults("TransportTable", "tcp")
     for key in ["sack", "initial_window", "handshake", "delayed_ack", "receive_buffer", "timestamps", "window_scaling",
-                "pacing", "profile", "limited_transmit", "newreno_timer", "timeout_ssthresh", "timeout_reduction", "loss_detection",
+                "pacing", "profile", "limited_transmit", "limited_transmit_after_timeout", "newreno_timer", "timeout_ssthresh", "timeout_reduction", "loss_detection",
                 "tail_loss_probe", "dsack", "undo", "frto", "cwnd_counting",
                 "rtt_sampling", "delay_growth", "reduction", "sack_after_timeout"]:
         assert json.loads(shown[key]) == tcp[key], (key, shown[key], tcp[key])

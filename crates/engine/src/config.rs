@@ -558,6 +558,11 @@ pub struct TcpConfig {
     /// RFC 3042 Limited Transmit: a new segment on each of the first two duplicate ACKs.
     #[serde(default = "default_true")]
     pub limited_transmit: bool,
+    /// Limited Transmit also after a timeout, without SACK: each of the first two
+    /// duplicate ACKs sends the next segment of the go-back-N beyond cwnd (ns-2.35's
+    /// `send_one()` under `singledup_`, which does not look at the recovery state).
+    #[serde(default)]
+    pub limited_transmit_after_timeout: bool,
     /// NewReno's timer variant (RFC 6582 section 4).
     #[serde(default)]
     pub newreno_timer: NewRenoTimer,

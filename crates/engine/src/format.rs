@@ -788,6 +788,10 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub limited_transmit: bool,
+    /// Without SACK, Limited Transmit's two segments also after a timeout, as the go-back-N's next ones (ns-2's send_one).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub limited_transmit_after_timeout: bool,
     /// NewReno's retransmission timer in recovery (RFC 6582 section 4).
     #[serde(default)]
     #[schemars(extend("default" = "impatient"))]
@@ -894,6 +898,7 @@ fn profiles() -> serde_json::Value {
             "rto_max": "60s",                // maxrto_ 60
             "rto_tick": "10ms",              // tcpTick_ 0.01: rtt_update's clock
             "limited_transmit": true,        // singledup_ 1
+            "limited_transmit_after_timeout": true, // send_one() on dupacks whatever the state (Reno, Newreno)
             "newreno_timer": "impatient",    // Agent/TCP/Newreno newreno_changes1_ 1
             "timeout_ssthresh": "cwnd",      // slowdown(CLOSE_SSTHRESH_HALF) halves window()
             "timeout_reduction": "per_timeout", // ... on every timeout(), also inside fast recovery

@@ -324,6 +324,8 @@ def _tcp(t: Table) -> dict:
         "pacing": t.get("pacing", F.boolean, d["pacing"]),
         "send_jitter_ns": t.get("send_jitter", parse_duration_ns, parse_duration_ns(d["send_jitter"], "")),
         "limited_transmit": t.get("limited_transmit", F.boolean, d["limited_transmit"]),
+        "limited_transmit_after_timeout": t.get("limited_transmit_after_timeout", F.boolean,
+                                                d["limited_transmit_after_timeout"]),
         "newreno_timer": t.get("newreno_timer", F.choice(format.choices("NewRenoTimer")), d["newreno_timer"]),
         "timeout_ssthresh": t.get("timeout_ssthresh", F.choice(format.choices("TimeoutSsthresh")), d["timeout_ssthresh"]),
         "timeout_reduction": t.get("timeout_reduction", F.choice(format.choices("TimeoutReduction")),

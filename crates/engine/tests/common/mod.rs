@@ -205,6 +205,7 @@ pub fn tcp() -> TcpConfig {
         pacing: false,
         send_jitter_ns: 0,
         limited_transmit: true,
+        limited_transmit_after_timeout: false,
         newreno_timer: NewRenoTimer::Impatient,
         timeout_ssthresh: TimeoutSsthresh::FlightSize,
         timeout_reduction: TimeoutReduction::OncePerWindow,

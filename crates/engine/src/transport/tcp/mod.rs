@@ -252,6 +252,10 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             pacing: cfg.pacing,
             send_jitter: SimTime(cfg.send_jitter_ns),
             limited_transmit: cfg.limited_transmit,
+            // ns-2's Sack1 reads no duplicate ACK while `timeout_` is set.
+            limited_transmit_after_timeout: cfg.limited_transmit
+                && cfg.limited_transmit_after_timeout
+                && recovery != Recovery::Sack,
             newreno_timer: cfg.newreno_timer,
             cwnd_counting: cfg.cwnd_counting,
             rtt_sampling: cfg.rtt_sampling,

@@ -344,3 +344,35 @@ fn a_timeout_forgets_the_sacks_only_when_told_to() {
     assert_eq!(resent_after_timeout("keep"), Vec::<u64>::new());
     assert_eq!(resent_after_timeout("forget"), vec![7, 8]);
 }
+
+/// Without SACK, holes at 3 (and its fast retransmission), 12 and 25 of a 60-segment
+/// transfer: the timer ends the recovery, and the go-back-N resends in rounds — 3; 12–14
+/// (ABC opens the window to three); 25–29 (five) — each round's cumulative ACK jumping
+/// to the next hole, because the receiver holds everything between. Each round also
+/// brings duplicate ACKs, for segments the receiver held. ns-2's Reno and Newreno call
+/// `send_one()` on the first two of them whatever the state, and after a timeout that
+/// sends the go-back-N's next segment beyond cwnd (`limited_transmit_after_timeout`):
+/// two more per round, 4–5, 15–16 and 30–31. Without the rule (RFC 3042 sends only new
+/// data, and only in the open state) the duplicates send nothing.
+#[test]
+fn duplicates_after_a_timeout_send_the_go_back_n_only_when_told_to() {
+    let resent = |rule: bool| {
+        let cfg = json!({"recovery": "newreno", "limited_transmit_after_timeout": rule});
+        let h = transfer(cfg, 60, 0..0, &[(3, 1), (3, 2), (12, 1), (25, 1)]);
+        assert_eq!(h.rto_count(), 1);
+        let timeout = h.timeouts[0].0.at;
+        let mut segments: Vec<u64> = h
+            .sent
+            .iter()
+            .filter(|s| s.at >= timeout && s.nth > 1)
+            .map(|s| segment_of(s.seq))
+            .collect();
+        segments.sort_unstable();
+        segments
+    };
+    let go_back_n = [3, 12, 13, 14, 25, 26, 27, 28, 29];
+    assert_eq!(resent(false), go_back_n);
+    let mut with_duplicates = [&go_back_n[..], &[4, 5, 15, 16, 30, 31]].concat();
+    with_duplicates.sort_unstable();
+    assert_eq!(resent(true), with_duplicates);
+}

@@ -79,6 +79,9 @@ pub struct SenderParams {
     pub send_jitter: SimTime,
     /// RFC 3042 Limited Transmit.
     pub limited_transmit: bool,
+    /// Limited Transmit's two segments also in timeout recovery, as the go-back-N's
+    /// next ones (ns-2's `send_one()`; only without SACK).
+    pub limited_transmit_after_timeout: bool,
     /// NewReno's timer restarts on partial ACKs (RFC 6582 section 4).
     pub newreno_timer: NewRenoTimer,
     /// What an ACK counts for in cwnd growth (RFC 3465 bytes, or ns-2's one per ACK).

@@ -84,6 +84,17 @@ impl TcpSender {
                 <= self.cc.cwnd() + self.recovery.dupacks.min(2) as u64 * self.mss()
     }
 
+    /// ns-2's `send_one()` after a timeout (`limited_transmit_after_timeout`): on the
+    /// first two duplicate ACKs the go-back-N's next segment may go while the pipe stays
+    /// within cwnd + one segment per duplicate (`t_seqno_ <= highest_ack_ + cwnd_ +
+    /// dupacks_`). The duplicates come from segments the receiver already held.
+    pub(super) fn go_back_n_may_exceed_cwnd(&self, pipe: u64, len: u64, cwnd: u64) -> bool {
+        self.p.limited_transmit_after_timeout
+            && self.recovery.phase == Phase::TimeoutRecovery
+            && self.recovery.dupacks > 0
+            && pipe + len <= cwnd + self.recovery.dupacks.min(2) as u64 * self.mss()
+    }
+
     /// The pacing rate: the algorithm's own, or Linux's default from cwnd and SRTT.
     pub(super) fn pacing_rate_bps(&self) -> Option<f64> {
         if let Some(r) = self.cc.pacing_rate_bps() {
@@ -182,7 +193,11 @@ impl TcpSender {
             if let Some(seg) = retransmission {
                 let forced = std::mem::take(&mut self.recovery.fast_retransmit_due);
                 let len = seg.seq_len();
-                if !forced && in_flight > 0 && self.window_blocks(pipe, len, cwnd) {
+                if !forced
+                    && in_flight > 0
+                    && self.window_blocks(pipe, len, cwnd)
+                    && !self.go_back_n_may_exceed_cwnd(pipe, len, cwnd)
+                {
                     self.cwnd_limited = true;
                     return false;
                 }
