@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -583,3 +584,26 @@ def test_a_csv_too_large_for_memory_is_one_clear_error(small_sweep, monkeypatch)
     result = CliRunner().invoke(app, ["query", str(small_sweep[1]), "SELECT 1 AS n", "--csv"])
     assert result.exit_code == 2
     assert "the result is too large to write as CSV" in result.output
+
+
+def test_a_sweep_of_many_short_runs_is_announced_before_it_is_planned(tmp_path):
+    # The fuzzer's case 1181 (make fuzz, 2026-11-27), shrunk: 2 x 105,393 points of
+    # 0.1-0.4 s runs. Planning alone validates every run (minutes); the sweep said
+    # nothing until then, and running them takes hours.
+    (tmp_path / "base.toml").write_text(star("1s"))
+    (tmp_path / "sweep.toml").write_text(
+        'scenario = "base.toml"\n[sweep.parameters]\n'
+        'variant = { cases = { one = { "simulation.seed" = 1 }, two = { "simulation.seed" = 2 } } }\n'
+        'r = { from = 0.1, to = 0.4, num = 105393, scale = "log", unit = "s", set = { "simulation.duration" = "{r}s" } }\n')
+    env = {**os.environ, "TCPLAB_WARN_AFTER_S": "5"}
+    proc = subprocess.Popen([sys.executable, "-m", "tcplab", "sweep", "sweep.toml", "--out", "out", "--jobs", "1"],
+                            cwd=tmp_path, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+    try:
+        assert proc.stderr is not None
+        # The first thing it says, before planning starts (which alone takes minutes).
+        said, _, _ = select.select([proc.stderr], [], [], 60)
+        line = proc.stderr.readline() if said else "(nothing within 60 s)"
+    finally:
+        proc.kill()
+        proc.wait()
+    assert line.startswith("warning:") and "210,786 runs" in line and "of wall time" in line, line

@@ -73,6 +73,18 @@ def _hosts_for(backend: str, hosts: Path | None, scenarios: list) -> dict | None
     return read_hosts(hosts, sorted({name for s in scenarios for name in hosts_used(load(s).engine)}))
 
 
+def _announce_long_sweep(spec, jobs: int | None, backend: str) -> None:
+    """Says so before a sweep estimated to take longer than a long run's threshold
+    (planning included: it validates every run first)."""
+    from ..budget import duration_text, warn_after_s
+    from ..sweeps.cost import sweep_wall_s
+
+    runs, wall_s = sweep_wall_s(spec, jobs, backend)
+    if wall_s > warn_after_s():
+        err_console.print(f"[bold yellow]warning:[/] {escape(spec.scenario_source)}: {runs:,} runs, "
+                          f"{duration_text(wall_s)} of wall time", highlight=False, soft_wrap=True)
+
+
 def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: str = "sweep", backend: str = "sim",
                    hosts: dict | None = None):
     """Runs ``spec`` into ``out`` on ``backend`` (between ``hosts`` for "measure") with
@@ -80,6 +92,7 @@ def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: s
     outcome and the summary."""
     from ..sweeps import SweepInputError, finish, run_sweep
 
+    _announce_long_sweep(spec, jobs, backend)
     progress = sweep_progress(label)
     try:
         outcome = run_sweep(spec, out, jobs=jobs, dask_address=dask, progress=progress, backend=backend, hosts=hosts)
