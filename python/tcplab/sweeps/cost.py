@@ -29,12 +29,19 @@ def sweep_wall_s(spec: SweepSpec, jobs: int | None = None, backend: str = "sim")
     and running them takes with ``jobs`` workers (default: one per core)."""
     points = spec.points()
     runs = len(points) * spec.replications
-    per_run = RUN_OVERHEAD_S
-    try:
-        first = load(spec.scenario, [*spec.base_overrides, *spec.overrides(points[0])])
-        real_time = first.engine["simulation"]["duration_ns"] / 1e9 if backend != "sim" else 0.0
-        per_run += max(estimate(first).wall_s, real_time)
-    except ScenarioError:
-        pass  # an invalid first point is refused by planning; the count still stands
+    per_run = RUN_OVERHEAD_S + _first_run_s(spec, points[0], backend)
     workers = 1 if backend != "sim" else max(1, jobs or os.cpu_count() or 1)
     return runs, runs * PLAN_S_PER_RUN + runs * per_run / workers
+
+
+def _first_run_s(spec: SweepSpec, point: dict, backend: str) -> float:
+    """The engine's wall-time estimate for ``point`` (its duration in real time off the
+    simulator), or 0 when the point is invalid: planning refuses it, and the count of
+    runs still stands."""
+    try:
+        first = load(spec.scenario, [*spec.base_overrides, *spec.overrides(point)])
+        engine_s = estimate(first).wall_s  # the engine's checks may refuse it here too
+    except ScenarioError:
+        return 0.0
+    real_time = first.engine["simulation"]["duration_ns"] / 1e9 if backend != "sim" else 0.0
+    return max(engine_s, real_time)
