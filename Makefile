@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.tcplab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
-.PHONY: install demo test lint test-rust test-python differential differential-kernel bench bench-engine bench-memory fuzz properties advise-studies test-packaging fmt clean
+.PHONY: install demo test test-heavy lint test-rust test-python differential differential-kernel bench bench-engine bench-memory fuzz properties advise-studies test-packaging fmt clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tcplab needs Python >= 3.11")'
@@ -42,15 +42,27 @@ test: install lint test-rust test-python
 
 lint: install
 	cargo fmt --all -- --check
-	cargo clippy --locked --release --all-targets -- -D warnings
+	cargo clippy --locked --profile test-release --all-targets -- -D warnings
 	$(BIN)/ruff check python/tcplab
 	$(BIN)/mypy
 
 test-rust:
-	cargo test --locked --release -p tcplab-engine -p tcplab-emu
+	cargo test --locked --profile test-release -p tcplab-engine -p tcplab-emu
 
+# Two passes: the tests that keep no real-time clock on every core (whole files per
+# worker, so a file's shared fixtures run once), then the real-time ones (emulation,
+# real hosts) one at a time on the otherwise idle machine they need.
 test-python: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile -m "not heavy and not realtime"
+	$(BIN)/python -m pytest -m "realtime and not heavy"
+
+## The long versions of checks whose short versions `make test` runs: the response
+## functions at their lowest loss rate, the emulated agreement cases beyond the two in
+## the suite (pytest's `heavy` marker). The other long ones have targets of their own:
+## differential, differential-kernel, fuzz, properties, advise-studies.
+test-heavy: install
+	TCPLAB_HEAVY=1 cargo test --locked --profile test-release -p tcplab-engine --test cc_validation
+	$(BIN)/python -m pytest -m heavy
 
 ## The whole differential suite against ns-2 (tests/ns2/README.md; CI runs a reduced set
 ## in `make test`); writes tests/ns2/RESULTS.md and, for the congestion-control modules,
@@ -79,11 +91,16 @@ bench: install
 	$(BIN)/python benchmarks/run.py --scaling --sack-cliff --fat-tree $(BENCH_ARGS)
 
 ## The fuzzer on 10,000 cases: 6,000 scenarios, 1,000 commands on its outputs, 2,500 sweep files,
-## 500 study files (CI: 300, 24, 24, 6); ~45 min. Outcome counts, failing cases in
-## tests/fuzz-failures/. FUZZ_ARGS="--cases N --seed S" to change.
+## 500 study files (CI: 80, 12, 12, 4), as two fuzzers side by side (one per core; about
+## an hour here). Outcome counts, failing cases in tests/fuzz-failures/{outputs,files}/.
+## FUZZ_ARGS="--cases N" to change the scenario count of each.
 FUZZ_ARGS ?=
 fuzz: install
-	cd tests && ../$(BIN)/python -m fuzz.run --cases 6000 --output-cases 1000 --sweep-cases 2500 --study-cases 500 $(FUZZ_ARGS) --failures fuzz-failures
+	cd tests && { ../$(BIN)/python -m fuzz.run --cases 3000 --output-cases 1000 $(FUZZ_ARGS) \
+			--failures fuzz-failures/outputs & outputs=$$!; \
+		../$(BIN)/python -m fuzz.run --cases 3000 --seed 20261127 --sweep-cases 2500 --study-cases 500 \
+			$(FUZZ_ARGS) --failures fuzz-failures/files; files=$$?; \
+		wait $$outputs && test $$files = 0; }
 
 ## Plain `pip install .` into a fresh venv, every subcommand's --help and one run (also
 ## part of `make test`: tests/test_packaging.py).

@@ -159,27 +159,36 @@ def ci_samples(name: str, count: int) -> list[int]:
     return chosen
 
 
+# How many committed samples of each space `make test` reruns (ns2-tcp's first four
+# take 25 s, ns2-linux's 2 s; #32: CI time); `make differential` reruns all of them.
+CI_SAMPLE_COUNT = {"ns2-tcp": 2, "ns2-linux": 4}
+
+
 @pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux"])
 def test_committed_ns2_samples_still_agree(name, tmp_path):
     from test_ns2_differential import ensure_ns2
 
     ns = ensure_ns2()
-    indices = ci_samples(name, 4)
-    assert len(indices) == 4, f"tests/differential/{name} has fewer than 4 agreeing samples without random loss"
+    count = CI_SAMPLE_COUNT[name]
+    indices = ci_samples(name, count)
+    assert len(indices) == count, f"tests/differential/{name} has fewer than {count} agreeing samples without random loss"
     for index in indices:
         c = ns2.compare(space.draw(name, 1, index), tmp_path / str(index), ns)
         print(f"\n{c.name}: class errors {[f'{e:+.1%}' for e in c.flow_errors() if e is not None]}")
         assert all(c.verdicts().values()), (c.name, c.description, c.flow_errors())
 
 
+@pytest.mark.realtime
 @pytest.mark.skipif(os.geteuid() != 0, reason="emulation needs root")
 def test_committed_kernel_samples_still_agree(tmp_path: Path):
     from tcplab.differential import kernel
 
     if (reason := machine_too_busy_for_real_time()) is not None:
         pytest.skip(f"real-time emulation not faithful now: {reason}")
-    indices = ci_samples("kernel", 2)
-    assert len(indices) == 2, "tests/differential/kernel has fewer than 2 agreeing samples without random loss"
+    # One sample (a 20-s real-time run each; #32: CI time); `make differential-kernel`
+    # runs the 48.
+    indices = ci_samples("kernel", 1)
+    assert len(indices) == 1, "tests/differential/kernel has no agreeing sample without random loss"
     for index in indices:
         c = kernel.compare(space.draw("kernel", 1, index), tmp_path / str(index))
         print(f"\n{c.name}: class errors {[f'{e:+.1%}' for e in c.flow_errors() if e is not None]}, "

@@ -29,6 +29,10 @@ RATE_MBIT, MTU, LIMIT_BYTES = 20, 1400, 60_000
 needs_root = pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists("/dev/net/tun"),
                                 reason="needs root (network namespaces)")
 
+# Real time: make test runs this file after the others, one test at a time, on an
+# otherwise idle machine (the `realtime` marker, pyproject.toml).
+pytestmark = pytest.mark.realtime
+
 SCENARIO = """
 [simulation]
 duration = "{duration}"

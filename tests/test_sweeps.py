@@ -273,8 +273,8 @@ start = { values = ["0s", "5s"], set = { "flow[0].start" = "{start}" } }
 
 
 def test_sigkill_mid_sweep_then_rerun_has_every_run_exactly_once(write_scenario, tmp_path):
-    # 80 runs, about 12 s on two workers (60 s each): long enough to be killed between two batch commits (2 s apart).
-    path = write_scenario(star("60s", "200Mbps") + SWEEP.format(reps=20))
+    # 80 runs, about 6 s on two idle workers (30 s each): long enough to be killed between two batch commits (2 s apart).
+    path = write_scenario(star("30s", "200Mbps") + SWEEP.format(reps=20))
     out = tmp_path / "s"
     cmd = [sys.executable, "-m", "tcplab", "sweep", str(path), "--jobs", "2", "--out", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
