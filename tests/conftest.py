@@ -37,6 +37,17 @@ def machine_too_busy_for_real_time() -> str | None:
     return None
 
 
+def skip_unless_emulation_kept_time(results: Path) -> None:
+    """Skips the calling test, with the run's own reason, when the emulated run in
+    ``results`` judged that it could not keep time (docs/emulation.md, timekeeping):
+    the machine, not the stack, would be measured."""
+    import json
+
+    timekeeping = json.loads((results / "summary.json").read_text())["emulation"]["timekeeping"]
+    if timekeeping["verdict"] == "unreliable":
+        pytest.skip(f"the emulator could not keep time on this machine now: {timekeeping['problems']}")
+
+
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Runs ``python -m tcplab ARGS`` and captures its output."""
     return subprocess.run([sys.executable, "-m", "tcplab", *args], capture_output=True, text=True, cwd=cwd, timeout=600)

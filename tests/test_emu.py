@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCENARIOS, machine_too_busy_for_real_time, run_cli
+from conftest import SCENARIOS, machine_too_busy_for_real_time, run_cli, skip_unless_emulation_kept_time
 from tcplab.emu import EmulationRefused, crosscheck, support
 from tcplab.results import RunResult
 from tcplab.scenario import load
@@ -218,11 +218,15 @@ def test_simulator_and_linux_agree(cc, case, tmp_path):
     """One flow, 40 ms RTT: 10 Mb/s with a one-BDP queue, or 50 Mb/s with 1e-3 random
     loss. Goodput within ±10%; where both have a loss sawtooth (reno and cubic), its
     period within 15%. For cubic the simulator runs Linux's HyStart (the kernel's default)."""
+    if (reason := machine_too_busy_for_real_time()) is not None:
+        pytest.skip(f"real-time emulation not faithful now: {reason}")
     sets = [f"flow[0].transport.cc={cc}"] + (LOSS if case == "loss" else [])
     if cc == "cubic":
         sets[0] = 'flow[0].transport.cc={algorithm="cubic", linux_hystart=true}'
     args = [a for s in sets for a in ("--set", s)]
     result = run_cli("crosscheck", str(SCENARIOS / "linux-tcp.toml"), "--out", str(tmp_path / "x"), *args)
+    if (tmp_path / "x" / "emu" / "summary.json").exists():
+        skip_unless_emulation_kept_time(tmp_path / "x" / "emu")
     assert result.returncode == 0, result.stderr
     print(result.stdout)
     sim, emu = (RunResult.from_directory(tmp_path / "x" / b) for b in ("sim", "emu"))
@@ -320,6 +324,9 @@ def test_reproduce_highspeed_on_the_linux_stack(tmp_path):
     # four emulated runs are real time; CI time, #32).
     from tcplab.studies import export_study, load_study
 
+    if (reason := machine_too_busy_for_real_time()) is not None:
+        pytest.skip(f"real-time emulation not faithful now: {reason}")
+
     study = tmp_path / "highspeed"
     export_study(load_study("highspeed"), study)
     text = (study / "study.toml").read_text()
@@ -332,7 +339,9 @@ def test_reproduce_highspeed_on_the_linux_stack(tmp_path):
     assert len(rows) == 4
     for row in rows:
         paper, sim, emu = row[2], row[3], row[4]
-        assert paper != "–" and float(sim) > 0 and float(emu) > 0, row
+        # A run without a figure says why in the command's messages.
+        assert "–" not in (paper, sim, emu), (row, result.stdout[-3000:], result.stderr[-3000:])
+        assert float(sim) > 0 and float(emu) > 0, row
     assert "Where Linux differs from the simulator" in report
     assert (tmp_path / "hs" / "sweeps" / "table2_linux-emu" / "catalog.duckdb").exists()
 

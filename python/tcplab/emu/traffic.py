@@ -281,13 +281,24 @@ class UdpSender(Endpoint):
                            app_bytes_sent=sent * len(payload))
 
 
+#: Linux's SO_TIMESTAMPNS (asm-generic/socket.h; Python's socket module does not name
+#: it): the kernel stamps each datagram with its arrival time (CLOCK_REALTIME, a struct
+#: timespec), delivered as an SCM_TIMESTAMPNS message of the same number.
+_SO_TIMESTAMPNS = 35
+_TIMESPEC = struct.Struct("@qq")
+
+
 class UdpReceiver(Endpoint):
-    """Counts delivered bytes per bin and each datagram's one-way delay."""
+    """Counts delivered bytes per bin and each datagram's one-way delay, both by the
+    time the kernel received the datagram, not the time this process read it: a
+    receiver the scheduler kept waiting would otherwise move bytes into later bins (and
+    past the run's end) and count its own wait as delay."""
 
     def __init__(self, flow: dict, clock: Clock, address: str) -> None:
         super().__init__(flow, clock)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        self.sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
         self.sock.bind((address, flow["port"]))
         self.sock.settimeout(_POLL_S)
 
@@ -296,19 +307,44 @@ class UdpReceiver(Endpoint):
         delays_us: list[int] = []
         buffer = bytearray(65536)
         end = self.clock.duration_ns
-        while (now := self.clock.now()) < end:
+        # The kernel's stamps are on the wall clock; the run's bins on the monotonic
+        # clock, the datagrams' send stamps on stamp_clock.
+        wall_minus_run = time.time_ns() - time.monotonic_ns() + self.clock.zero_ns
+        wall_minus_stamp = time.time_ns() - stamp_clock()
+        draining = False
+        while True:
             try:
-                n = self.sock.recv_into(buffer)
-            except TimeoutError:
+                n, ancillary, _, _ = self.sock.recvmsg_into([buffer], 64)
+            except (TimeoutError, BlockingIOError):
+                if draining:
+                    break
+                if self.clock.now() >= end:
+                    # What arrived before the end and waits in the socket still counts.
+                    self.sock.setblocking(False)
+                    draining = True
                 continue
-            arrived = stamp_clock()
+            wall = _arrival_wall_ns(ancillary)
+            at = wall - wall_minus_run if wall is not None else self.clock.now()
+            if at >= end:
+                break  # datagrams are read in arrival order: the rest came later still
             if n >= _STAMP.size:
                 _, sent_ns = _STAMP.unpack_from(buffer, 0)
+                arrived = wall - wall_minus_stamp if wall is not None else stamp_clock()
                 delays_us.append((arrived - sent_ns) // 1000)
-            delivered[self.clock.bin(now)] += n
+            delivered[self.clock.bin(at)] += n
             self.count += n
         self.sock.close()
         self.result.update(delivered_bytes=delivered, delivered_total=sum(delivered), delays_us=delays_us)
+
+
+def _arrival_wall_ns(ancillary: list[tuple[int, int, bytes]]) -> int | None:
+    """The kernel's arrival stamp of a datagram (ns, wall clock) from recvmsg's
+    ancillary data, or None when the kernel attached none."""
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(data) >= _TIMESPEC.size:
+            seconds, nanoseconds = _TIMESPEC.unpack_from(data)
+            return seconds * 1_000_000_000 + nanoseconds
+    return None
 
 
 def delay_summary(delays_us: list[int]) -> dict:
