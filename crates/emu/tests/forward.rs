@@ -42,6 +42,20 @@ fn network() -> EmulatedNetwork {
     EmulatedNetwork::new(ScenarioConfig::from_json(&json).unwrap()).unwrap()
 }
 
+/// Why this machine cannot keep real time now, or None: other runnable tasks (from
+/// /proc/loadavg, the calling thread excluded) or the 1-minute load average, less that
+/// thread, at or above the number of cores.
+fn machine_busy() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let load: f64 = fields.first()?.parse().ok()?;
+    let runnable: f64 = fields.get(3)?.split('/').next()?.parse().ok()?;
+    let cores = thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let others = (runnable - 1.0).max(load - 1.0);
+    (others >= cores)
+        .then(|| format!("load average {load}, {runnable} tasks runnable, {cores} cores"))
+}
+
 fn socket_pair() -> [RawFd; 2] {
     let mut fds = [0; 2];
     // SAFETY: socketpair fills two descriptors.
@@ -103,12 +117,20 @@ fn packets_cross_the_emulated_path_on_time_and_at_its_rate() {
     }
     assert_eq!(unsafe { libc::write(stop[1], [0u8].as_ptr().cast(), 1) }, 1);
     let (stats, pacing, (links, _)) = forwarder.join().unwrap();
+    assert_eq!((stats.read_packets, stats.written_packets), (200, 200));
+    assert_eq!(links[2].tx_packets, 200);
+    if let Some(why) = machine_busy() {
+        // Timing needs the forwarder and this test's two hosts scheduled on time
+        // (tests/conftest.py's machine_too_busy_for_real_time says the same for
+        // Python's emulation tests): under a busy loop per core a late write left a
+        // gap before the bottleneck (198 back-to-back departures of 199).
+        println!("timing not checked: {why}");
+        return;
+    }
     let first = (arrivals[0] - sent_at) as f64 / 1e6;
     assert!((first - 21.88).abs() < 0.5, "first packet after {first} ms");
     let rate = 199.0 * 8000.0 / ((arrivals[199] - arrivals[0]) as f64 / 1e9);
     assert!((rate / 10e6 - 1.0).abs() < 0.02, "rate {rate}");
-    assert_eq!((stats.read_packets, stats.written_packets), (200, 200));
-    assert_eq!(links[2].tx_packets, 200);
     assert_eq!(links[2].id, "r->b");
     // The forwarder's own measure of the bottleneck's rate: its 199 back-to-back
     // departures, as moved on by the forwarder's clock.
