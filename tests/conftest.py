@@ -37,6 +37,13 @@ def machine_too_busy_for_real_time() -> str | None:
     return None
 
 
+def skip_if_machine_busy() -> None:
+    """Skips the calling real-time test, saying why, when
+    :func:`machine_too_busy_for_real_time` finds the machine busy."""
+    if (reason := machine_too_busy_for_real_time()) is not None:
+        pytest.skip(f"real-time emulation not faithful now: {reason}")
+
+
 def skip_unless_emulation_kept_time(results: Path) -> None:
     """Skips the calling test, with the run's own reason, when the emulated run in
     ``results`` judged that it could not keep time (docs/emulation.md, timekeeping):

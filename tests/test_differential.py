@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import tcplab
-from conftest import REPO, machine_too_busy_for_real_time
+from conftest import REPO, skip_if_machine_busy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tcplab.differential import metrics, space
@@ -183,8 +183,7 @@ def test_committed_ns2_samples_still_agree(name, tmp_path):
 def test_committed_kernel_samples_still_agree(tmp_path: Path):
     from tcplab.differential import kernel
 
-    if (reason := machine_too_busy_for_real_time()) is not None:
-        pytest.skip(f"real-time emulation not faithful now: {reason}")
+    skip_if_machine_busy()
     # One sample (a 20-s real-time run each; #32: CI time); `make differential-kernel`
     # runs the 48.
     indices = ci_samples("kernel", 1)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCENARIOS, machine_too_busy_for_real_time, run_cli, skip_unless_emulation_kept_time
+from conftest import SCENARIOS, run_cli, skip_if_machine_busy, skip_unless_emulation_kept_time
 from tcplab.emu import EmulationRefused, crosscheck, support
 from tcplab.results import RunResult
 from tcplab.scenario import load
@@ -140,8 +140,7 @@ def _machine_kept_time(summary: dict, link: str) -> str | None:
 
 @needs_root
 def test_udp_sees_the_configured_delay_and_rate(write_scenario, tmp_path):
-    if (reason := machine_too_busy_for_real_time()) is not None:
-        pytest.skip(f"real-time emulation not faithful now: {reason}")
+    skip_if_machine_busy()
     # Light load (5 Mb/s): every datagram takes 20 ms + 1,028 B at 20 Mb/s (0.411 ms).
     light = tmp_path / "light"
     assert run_cli("emu", str(write_scenario(UDP.replace("RATE", "5Mbps"), "light.toml")), "--out", str(light)).returncode == 0
@@ -218,8 +217,7 @@ def test_simulator_and_linux_agree(cc, case, tmp_path):
     """One flow, 40 ms RTT: 10 Mb/s with a one-BDP queue, or 50 Mb/s with 1e-3 random
     loss. Goodput within ±10%; where both have a loss sawtooth (reno and cubic), its
     period within 15%. For cubic the simulator runs Linux's HyStart (the kernel's default)."""
-    if (reason := machine_too_busy_for_real_time()) is not None:
-        pytest.skip(f"real-time emulation not faithful now: {reason}")
+    skip_if_machine_busy()
     sets = [f"flow[0].transport.cc={cc}"] + (LOSS if case == "loss" else [])
     if cc == "cubic":
         sets[0] = 'flow[0].transport.cc={algorithm="cubic", linux_hystart=true}'
@@ -324,8 +322,7 @@ def test_reproduce_highspeed_on_the_linux_stack(tmp_path):
     # four emulated runs are real time; CI time, #32).
     from tcplab.studies import export_study, load_study
 
-    if (reason := machine_too_busy_for_real_time()) is not None:
-        pytest.skip(f"real-time emulation not faithful now: {reason}")
+    skip_if_machine_busy()
 
     study = tmp_path / "highspeed"
     export_study(load_study("highspeed"), study)
