@@ -405,6 +405,12 @@ pub enum LossDetection {
     /// ns-2.35's Agent/TCP/Sack1: recovery starts at DupThresh duplicate ACKs, and in
     /// it every hole below the highest SACKed segment is resent once, before new data.
     Holes,
+    /// ns-2.35's TCP/Linux scoreboard (`tcp/scoreboard1.cc`, "lost by FACK signal"): a
+    /// segment is lost once the highest SACKed one is DupThresh + 1 segments above it,
+    /// a retransmission once anything sent after it is SACKed, and recovery starts
+    /// only when something is marked lost (no duplicate-ACK count).
+    #[serde(rename = "ns2_linux")]
+    Ns2Linux,
 }
 
 /// How the window comes down during fast recovery, with SACK or without (where
@@ -427,6 +433,10 @@ pub enum Reduction {
     /// ns-2.35's Sack1 with SACK: its event-kept `pipe_` counter against cwnd
     /// (`sack1_pipe.rs`); without SACK, as `Pipe` (window inflation).
     Sack1Pipe,
+    /// ns-2.35's TCP/Linux (`tcp-linux.cc`, `next_pkts_in_flight_`): cwnd drops to the
+    /// module's `min_cwnd` at once while the flight comes down one segment per two
+    /// ACKs from the old window, never below that floor (`ns2_linux_halving.rs`).
+    Ns2Linux,
 }
 
 /// What a SACK sender does with the SACK information it holds when the retransmission
@@ -563,6 +573,16 @@ pub struct TcpConfig {
     /// `send_one()` under `singledup_`, which does not look at the recovery state).
     #[serde(default)]
     pub limited_transmit_after_timeout: bool,
+    /// Slow start also at cwnd = ssthresh (Linux 2.6: `snd_cwnd <= snd_ssthresh` in
+    /// `tcp_reno_cong_avoid` and the modules; RFC 5681 3.1 and today's Linux test `<`).
+    #[serde(default)]
+    pub slow_start_at_ssthresh: bool,
+    /// Every duplicate ACK restarts the retransmission timer, as every ACK of new data
+    /// does (ns-2.35's TCP/Linux: `time_processing`'s `renew_timer` runs for each ACK
+    /// that is neither old nor beyond SND.NXT). RFC 6298 (5.3) restarts it only when
+    /// new data is acknowledged.
+    #[serde(default)]
+    pub restart_rto_on_duplicates: bool,
     /// NewReno's timer variant (RFC 6582 section 4).
     #[serde(default)]
     pub newreno_timer: NewRenoTimer,

@@ -792,6 +792,14 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub limited_transmit_after_timeout: bool,
+    /// Slow start also at cwnd = ssthresh, one segment more after each reduction (Linux 2.6's `snd_cwnd <= snd_ssthresh`).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub slow_start_at_ssthresh: bool,
+    /// Duplicate ACKs restart the retransmission timer too (ns-2's TCP/Linux), not only ACKs of new data (RFC 6298 5.3).
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub restart_rto_on_duplicates: bool,
     /// NewReno's retransmission timer in recovery (RFC 6582 section 4).
     #[serde(default)]
     #[schemars(extend("default" = "impatient"))]
@@ -962,6 +970,7 @@ fn profiles() -> serde_json::Value {
             "tail_loss_probe": false,        // TLP arrived in 3.10
             "frto": false,                   // sysctl_tcp_frto = 0 (on by default from 2.6.24)
             "reduction": "rate_halving",     // tcp_cwnd_down (PRR replaced it in 3.2)
+            "slow_start_at_ssthresh": true,  // tcp_reno_cong_avoid: snd_cwnd <= snd_ssthresh
         },
     })
 }
@@ -1161,6 +1170,9 @@ pub enum LossDetection {
     Rack,
     /// ns-2.35's Sack1: in recovery every hole below the highest SACKed segment, once, before new data.
     Holes,
+    /// ns-2.35's TCP/Linux: four segments between it and the highest SACKed; recovery only once one is lost.
+    #[serde(rename = "ns2_linux")]
+    Ns2Linux,
 }
 
 /// How cwnd grows per ACK.
@@ -1197,6 +1209,8 @@ pub enum Reduction {
     RateHalving,
     /// ns-2.35's Sack1: its pipe_ counter (outstanding − 3 at the fast retransmit, −1 per ACK, −2 per partial ACK, +1 per send).
     Sack1Pipe,
+    /// ns-2.35's TCP/Linux: cwnd at min_cwnd at once, the flight down one segment per two ACKs from the old window to it.
+    Ns2Linux,
 }
 
 /// SACK information after a retransmission timeout.

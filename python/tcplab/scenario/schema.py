@@ -326,6 +326,8 @@ def _tcp(t: Table) -> dict:
         "limited_transmit": t.get("limited_transmit", F.boolean, d["limited_transmit"]),
         "limited_transmit_after_timeout": t.get("limited_transmit_after_timeout", F.boolean,
                                                 d["limited_transmit_after_timeout"]),
+        "slow_start_at_ssthresh": t.get("slow_start_at_ssthresh", F.boolean, d["slow_start_at_ssthresh"]),
+        "restart_rto_on_duplicates": t.get("restart_rto_on_duplicates", F.boolean, d["restart_rto_on_duplicates"]),
         "newreno_timer": t.get("newreno_timer", F.choice(format.choices("NewRenoTimer")), d["newreno_timer"]),
         "timeout_ssthresh": t.get("timeout_ssthresh", F.choice(format.choices("TimeoutSsthresh")), d["timeout_ssthresh"]),
         "timeout_reduction": t.get("timeout_reduction", F.choice(format.choices("TimeoutReduction")),

@@ -206,6 +206,8 @@ pub fn tcp() -> TcpConfig {
         send_jitter_ns: 0,
         limited_transmit: true,
         limited_transmit_after_timeout: false,
+        restart_rto_on_duplicates: false,
+        slow_start_at_ssthresh: false,
         newreno_timer: NewRenoTimer::Impatient,
         timeout_ssthresh: TimeoutSsthresh::FlightSize,
         timeout_reduction: TimeoutReduction::OncePerWindow,

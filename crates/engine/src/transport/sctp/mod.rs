@@ -176,6 +176,7 @@ pub fn endpoints(
         initial_window: initial_cwnd(pmtu),
         rng: cc_rng,
         window_in_packets: false,
+        slow_start_at_ssthresh: false,
     });
     let window = cfg.receive_buffer.bytes(payload);
     let sender = SctpSender::new(

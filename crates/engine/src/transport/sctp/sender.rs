@@ -771,6 +771,7 @@ mod tests {
             initial_window,
             rng: Rng::for_component(1, "test"),
             window_in_packets: false,
+            slow_start_at_ssthresh: false,
         });
         let rto = RttEstimator::new(
             &RtoConfig {

@@ -10,7 +10,7 @@
 //! | `scoreboard.rs` | retransmission queue, SACK marks, pipe, lost marking (IsLost, FACK, RACK's walk) | 6675, 8985 |
 //! | `rack.rs` | RACK's record and rules | 8985 |
 //! | `undo.rs` | the undo record of a reduction and its evidence | 3708, 3522, 4015 |
-//! | `prr.rs`, `rate_halving.rs` | how the window comes down in SACK recovery | 6937 |
+//! | `prr.rs`, `rate_halving.rs`, `sack1_pipe.rs`, `ns2_linux_halving.rs` | how the window comes down in recovery (RFC's, Linux 2.6's, ns-2's) | 6937 |
 //! | `receiver.rs` | reassembly, ACK policy, SACK and D-SACK blocks | 9293, 5681 4.2, 2018, 2883 |
 //! | `rto.rs` | RTT estimation, RTO, backoff | 6298 |
 //! | `cc/` | congestion-control trait and algorithms | 5681, 3465, … |
@@ -23,6 +23,7 @@ pub mod autotune;
 pub mod cc;
 #[cfg(test)]
 mod harness;
+pub mod ns2_linux_halving;
 pub mod prr;
 pub mod rack;
 pub mod rate;
@@ -35,6 +36,8 @@ pub mod segment;
 pub mod sender;
 pub mod undo;
 
+#[cfg(test)]
+mod ns2_linux_tests;
 #[cfg(test)]
 mod rack_tests;
 #[cfg(test)]
@@ -256,6 +259,8 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             limited_transmit_after_timeout: cfg.limited_transmit
                 && cfg.limited_transmit_after_timeout
                 && recovery != Recovery::Sack,
+            restart_rto_on_duplicates: cfg.restart_rto_on_duplicates,
+            slow_start_at_ssthresh: cfg.slow_start_at_ssthresh,
             newreno_timer: cfg.newreno_timer,
             cwnd_counting: cfg.cwnd_counting,
             rtt_sampling: cfg.rtt_sampling,

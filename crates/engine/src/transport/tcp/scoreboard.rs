@@ -602,11 +602,30 @@ impl Scoreboard {
                 self.mark_lost_at(i);
             }
         }
-        if self.top_sacked.len() >= DUP_THRESH {
-            // 2.6.18's lost-retransmit check ran beside FACK in tcp_sacktag_write_queue.
-            self.mark_lost_retransmissions(self.top_sacked[0]);
-        }
+        // 2.6.18's lost-retransmit check beside FACK (tcp_sacktag_write_queue, IsFack):
+        // any SACKed data sent after the retransmission, no reordering allowance.
+        self.mark_lost_retransmissions(highest);
         self.segs.front().is_some_and(|s| s.lost)
+    }
+
+    /// ns-2.35's TCP/Linux scoreboard (`ScoreBoard1::UpdateScoreBoard`): every segment
+    /// not SACKed that lies DupThresh + 1 segments or more below the highest SACKed one
+    /// is lost (`lost_seq_threshold = fack_ - (dupack_threshold + 1)`), and so is every
+    /// retransmission sent before the highest SACKed segment was first sent
+    /// (`GetSndNxt() <= fack_`: no reordering allowance). Returns whether anything was
+    /// newly marked lost (ns-2's FLAG_DATA_LOST, which alone starts a recovery).
+    pub fn mark_lost_by_ns2_linux_fack(&mut self) -> bool {
+        let Some(&highest) = self.top_sacked.last() else {
+            return false;
+        };
+        let before = self.losses_marked();
+        let fackets = self.segs.partition_point(|s| s.start <= highest);
+        if let Some(first_kept) = fackets.checked_sub(DUP_THRESH + 1).filter(|&i| i > 0) {
+            // Each segment is examined once: the frontier only moves up.
+            self.mark_unsacked_lost_below(self.segs[first_kept].start);
+        }
+        self.mark_lost_retransmissions(highest);
+        self.losses_marked() > before
     }
 
     /// ns-2.35's Sack1 in fast recovery (`Sack1TcpAgent::send_much` taking

@@ -79,7 +79,7 @@ impl AlgorithmConfig for Config {
     }
 
     fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
-        let mut w = SegmentWindow::new(ctx.mss, ctx.initial_window);
+        let mut w = SegmentWindow::for_context(&ctx);
         if self.initial_ssthresh > 0 {
             w.ssthresh = self.initial_ssthresh;
         }

@@ -78,7 +78,7 @@ impl AlgorithmConfig for Config {
     }
 
     fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
-        Box::new(Cubic::new(self.clone(), ctx.mss, ctx.initial_window))
+        Box::new(Cubic::new(self.clone(), SegmentWindow::for_context(&ctx)))
     }
 
     fn presets() -> Vec<(&'static str, Self)> {
@@ -133,8 +133,7 @@ struct Cubic {
 }
 
 impl Cubic {
-    fn new(c: Config, mss: u64, initial_window: u64) -> Self {
-        let mut w = SegmentWindow::new(mss, initial_window);
+    fn new(c: Config, mut w: SegmentWindow) -> Self {
         if c.initial_ssthresh > 0 {
             w.ssthresh = c.initial_ssthresh;
         }
@@ -368,7 +367,7 @@ mod tests {
             reno_friendly: false,
             ..Config::default()
         };
-        let mut cc = Cubic::new(cfg, 1000, 1_000_000);
+        let mut cc = Cubic::new(cfg, SegmentWindow::new(1000, 1_000_000));
         let rtt = SimTime::from_ms(100);
         cc.on_congestion_event(SimTime::ZERO, 0, 0);
         assert_eq!(cc.w.cwnd, 700);

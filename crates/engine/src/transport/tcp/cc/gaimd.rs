@@ -46,7 +46,7 @@ impl AlgorithmConfig for Config {
 
     fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
         Box::new(Gaimd {
-            w: SegmentWindow::new(ctx.mss, ctx.initial_window),
+            w: SegmentWindow::for_context(&ctx),
             c: self.clone(),
             growth: 0.0,
         })

@@ -83,7 +83,7 @@ impl AlgorithmConfig for Config {
 
     fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
         Box::new(HighSpeed {
-            w: SegmentWindow::new(ctx.mss, ctx.initial_window),
+            w: SegmentWindow::for_context(&ctx),
             table: table(self),
             row: 0,
             limited_slow_start: self.limited_slow_start,

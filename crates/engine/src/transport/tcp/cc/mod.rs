@@ -226,6 +226,11 @@ pub struct BuildContext {
     /// to one segment: ns-2's `slowdown` floors only ssthresh), and ssthresh is a whole
     /// number of segments, at least two (ns-2's `int ssthresh_`).
     pub window_in_packets: bool,
+    /// Linux 2.6's slow-start test, `snd_cwnd <= snd_ssthresh` (in
+    /// `tcp_reno_cong_avoid` and every module of the time; today's
+    /// `tcp_in_slow_start` tests `<`, as RFC 5681 3.1): an ACK at cwnd = ssthresh
+    /// still slow-starts, one segment more after each reduction.
+    pub slow_start_at_ssthresh: bool,
 }
 
 /// A rejected parameter: which one and why.

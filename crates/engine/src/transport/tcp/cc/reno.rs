@@ -30,7 +30,8 @@ impl AlgorithmConfig for RenoConfig {
         Box::new(
             Reno::new("reno", ctx.mss, ctx.initial_window)
                 .with_beta(self.beta)
-                .in_packets(ctx.window_in_packets),
+                .in_packets(ctx.window_in_packets)
+                .slow_start_at_ssthresh(ctx.slow_start_at_ssthresh),
         )
     }
 }
@@ -58,7 +59,8 @@ impl AlgorithmConfig for NewRenoConfig {
         Box::new(
             Reno::new("newreno", ctx.mss, ctx.initial_window)
                 .with_beta(self.beta)
-                .in_packets(ctx.window_in_packets),
+                .in_packets(ctx.window_in_packets)
+                .slow_start_at_ssthresh(ctx.slow_start_at_ssthresh),
         )
     }
 }
@@ -74,6 +76,8 @@ pub struct Reno {
     bytes_acked: u64,
     /// ns-2's window arithmetic ([`super::BuildContext::window_in_packets`]).
     in_packets: bool,
+    /// Linux 2.6's slow-start test ([`super::BuildContext::slow_start_at_ssthresh`]).
+    slow_start_at_ssthresh: bool,
     /// The fraction of a byte per-ACK growth has yet to add (RFC 5681 eq. 3).
     growth_fraction: f64,
     /// Multiplicative decrease factor.
@@ -90,6 +94,7 @@ impl Reno {
             ssthresh: u64::MAX,
             bytes_acked: 0,
             in_packets: false,
+            slow_start_at_ssthresh: false,
             growth_fraction: 0.0,
             beta: 0.5,
         }
@@ -104,6 +109,12 @@ impl Reno {
     /// The same with ns-2's window arithmetic or not.
     pub fn in_packets(mut self, in_packets: bool) -> Self {
         self.in_packets = in_packets;
+        self
+    }
+
+    /// The same with Linux 2.6's slow-start test or not.
+    pub fn slow_start_at_ssthresh(mut self, at: bool) -> Self {
+        self.slow_start_at_ssthresh = at;
         self
     }
 
@@ -168,7 +179,8 @@ impl CongestionControl for Reno {
         if !ack.may_grow() {
             return;
         }
-        if self.cwnd < self.ssthresh {
+        if self.cwnd < self.ssthresh || (self.slow_start_at_ssthresh && self.cwnd == self.ssthresh)
+        {
             // RFC 3465 (2.2): cwnd += min(N, L·SMSS), L = 2.
             self.cwnd += ack.bytes_acked.min(2 * self.mss);
         } else if self.in_packets {

@@ -46,7 +46,7 @@ impl AlgorithmConfig for Config {
 
     fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
         Box::new(Scalable {
-            w: SegmentWindow::new(ctx.mss, ctx.initial_window),
+            w: SegmentWindow::for_context(&ctx),
             // One segment per 1/a segments acknowledged.
             ai_count: (1.0 / self.a).round().max(1.0) as u32,
             b: self.b,

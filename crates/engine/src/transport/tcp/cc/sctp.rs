@@ -144,6 +144,7 @@ mod tests {
             initial_window: iw,
             rng: crate::rng::Rng::for_component(1, "test"),
             window_in_packets: false,
+            slow_start_at_ssthresh: false,
         })
     }
 

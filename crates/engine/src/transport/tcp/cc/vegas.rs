@@ -68,7 +68,7 @@ impl AlgorithmConfig for Config {
 
     fn build(&self, ctx: BuildContext) -> Box<dyn CongestionControl> {
         Box::new(Vegas {
-            w: SegmentWindow::new(ctx.mss, ctx.initial_window),
+            w: SegmentWindow::for_context(&ctx),
             c: self.clone(),
             base_rtt: None,
             round_min_rtt: None,

@@ -19,6 +19,10 @@ pub struct SegmentWindow {
     pub ssthresh: u32,
     /// ACKed bytes not yet making up a whole segment.
     partial_bytes: u64,
+    /// Slow start also at cwnd = ssthresh ([`BuildContext::slow_start_at_ssthresh`]).
+    ///
+    /// [`BuildContext::slow_start_at_ssthresh`]: super::BuildContext::slow_start_at_ssthresh
+    slow_start_at_ssthresh: bool,
 }
 
 impl SegmentWindow {
@@ -30,7 +34,19 @@ impl SegmentWindow {
             cwnd_cnt: 0,
             ssthresh: UNSET,
             partial_bytes: 0,
+            slow_start_at_ssthresh: false,
         }
+    }
+
+    /// The window an algorithm built with `ctx` starts from.
+    pub fn for_context(ctx: &super::BuildContext) -> Self {
+        Self::new(ctx.mss, ctx.initial_window).slow_starting_at_ssthresh(ctx.slow_start_at_ssthresh)
+    }
+
+    /// The same with Linux 2.6's slow-start test or not.
+    pub fn slow_starting_at_ssthresh(mut self, at: bool) -> Self {
+        self.slow_start_at_ssthresh = at;
+        self
     }
 
     /// Whole segments acknowledged by `bytes`, carrying the remainder to the next ACK.
@@ -51,15 +67,17 @@ impl SegmentWindow {
         Some(self.acked_segments(bytes)).filter(|&n| n > 0)
     }
 
-    /// Whether the window is below the threshold (RFC 5681 3.1).
+    /// Whether the window is below the threshold (RFC 5681 3.1), or at it too in
+    /// Linux 2.6's rule.
     pub fn in_slow_start(&self) -> bool {
-        self.cwnd < self.ssthresh
+        self.cwnd < self.ssthresh || (self.slow_start_at_ssthresh && self.cwnd == self.ssthresh)
     }
 
-    /// Slow start by `acked` segments, not beyond ssthresh; returns the segments left
-    /// over for congestion avoidance (Linux `tcp_slow_start`).
+    /// Slow start by `acked` segments, not beyond ssthresh (one beyond in Linux 2.6's
+    /// rule, whose slow start runs at cwnd = ssthresh); returns the segments left over
+    /// for congestion avoidance (Linux `tcp_slow_start`).
     pub fn slow_start(&mut self, acked: u32) -> u32 {
-        let room = self.ssthresh.saturating_sub(self.cwnd);
+        let room = self.ssthresh.saturating_sub(self.cwnd) + self.slow_start_at_ssthresh as u32;
         let grow = acked.min(room);
         self.cwnd = self.cwnd.saturating_add(grow);
         acked - grow
@@ -226,6 +244,25 @@ mod tests {
         assert_eq!((w.cwnd, w.cwnd_cnt), (12, 3));
         w.reno_grow(9);
         assert_eq!((w.cwnd, w.cwnd_cnt), (13, 0));
+    }
+
+    /// Linux 2.6 slow-starts while snd_cwnd <= snd_ssthresh: a window left at ssthresh
+    /// by a reduction takes one more segment on the next ACK, then grows by Reno's
+    /// rule; RFC 5681's test (cwnd < ssthresh) goes to congestion avoidance at once.
+    #[test]
+    fn linux_2_6_slow_starts_once_more_at_ssthresh() {
+        for (at, after_one) in [(false, (10, 1)), (true, (11, 0))] {
+            let mut w = SegmentWindow::new(1000, 10_000).slow_starting_at_ssthresh(at);
+            w.ssthresh = 10;
+            w.reno_grow(1);
+            assert_eq!(
+                (w.cwnd, w.cwnd_cnt),
+                after_one,
+                "slow start at ssthresh: {at}"
+            );
+            w.reno_grow(1);
+            assert!(!w.in_slow_start());
+        }
     }
 
     #[test]

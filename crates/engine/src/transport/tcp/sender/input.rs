@@ -139,6 +139,12 @@ impl TcpSender {
                         // rate halving has taken cwnd.
                         self.cc.limit_cwnd(halving.cwnd());
                     }
+                    if let Some(halving) = self.recovery.ns2_halving.take() {
+                        let (ssthresh, outstanding) =
+                            (self.cc.ssthresh(), self.board.outstanding());
+                        self.cc
+                            .limit_cwnd(halving.exit_cwnd(ssthresh, outstanding, self.mss()));
+                    }
                 }
                 Phase::FastRecovery
                     if self
@@ -176,6 +182,9 @@ impl TcpSender {
             }
         } else if seg.ack == self.snd_una && !self.board.is_empty() && seg.payload_bytes == 0 {
             self.recovery.dupacks += 1;
+            if self.p.restart_rto_on_duplicates {
+                self.rto_at = Some(now + self.rtt.rto());
+            }
             if self.inflates_window() {
                 if self.recovery.phase == Phase::FastRecovery {
                     self.recovery.inflation += mss as i64; // RFC 5681 3.2 step 4
@@ -252,6 +261,7 @@ impl TcpSender {
                 };
                 (self.board.mark_lost_by_fack(high_seq), true)
             }
+            LossDetection::Ns2Linux => (self.board.mark_lost_by_ns2_linux_fack(), false),
             // Linux 6.x with RACK: recovery starts once anything is marked lost
             // (`tcp_time_to_recover`); RACK's reo_wnd of 0 at DupThresh SACKed
             // segments stands in for the duplicate-ACK count.
@@ -281,6 +291,12 @@ impl TcpSender {
             let (pipe, min_cwnd) = (self.pipe(), self.cc.min_cwnd());
             if let Some(halving) = &mut self.recovery.halving {
                 halving.on_ack(delivered > 0, pipe, min_cwnd, mss);
+            }
+        }
+        if self.recovery.ns2_halving.is_some() {
+            let pipe = self.pipe();
+            if let Some(halving) = &mut self.recovery.ns2_halving {
+                halving.on_opportunity(pipe, mss); // send_much, run after every ACK
             }
         }
         if self.p.tail_loss_probe && self.snd_una > prior_una {

@@ -82,6 +82,10 @@ pub struct SenderParams {
     /// Limited Transmit's two segments also in timeout recovery, as the go-back-N's
     /// next ones (ns-2's `send_one()`; only without SACK).
     pub limited_transmit_after_timeout: bool,
+    /// Slow start also at cwnd = ssthresh (Linux 2.6).
+    pub slow_start_at_ssthresh: bool,
+    /// Duplicate ACKs restart the retransmission timer (ns-2's TCP/Linux).
+    pub restart_rto_on_duplicates: bool,
     /// NewReno's timer restarts on partial ACKs (RFC 6582 section 4).
     pub newreno_timer: NewRenoTimer,
     /// What an ACK counts for in cwnd growth (RFC 3465 bytes, or ns-2's one per ACK).
@@ -204,6 +208,7 @@ impl TcpSender {
             initial_window: p.initial_window,
             rng: cc_rng,
             window_in_packets: p.cwnd_counting == CwndCounting::Ns2,
+            slow_start_at_ssthresh: p.slow_start_at_ssthresh,
         });
         // Where a coarse RTT clock's ticks fall (ns-2 draws `boot_time_` per agent).
         let clock_phase = Rng::for_component(rng.clone().next_u64(), "rtt-clock").uniform();

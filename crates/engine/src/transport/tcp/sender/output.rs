@@ -65,10 +65,20 @@ impl TcpSender {
             !prr.allows(len)
         } else if let Some(halving) = &self.recovery.halving {
             !halving.allows(pipe, len)
+        } else if let Some(halving) = &self.recovery.ns2_halving {
+            !halving.allows(pipe, len)
         } else if let Some(counter) = &self.recovery.sack1_pipe {
             !counter.allows(self.cc.cwnd() / self.mss())
         } else {
             pipe + len > cwnd
+        }
+    }
+
+    /// ns-2 TCP/Linux's halving after a segment left with `pipe_after` bytes in flight.
+    fn ns2_halving_sent(&mut self, pipe_after: u64) {
+        let mss = self.mss();
+        if let Some(halving) = &mut self.recovery.ns2_halving {
+            halving.on_send(pipe_after, mss);
         }
     }
 
@@ -170,6 +180,7 @@ impl TcpSender {
         if let Some(prr) = &mut self.recovery.prr {
             prr.on_send(seg.seq_len());
         }
+        self.ns2_halving_sent(self.pipe_from(in_flight) + seg.seq_len());
         let s = self.segment(now, seg.start, seg.payload_bytes, seg.flags);
         self.emit(now, s, in_flight, out);
     }
@@ -260,6 +271,7 @@ impl TcpSender {
                 if let Some(counter) = &mut self.recovery.sack1_pipe {
                     counter.on_send();
                 }
+                self.ns2_halving_sent(pipe + len);
                 let s = self.segment(now, seq, len as u32, seg_flags);
                 self.emit(now, s, in_flight, out);
                 if self.p.tail_loss_probe {

@@ -5,6 +5,7 @@
 
 use super::loss_detection::LossTimers;
 use super::*;
+use crate::transport::tcp::ns2_linux_halving::Ns2LinuxHalving;
 use crate::transport::tcp::prr::Prr;
 use crate::transport::tcp::rate_halving::RateHalving;
 use crate::transport::tcp::sack1_pipe::Sack1Pipe;
@@ -50,6 +51,8 @@ pub(super) struct RecoveryWindow {
     pub(super) halving: Option<RateHalving>,
     /// ns-2 Sack1's `pipe_` while in SACK fast recovery with `Reduction::Sack1Pipe`.
     pub(super) sack1_pipe: Option<Sack1Pipe>,
+    /// ns-2 TCP/Linux's window while in fast recovery with `Reduction::Ns2Linux`.
+    pub(super) ns2_halving: Option<Ns2LinuxHalving>,
     /// A lost retransmission has lowered the window a second time in this episode
     /// (RFC 5681 4.3).
     pub(super) lowered_twice: bool,
@@ -72,6 +75,7 @@ impl Default for RecoveryWindow {
             prr: None,
             halving: None,
             sack1_pipe: None,
+            ns2_halving: None,
             lowered_twice: false,
             undo: None,
         }
@@ -107,10 +111,16 @@ impl TcpSender {
             Reduction::RateHalving => {
                 self.recovery.halving = Some(RateHalving::start(self.cc.cwnd()))
             }
+            Reduction::Ns2Linux => {}
         }
+        let prior_cwnd = self.cc.cwnd();
         self.start_undo_record();
         self.cc
             .on_congestion_event(now, self.reduction_basis(), self.pipe());
+        if self.p.reduction == Reduction::Ns2Linux && !self.cc.controls_recovery_window() {
+            let floor = self.cc.min_cwnd().min(self.cc.cwnd());
+            self.recovery.ns2_halving = Some(Ns2LinuxHalving::start(prior_cwnd, floor));
+        }
         self.stats.fast_retransmits += 1;
         if self.p.loss_detection != LossDetection::Rack {
             // DupThresh and FACK take the first segment as lost; RACK marks by time only
@@ -206,6 +216,7 @@ impl TcpSender {
         self.recovery.phase = Phase::Open;
         self.recovery.prr = None;
         self.recovery.halving = None;
+        self.recovery.ns2_halving = None;
         self.recovery.sack1_pipe = None;
         self.recovery.inflation = 0;
         self.recovery.frto = false;
@@ -336,6 +347,7 @@ impl TcpSender {
         self.tlp_high_seq = None;
         self.recovery.prr = None;
         self.recovery.halving = None;
+        self.recovery.ns2_halving = None;
         self.recovery.sack1_pipe = None;
         self.recovery.recover = self.snd_nxt;
         self.recovery.inflation = 0;

@@ -632,6 +632,7 @@ mod tests {
                 initial_window: 10_000,
                 rng: Rng::for_component(1, "test"),
                 window_in_packets: false,
+                slow_start_at_ssthresh: false,
             },
         )
     }

@@ -1,0 +1,89 @@
+//! ns-2.35's TCP/Linux loss recovery (`tcp/tcp-linux.cc`, `tcp/scoreboard1.cc`), the
+//! rules the `ns2_linux` keys model, by state through the two-endpoint
+//! [`harness`](super::harness) on the path of `recovery_tests.rs` (10 Mb/s, 10 ms each
+//! way, 1,040-byte packets: one every 0.832 ms at the bottleneck, so consecutive
+//! segments' ACKs arrive 0.832 ms apart while a queue holds them).
+
+use super::recovery_tests::{rfc6675, seq, transfer};
+use crate::time::SimTime;
+use serde_json::json;
+
+/// One segment's time at the bottleneck: 1,040 bytes at 10 Mb/s.
+const SLOT: SimTime = SimTime(832_000);
+
+/// ns-2's scoreboard, with the rest of the sender as RFC 6675's.
+fn ns2_scoreboard() -> serde_json::Value {
+    rfc6675(json!({"loss_detection": "ns2_linux"}))
+}
+
+/// "Lost by FACK signal": ns-2 marks segment 100 lost once the highest SACKed segment
+/// is 104 (`lost_seq_threshold = fack_ - 4`), where RFC 6675's IsLost needs three
+/// SACKed above it (103). In slow start the ACKs of 103 and 104 leave the queue one
+/// slot apart, so the fast retransmission goes exactly one slot later.
+#[test]
+fn the_fast_retransmit_waits_for_the_fourth_segment_above() {
+    let rfc = transfer(rfc6675(json!({})), 600, 100..101, &[]);
+    let ns2 = transfer(ns2_scoreboard(), 600, 100..101, &[]);
+    let (a, b) = (
+        rfc.transmissions_of(seq(100)),
+        ns2.transmissions_of(seq(100)),
+    );
+    assert_eq!((a.len(), b.len()), (2, 2));
+    assert_eq!(b[1].at - a[1].at, SLOT);
+}
+
+/// A lost retransmission: ns-2 marks it lost again as soon as any segment sent after
+/// it is SACKed (`GetSndNxt() <= fack_`), where tcplab's rule for RFC 6675 (Linux's
+/// `tcp_mark_lost_retrans` with a reordering allowance) waits for the third. The
+/// segments sent after the retransmission reach the receiver one slot apart, so the
+/// third transmission goes two slots earlier.
+#[test]
+fn a_lost_retransmission_is_found_by_one_later_segment() {
+    const RETX_LOST: &[(u64, u32)] = &[(100, 2)];
+    let rfc = transfer(rfc6675(json!({})), 600, 100..101, RETX_LOST);
+    let ns2 = transfer(ns2_scoreboard(), 600, 100..101, RETX_LOST);
+    let (a, b) = (
+        rfc.transmissions_of(seq(100)),
+        ns2.transmissions_of(seq(100)),
+    );
+    assert_eq!((a.len(), b.len()), (3, 3));
+    assert_eq!((rfc.rto_count(), ns2.rto_count()), (0, 0));
+    let (gap_rfc, gap_ns2) = (a[2].at - a[1].at, b[2].at - b[1].at);
+    assert_eq!(gap_rfc - gap_ns2, SimTime(2 * SLOT.0));
+}
+
+/// The retransmission timer and duplicate ACKs: segment 100 and its retransmission
+/// are lost and nothing detects the second loss (`detect_lost_retransmits = false`),
+/// so the timer must fire. RFC 6298 (5.3) restarts it only on ACKs of new data: it
+/// expires RTO after the retransmission, while duplicates for the later segments are
+/// still arriving. ns-2's TCP/Linux restarts it on every ACK: it expires exactly RTO
+/// after the last duplicate.
+#[test]
+fn duplicate_acks_restart_the_timer_in_ns2s_tcp_linux() {
+    const RETX_LOST: &[(u64, u32)] = &[(100, 2)];
+    let base = rfc6675(json!({"detect_lost_retransmits": false}));
+    let mut restarting = base.clone();
+    restarting["restart_rto_on_duplicates"] = json!(true);
+    let rfc = transfer(base, 600, 100..101, RETX_LOST);
+    let ns2 = transfer(restarting, 600, 100..101, RETX_LOST);
+    assert_eq!((rfc.rto_count(), ns2.rto_count()), (1, 1));
+    let last_ack_before = |h: &super::harness::Harness| {
+        let fired = h.timeouts[0].0.at;
+        let last = h
+            .windows
+            .iter()
+            .filter(|w| w.at < fired)
+            .map(|w| w.at)
+            .max();
+        (fired, last.expect("ACKs before the timeout"))
+    };
+    let (fired, last) = last_ack_before(&ns2);
+    // RTO.min: SRTT + 4·RTTVAR is a few tens of ms here.
+    assert_eq!(fired - last, SimTime::from_ms(200));
+    let (fired, last) = last_ack_before(&rfc);
+    assert!(
+        fired - last < SimTime::from_ms(200),
+        "fired {:?} after the last ACK",
+        fired - last
+    );
+}
