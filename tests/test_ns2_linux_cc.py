@@ -2,8 +2,8 @@
 (tests/ns2/linux_cc.py; README.md there, case (f)). CI runs the 1 Gbit/s, 50 ms path
 for 20 s with every algorithm; `make differential` runs both paths in full.
 
-Each algorithm's goodput must agree within ±10%, and its peak and mean cwnd too. Both
-sides recover as Linux 2.6 does, by rate halving (tests/ns2/README.md, case (f)).
+Each algorithm's goodput must agree within ±10%, and its peak and mean cwnd too. tcplab
+recovers by ns-2's TCP/Linux rules, which are not Linux's (tests/ns2/README.md, case (f)).
 """
 
 from __future__ import annotations

@@ -53,12 +53,24 @@ def tcp_linux_transport(cc: str) -> dict:
         # consults window_ (which only sizes its scoreboard): no receive window, and
         # none of a Linux receiver's autotuning (the linux profile's default).
         "mss": f"{MSS}B", "receive_buffer": "4GB", "receive_autotuning": False,
-        # Linux 2.6.22 recovers by rate halving (tcp_cwnd_down), not PRR (3.2).
-        "reduction": "rate_halving",
-        # ns-2's TCP/Linux runs the 2.6.22 modules over ns-2's own SACK scoreboard
-        # (RFC 3517's IsLost): no RACK, TLP, F-RTO or undo, and its sink sends no
-        # D-SACK blocks.
-        "loss_detection": "dupthresh", "tail_loss_probe": False, "frto": False, "undo": False, "dsack": False,
+        # ns-2's TCP/Linux runs the 2.6.22 modules but its own loss recovery
+        # (tcp/tcp-linux.cc, tcp/scoreboard1.cc), not Linux's tcp_input.c: cwnd drops
+        # at once to the module's min_cwnd while next_pkts_in_flight_ lets the flight
+        # down one segment per two ACKs (not tcp_cwnd_down); a segment is lost once
+        # the highest SACKed one is four above it, a retransmission once anything sent
+        # after it is SACKed, and only a loss so marked starts a recovery; no RACK,
+        # TLP, F-RTO or undo, and its sink sends no D-SACK blocks.
+        "reduction": "ns2_linux", "loss_detection": "ns2_linux",
+        "tail_loss_probe": False, "frto": False, "undo": False, "dsack": False,
+        # The 2.6.22 modules slow-start while snd_cwnd <= snd_ssthresh.
+        "slow_start_at_ssthresh": True,
+        # time_processing's renew_timer restarts the timer on every ACK, duplicates
+        # included; enter_loss takes the module's ssthresh at every timeout.
+        "restart_rto_on_duplicates": True, "timeout_reduction": "per_timeout",
+        # rtt_update: select_ca sets a 1-ms tcp_tick_, and the RTO is ns-2's
+        # max(minrto_, SRTT + 4·RTTVAR) (the scripts' minrto_ 0.2, maxrto_ 60,
+        # rtxcur_init_ 1).
+        "rto": {"floor": "rto", "tick": "1ms", "min": "200ms", "max": "60s", "initial": "1s"},
     }
 
 

@@ -17,8 +17,8 @@ parse_options linux_cc.tcl
 
 set ns [new Simulator]
 
-# As common.tcl's match_tcplab_tcp, for TCP/Linux: no send overhead, a 100 us RTT
-# clock, min RTO 200 ms, initial RTO 1 s, IW 2 (Linux 2.6's initial window for this
+# As common.tcl's match_tcplab_tcp, for TCP/Linux: no send overhead (select_ca sets
+# TCP/Linux's RTT clock to 1 ms whatever tcpTick_ says), min RTO 200 ms, initial RTO 1 s, IW 2 (Linux 2.6's initial window for this
 # MSS is 2 or 3; both sides say 2), `window_` the receive window in segments.
 match_tcplab_tcp $opt(window) 2 0.2 60 1.0
 Agent/TCP set packetSize_ $opt(mss)
