@@ -8,12 +8,15 @@
 //! reached again. HyStart++ (RFC 9406) or Linux's HyStart (`linux_hystart.rs`) may end
 //! slow start early.
 //!
-//! Linux-era behaviour is parameters, not code: 2.6.18 used β = 819/1024 and, through
-//! a scaling bug, C ≈ 0.4·32/410 (preset `linux-2.6.18`, with initial_ssthresh 100);
+//! Linux-era behaviour is mostly parameters: 2.6.18 used β = 819/1024 and, through a
+//! scaling bug, C ≈ 0.4·32/410 (preset `linux-2.6.18`, with initial_ssthresh 100);
 //! 2.6.22 (ns-2's TCP/Linux) fixed C (preset `linux-2.6.22`); both capped the growth
-//! above W_max at `max_increment` segments per 100 ms of minimum RTT. Mainline uses
-//! β = 717/1024 with its HyStart (preset `linux`).
+//! above W_max at `max_increment` segments per 100 ms of minimum RTT. 2.6.22's update
+//! itself differs where windows are small, and is code (`cubic_linux26.rs`,
+//! `linux26_update`, in that preset). Mainline uses β = 717/1024 with its HyStart
+//! (preset `linux`).
 
+use super::cubic_linux26::Linux26Cubic;
 use super::linux_hystart::LinuxHyStart;
 use super::window::{segment_window_accessors, AckRatio, SegmentWindow, UNSET};
 use super::{check_open, check_positive, AckEvent, AlgorithmConfig, BuildContext};
@@ -47,6 +50,10 @@ pub struct Config {
     /// about 1.94 times the nominal tracking speed with an ACK per segment); false
     /// counts segments, as RFC 9438 and mainline Linux.
     pub ack_ratio: bool,
+    /// Linux 2.6.22's window update (`cubic_linux26.rs`): the increment recomputed at
+    /// most every 31 ms while cwnd is unchanged, the TCP-friendly window in whole
+    /// segments per ACKs counted, the kernel's integer units; false: RFC 9438's.
+    pub linux26_update: bool,
 }
 
 impl Default for Config {
@@ -61,6 +68,7 @@ impl Default for Config {
             max_increment: 0,
             initial_ssthresh: 0,
             ack_ratio: false,
+            linux26_update: false,
         }
     }
 }
@@ -98,7 +106,13 @@ impl AlgorithmConfig for Config {
                     ..era.clone()
                 },
             ),
-            ("linux-2.6.22", era),
+            (
+                "linux-2.6.22",
+                Config {
+                    linux26_update: true,
+                    ..era
+                },
+            ),
             (
                 "linux",
                 Config {
@@ -130,6 +144,8 @@ struct Cubic {
     linux_hystart: LinuxHyStart,
     /// Linux 2.6's packets-per-ACK estimate, when ACKs are counted.
     ack_ratio: Option<AckRatio>,
+    /// Linux 2.6.22's update state, with `linux26_update`.
+    linux26: Option<Linux26Cubic>,
 }
 
 impl Cubic {
@@ -147,6 +163,7 @@ impl Cubic {
             hystart: HyStart::new(),
             linux_hystart: LinuxHyStart::default(),
             ack_ratio: c.ack_ratio.then(AckRatio::default),
+            linux26: c.linux26_update.then(Linux26Cubic::default),
             c,
         }
     }
@@ -190,7 +207,18 @@ impl Cubic {
         (cnt as u32).max(1)
     }
 
+    /// β in the kernel's 1/1024.
+    fn beta_1024(&self) -> u64 {
+        (self.c.beta * 1024.0).round() as u64
+    }
+
     fn decreased(&mut self, cwnd: u32) -> u32 {
+        let beta = self.beta_1024();
+        if let Some(l) = &mut self.linux26 {
+            let ssthresh = l.decreased(cwnd as u64, beta, self.c.fast_convergence);
+            self.w_max = l.last_max_cwnd as f64;
+            return ssthresh.min(u32::MAX as u64) as u32;
+        }
         let w = cwnd as f64;
         self.epoch_start = None;
         self.w_max = if self.c.fast_convergence && w < self.w_max {
@@ -223,6 +251,11 @@ impl CongestionControl for Cubic {
         if let Some(r) = &mut self.ack_ratio {
             r.observe(ack, self.w.mss);
         }
+        if let (Some(l), Some(rtt)) = (&mut self.linux26, ack.rtt) {
+            if !ack.in_recovery {
+                l.on_rtt_sample(ack.now, rtt); // measure_delay, from cong_avoid
+            }
+        }
         let Some(acked) = self.w.growth(ack, ack.newly_acked_bytes) else {
             return;
         };
@@ -233,7 +266,21 @@ impl CongestionControl for Cubic {
             acked
         };
         if left > 0 && !self.w.in_slow_start() {
-            let cnt = self.ack_count(ack.now, ack.min_rtt, left);
+            let (beta, max_inc) = (self.beta_1024(), self.c.max_increment as u64);
+            let cnt = match &mut self.linux26 {
+                Some(l) => {
+                    let cnt = l.update(
+                        ack.now,
+                        self.w.cwnd as u64,
+                        beta,
+                        max_inc,
+                        self.c.reno_friendly,
+                    );
+                    self.k = l.k_seconds();
+                    cnt.min(u32::MAX as u64) as u32
+                }
+                None => self.ack_count(ack.now, ack.min_rtt, left),
+            };
             self.w
                 .cong_avoid_counted(cnt, left, self.ack_ratio.as_ref());
         }
@@ -258,6 +305,9 @@ impl CongestionControl for Cubic {
         self.linux_hystart.reset();
         // Linux 2.6 resets it with the rest of its state on entering Loss.
         self.ack_ratio = self.ack_ratio.map(|_| AckRatio::default());
+        if let Some(l) = &mut self.linux26 {
+            l.reset(); // bictcp_reset from cubictcp_state(TCP_CA_Loss)
+        }
     }
 
     fn state_names(&self) -> &'static [&'static str] {

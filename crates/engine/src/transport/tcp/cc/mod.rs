@@ -16,6 +16,7 @@
 mod bbr;
 mod bic;
 mod cubic;
+mod cubic_linux26;
 mod fast;
 mod gaimd;
 mod highspeed;
