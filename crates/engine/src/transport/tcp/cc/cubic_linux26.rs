@@ -72,8 +72,10 @@ impl Linux26Cubic {
         (1u64 << (10 + 3 * CURVE_HZ_SHIFT)) / Self::CUBE_RTT_SCALE
     }
 
-    /// `beta_scale` = 8·(1024 + β)/3/(1024 − β), β in 1/1024.
+    /// `beta_scale` = 8·(1024 + β)/3/(1024 − β), β in 1/1024 (below 1,024: a β that
+    /// rounds to 1 is taken as 1,023/1,024).
     fn beta_scale(beta: u64) -> u64 {
+        let beta = beta.min(BETA_SCALE - 1);
         8 * (BETA_SCALE + beta) / 3 / (BETA_SCALE - beta)
     }
 
@@ -117,7 +119,7 @@ impl Linux26Cubic {
                 self.k = 0;
                 self.origin = cwnd;
             } else {
-                self.k = cube_root(Self::cube_factor() * (self.last_max_cwnd - cwnd));
+                self.k = cube_root(Self::cube_factor().saturating_mul(self.last_max_cwnd - cwnd));
                 self.origin = self.last_max_cwnd;
             }
             now_j
@@ -224,6 +226,15 @@ mod tests {
         }
         // ...the next recomputation sees tcp_cwnd = 9 > 7: cnt ≤ 7/2 = 3.
         assert_eq!(c.update(SimTime::from_ms(1032), 7, BETA, 16, true), 3);
+    }
+
+    /// β close to 1 (validated below 1, but rounding to 1,024/1,024) does not divide by
+    /// zero: the friendly window's step is taken at 1,023/1,024.
+    #[test]
+    fn a_beta_rounding_to_one_is_safe() {
+        let mut c = Linux26Cubic::default();
+        c.decreased(100, 1024, true);
+        assert!(c.update(SimTime::from_secs(1), 99, 1024, 16, true) >= 1);
     }
 
     /// Fast convergence in integers: a loss below the previous W_max sets it to
