@@ -590,17 +590,14 @@ impl Scoreboard {
         let Some(&highest) = self.top_sacked.last() else {
             return false;
         };
-        // fackets_out: the segments from SND.UNA up to the highest SACKed one.
+        // fackets_out: the segments from SND.UNA up to the highest SACKed one; the
+        // first `lost` of them are lost, below high_seq. Each segment is examined
+        // once: the frontier only moves up.
         let fackets = self.segs.partition_point(|s| s.start <= highest);
         let lost = fackets.saturating_sub(DUP_THRESH);
-        for i in 0..lost {
-            let s = self.segs[i];
-            if s.start >= high_seq {
-                break;
-            }
-            if !s.sacked && !s.lost {
-                self.mark_lost_at(i);
-            }
+        if lost > 0 {
+            let boundary = self.segs.get(lost).map_or(u64::MAX, |s| s.start);
+            self.mark_unsacked_lost_below(boundary.min(high_seq));
         }
         // 2.6.18's lost-retransmit check beside FACK (tcp_sacktag_write_queue, IsFack):
         // any SACKed data sent after the retransmission, no reordering allowance.
