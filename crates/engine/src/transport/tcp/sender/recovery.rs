@@ -118,6 +118,7 @@ impl TcpSender {
         self.cc
             .on_congestion_event(now, self.reduction_basis(), self.pipe());
         if self.p.reduction == Reduction::Ns2Linux && !self.cc.controls_recovery_window() {
+            // After the reduction: its floor is the module's new min_cwnd.
             let floor = self.cc.min_cwnd().min(self.cc.cwnd());
             self.recovery.ns2_halving = Some(Ns2LinuxHalving::start(prior_cwnd, floor));
         }
