@@ -84,7 +84,7 @@ CASES = [
     ("tcp_zero_rtt_tick", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { tick = "0ms" }'), ["flow[0].transport.rto.tick", "longer than 0"]),
     ("tcp_rtt_tick_above_half_max", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { tick = "40s" }'), ["flow[0].transport.rto.tick", "at most half of rto.max"]),
     ("tcp_unknown_cc", TCP_BASE.replace('cc = "newreno"', 'cc = "cubik"'), ["flow[0].transport.cc", "did you mean 'cubic'", "reno, newreno, highspeed, scalable, bic, cubic, vegas, fast, bbr, gaimd"]),
-    ("cc_parameter_of_another_algorithm", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", alpha = 2 }'), ["flow[0].transport.cc.alpha", "unknown key 'alpha'", "valid keys here: algorithm, preset, ack_ratio, c, beta"]),
+    ("cc_parameter_of_another_algorithm", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", alpha = 2 }'), ["flow[0].transport.cc.alpha", "unknown key 'alpha'", "valid keys here: algorithm, preset, ", "c, beta, fast_convergence"]),
     ("cc_beta_out_of_range", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", beta = 1.5 }'), ["flow[0].transport.cc.beta", "strictly between 0 and 1"]),
     ("cc_c_not_positive", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", c = 0 }'), ["flow[0].transport.cc.c", "greater than 0"]),
     ("cc_vegas_alpha_negative", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "vegas", alpha = -1 }'), ["flow[0].transport.cc.alpha", "greater than 0"]),
