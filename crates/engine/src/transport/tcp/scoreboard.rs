@@ -590,18 +590,7 @@ impl Scoreboard {
         let Some(&highest) = self.top_sacked.last() else {
             return false;
         };
-        // fackets_out: the segments from SND.UNA up to the highest SACKed one; the
-        // first `lost` of them are lost, below high_seq. Each segment is examined
-        // once: the frontier only moves up.
-        let fackets = self.segs.partition_point(|s| s.start <= highest);
-        let lost = fackets.saturating_sub(DUP_THRESH);
-        if lost > 0 {
-            let boundary = self.segs.get(lost).map_or(u64::MAX, |s| s.start);
-            self.mark_unsacked_lost_below(boundary.min(high_seq));
-        }
-        // 2.6.18's lost-retransmit check beside FACK (tcp_sacktag_write_queue, IsFack):
-        // any SACKed data sent after the retransmission, no reordering allowance.
-        self.mark_lost_retransmissions(highest);
+        self.mark_fack_lost(highest, DUP_THRESH, high_seq);
         self.segs.front().is_some_and(|s| s.lost)
     }
 
@@ -616,13 +605,23 @@ impl Scoreboard {
             return false;
         };
         let before = self.losses_marked();
+        self.mark_fack_lost(highest, DUP_THRESH + 1, u64::MAX);
+        self.losses_marked() > before
+    }
+
+    /// The forward-acknowledgement rule both FACK markers share: with `highest` the
+    /// highest SACKed segment, every un-SACKed segment below `high_seq` that lies at
+    /// least `distance` segments below it (fackets_out − distance from SND.UNA) is
+    /// lost, and so is every retransmission sent before `highest` was first sent (2.6's
+    /// lost-retransmit check beside FACK, `tcp_sacktag_write_queue` with IsFack, and
+    /// ns-2's alike: no reordering allowance). Each segment is examined once: the
+    /// frontier only moves up.
+    fn mark_fack_lost(&mut self, highest: u64, distance: usize, high_seq: u64) {
         let fackets = self.segs.partition_point(|s| s.start <= highest);
-        if let Some(first_kept) = fackets.checked_sub(DUP_THRESH + 1).filter(|&i| i > 0) {
-            // Each segment is examined once: the frontier only moves up.
-            self.mark_unsacked_lost_below(self.segs[first_kept].start);
+        if let Some(first_kept) = fackets.checked_sub(distance).filter(|&i| i > 0) {
+            self.mark_unsacked_lost_below(self.segs[first_kept].start.min(high_seq));
         }
         self.mark_lost_retransmissions(highest);
-        self.losses_marked() > before
     }
 
     /// ns-2.35's Sack1 in fast recovery (`Sack1TcpAgent::send_much` taking
