@@ -216,7 +216,6 @@ impl Cubic {
         let beta = self.beta_1024();
         if let Some(l) = &mut self.linux26 {
             let ssthresh = l.decreased(cwnd as u64, beta, self.c.fast_convergence);
-            self.w_max = l.last_max_cwnd as f64;
             return ssthresh.min(u32::MAX as u64) as u32;
         }
         let w = cwnd as f64;
@@ -268,17 +267,15 @@ impl CongestionControl for Cubic {
         if left > 0 && !self.w.in_slow_start() {
             let (beta, max_inc) = (self.beta_1024(), self.c.max_increment as u64);
             let cnt = match &mut self.linux26 {
-                Some(l) => {
-                    let cnt = l.update(
+                Some(l) => l
+                    .update(
                         ack.now,
                         self.w.cwnd as u64,
                         beta,
                         max_inc,
                         self.c.reno_friendly,
-                    );
-                    self.k = l.k_seconds();
-                    cnt.min(u32::MAX as u64) as u32
-                }
+                    )
+                    .min(u32::MAX as u64) as u32,
                 None => self.ack_count(ack.now, ack.min_rtt, left),
             };
             self.w
@@ -315,10 +312,14 @@ impl CongestionControl for Cubic {
     }
 
     fn state(&self) -> [f64; super::STATE_SLOTS] {
-        if self.w.ssthresh == UNSET || self.w_max == 0.0 {
+        let (w_max, k) = match &self.linux26 {
+            Some(l) => (l.last_max_cwnd as f64, l.k_seconds()),
+            None => (self.w_max, self.k),
+        };
+        if self.w.ssthresh == UNSET || w_max == 0.0 {
             return [f64::NAN; super::STATE_SLOTS];
         }
-        [self.w_max, self.k, f64::NAN, f64::NAN]
+        [w_max, k, f64::NAN, f64::NAN]
     }
 }
 
