@@ -382,8 +382,8 @@ pub enum TimeoutReduction {
     /// when a retransmission is lost after progress in timeout recovery.
     #[default]
     OncePerWindow,
-    /// Every expiry that follows progress halves again, also inside a fast recovery
-    /// (ns-2.35's `slowdown(CLOSE_SSTHRESH_HALF)` in `timeout()`).
+    /// Every expiry halves again, backed-off repeats and those inside a fast recovery
+    /// included (ns-2.35's `slowdown(CLOSE_SSTHRESH_HALF)` in `timeout()`).
     PerTimeout,
 }
 

@@ -1153,7 +1153,7 @@ pub enum TimeoutSsthresh {
 pub enum TimeoutReduction {
     /// One reduction per window of data (RFC 5681, Linux's tcp_enter_loss).
     OncePerWindow,
-    /// Every timeout after progress, inside fast recovery too (ns-2's slowdown()).
+    /// Every timeout, repeats and those inside fast recovery too (ns-2's slowdown()).
     PerTimeout,
 }
 

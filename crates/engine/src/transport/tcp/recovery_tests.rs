@@ -133,6 +133,25 @@ fn a_timeout_in_the_open_state_halves_the_flight_once() {
     );
 }
 
+/// The same tail loss with ns-2's rule: `TcpAgent::timeout` calls `slowdown()` on
+/// every expiry, so the repeated one halves a window of one segment and ssthresh
+/// falls to its floor of two segments (the first still halves the 20 in flight).
+#[test]
+fn ns2s_repeated_timeout_halves_the_one_segment_window() {
+    const LAST: &[(u64, u32)] = &[(130, 2)];
+    let cfg = json!({"timeout_reduction": "per_timeout", "timeout_ssthresh": "cwnd"});
+    let h = transfer(cfg, 150, 130..150, LAST);
+    assert_eq!(h.rto_count(), 2);
+    let (before, first) = h.timeouts[0];
+    assert_eq!(first.ssthresh, before.cwnd / 2);
+    let (_, second) = h.timeouts[1];
+    assert_eq!(
+        second.ssthresh,
+        2 * MSS,
+        "half of one segment, floored at two"
+    );
+}
+
 /// SACK recovery (RFC 6675) with a lost retransmission: segment 100 is dropped, and so
 /// is its fast retransmission. Segments sent after that retransmission are SACKed, so
 /// with lost-retransmit detection (Linux's rule) the sender resends it a third time

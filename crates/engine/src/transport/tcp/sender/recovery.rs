@@ -309,12 +309,15 @@ impl TcpSender {
     /// snd_una past high_seq, or Loss with progress since the last expiry) neither is
     /// a timeout inside the window a fast retransmit already answered: the one
     /// reduction per window of data that RFC 5681 and 6582 make, whose ssthresh came
-    /// from the window that actually overflowed. `PerTimeout` is ns-2's `slowdown()`,
-    /// which halves `window()` again on every expiry that follows progress.
+    /// from the window that actually overflowed. `PerTimeout` is ns-2.35: every expiry
+    /// calls `slowdown(CLOSE_SSTHRESH_HALF)` (`TcpAgent::timeout`, tcp.cc) or the
+    /// module's `ssthresh()` (`LinuxTcpAgent::enter_loss`, whose guard of Linux's is
+    /// commented out), backed-off repeats included: the second expiry halves a window
+    /// of one segment, so ssthresh falls to its floor of two.
     pub(super) fn timeout_is_new_congestion_event(&self) -> bool {
         let progressed = self.last_timeout_una != Some(self.snd_una);
         match self.p.timeout_reduction {
-            TimeoutReduction::PerTimeout => progressed,
+            TimeoutReduction::PerTimeout => true,
             TimeoutReduction::OncePerWindow => {
                 self.snd_una >= self.recovery.recover
                     || (self.recovery.phase == Phase::TimeoutRecovery && progressed)
