@@ -87,3 +87,33 @@ fn duplicate_acks_restart_the_timer_in_ns2s_tcp_linux() {
         fired - last
     );
 }
+
+/// The end of a recovery clears ns-2's scoreboard (`ClearScoreBoard` once
+/// `highest_ack_ >= recover_`). Segment 100 and its first retransmission are lost, so
+/// the recovery lasts until its third transmission is acknowledged; segment 225, sent
+/// during the recovery, is lost and resent inside it. Its retransmission is still in
+/// flight when the recovery ends: RFC 6675's scoreboard remembers it, ns-2's forgets
+/// it, so the SACKs that follow mark 225 lost again and it goes a third time — after
+/// the ACK that ended the recovery, one round trip (20 ms) at least after the
+/// transmission of 100 that ACK covers.
+#[test]
+fn the_end_of_a_recovery_forgets_the_retransmissions_in_flight() {
+    const LOST: &[(u64, u32)] = &[(100, 2), (225, 1)];
+    let rfc = transfer(rfc6675(json!({})), 600, 100..101, LOST);
+    let ns2 = transfer(ns2_scoreboard(), 600, 100..101, LOST);
+    assert_eq!(rfc.transmissions_of(seq(225)).len(), 2);
+    let (repairs, resent) = (
+        ns2.transmissions_of(seq(100)),
+        ns2.transmissions_of(seq(225)),
+    );
+    assert_eq!((repairs.len(), resent.len()), (3, 3));
+    assert!(
+        resent[1].at < repairs[2].at + SimTime::from_ms(20),
+        "resent inside the recovery"
+    );
+    assert!(
+        resent[2].at >= repairs[2].at + SimTime::from_ms(20),
+        "and again after it"
+    );
+    assert_eq!(ns2.rto_count(), 0);
+}

@@ -717,6 +717,29 @@ impl Scoreboard {
         self.rack_frontier = 0;
     }
 
+    /// Forgets everything learnt about the outstanding segments — SACKs, loss marks,
+    /// retransmissions in flight — as ns-2.35's TCP/Linux does when a recovery ends
+    /// (`ScoreBoard1::ClearScoreBoard` in `tcp_fastretrans_alert`): every outstanding
+    /// segment counts as in flight again until later SACK blocks say otherwise, and a
+    /// hole they then show is a new loss (a retransmission still in flight included).
+    pub fn clear_marks(&mut self) {
+        self.forget_sacks();
+        if self.lost == 0 && self.retransmitted == 0 {
+            return;
+        }
+        for s in self.segs.iter_mut() {
+            s.lost = false;
+            s.retransmitted = false;
+        }
+        self.lost = 0;
+        self.retransmitted = 0;
+        self.pending_retransmit = 0;
+        self.retransmit_hint = u64::MAX;
+        self.watched.clear();
+        self.lost_frontier = 0;
+        self.rack_frontier = 0;
+    }
+
     /// After a retransmission timeout every un-SACKed segment is presumed lost
     /// (retransmitted ones included). With RACK, only the first segment and those
     /// sent longer than RACK.rtt ago (Linux `tcp_timeout_mark_lost`): the others may

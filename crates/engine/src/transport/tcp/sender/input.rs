@@ -128,6 +128,7 @@ impl TcpSender {
                     if seg.ack >= self.recovery.recover || self.p.recovery == Recovery::Reno =>
                 {
                     self.recovery.phase = Phase::Open; // full ACK (or any new ACK for Reno)
+                    self.forget_marks_if_ns2_linux();
                     in_recovery &=
                         !(self.inflates_window() && self.p.cwnd_counting == CwndCounting::Ns2);
                     self.recovery.inflation = 0;

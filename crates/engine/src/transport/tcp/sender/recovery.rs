@@ -268,9 +268,21 @@ impl TcpSender {
             } else {
                 self.recovery.phase = Phase::Open;
                 self.recovery.frto = false;
+                self.forget_marks_if_ns2_linux();
             }
         } else if self.recovery.undo.is_some_and(|u| u.may_undo(ts_ecr)) {
             self.undo_reduction(true); // Linux tcp_try_undo_loss
+        }
+    }
+
+    /// ns-2.35's TCP/Linux clears its scoreboard whenever a recovery (fast or after a
+    /// timeout) ends (`tcp_fastretrans_alert`: `ClearScoreBoard()` once `highest_ack_ >=
+    /// recover_`), so a hole among the data sent during the recovery is found again
+    /// from the next ACK's SACK blocks as a new loss — a new recovery and a second
+    /// reduction — where Linux would have repaired it inside the first.
+    pub(super) fn forget_marks_if_ns2_linux(&mut self) {
+        if self.p.loss_detection == LossDetection::Ns2Linux {
+            self.board.clear_marks();
         }
     }
 
