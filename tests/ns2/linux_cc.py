@@ -59,9 +59,10 @@ def tcp_linux_transport(cc: str) -> dict:
         # down one segment per two ACKs (not tcp_cwnd_down); a segment is lost once
         # the highest SACKed one is four above it, a retransmission once anything sent
         # after it is SACKed, and only a loss so marked starts a recovery; no RACK,
-        # TLP, F-RTO or undo, and its sink sends no D-SACK blocks.
+        # TLP, F-RTO or undo, and its sink sends no D-SACK blocks and remembers three
+        # (Agent/TCPSink maxSackBlocks_ 3).
         "reduction": "ns2_linux", "loss_detection": "ns2_linux",
-        "tail_loss_probe": False, "frto": False, "undo": False, "dsack": False,
+        "tail_loss_probe": False, "frto": False, "undo": False, "dsack": False, "sack_blocks": 3,
         # The 2.6.22 modules slow-start while snd_cwnd <= snd_ssthresh.
         "slow_start_at_ssthresh": True,
         # time_processing's renew_timer restarts the timer on every ACK, duplicates

@@ -605,6 +605,10 @@ pub struct TcpConfig {
     /// The receiver reports duplicate segments in D-SACK blocks (RFC 2883; with SACK).
     #[serde(default = "default_true")]
     pub dsack: bool,
+    /// SACK blocks the receiver remembers and reports, the newest first (RFC 2018
+    /// section 4; Linux's `selective_acks` keeps 4, ns-2's `Sacker` 3).
+    #[serde(default = "default_sack_blocks")]
+    pub sack_blocks: u8,
     /// Undo a window reduction that D-SACKs or timestamps prove spurious (RFC 3708 /
     /// RFC 3522 detection, RFC 4015 response; Linux `tcp_try_undo_*`).
     #[serde(default = "default_true")]
@@ -688,6 +692,10 @@ pub enum BurstLimit {
     /// Linux 2.6 (`sctp_transport_burst_limited`): before sending, cwnd is lowered to
     /// flight size + Max.Burst·PMTU when it is larger.
     Cwnd,
+}
+
+fn default_sack_blocks() -> u8 {
+    crate::transport::tcp::segment::MAX_SACK_BLOCKS as u8
 }
 
 fn default_true() -> bool {

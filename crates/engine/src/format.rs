@@ -828,6 +828,10 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub dsack: bool,
+    /// SACK blocks the receiver remembers and reports, newest first (RFC 2018 section 4; Linux keeps 4, ns-2's sink 3); 3 fit beside timestamps.
+    #[serde(default)]
+    #[schemars(extend("default" = 4), range(min = 1, max = 4))]
+    pub sack_blocks: Option<u8>,
     /// Undo a reduction D-SACKs or timestamps prove spurious (RFC 3708/3522 detection, RFC 4015 response; Linux).
     #[serde(default)]
     #[schemars(extend("default" = true))]
@@ -914,6 +918,7 @@ fn profiles() -> serde_json::Value {
             "loss_detection": "holes",       // Sack1: ScoreBoardRQ::GetNextRetran, any hole below a SACK
             "tail_loss_probe": false,        // ns-2.35 has no TLP
             "dsack": false,                  // TCPSink/Sack1 sends no D-SACK blocks
+            "sack_blocks": 3,                // Agent/TCPSink maxSackBlocks_ 3
             "undo": false,                   // nor does Agent/TCP undo
             "frto": false,                   // (Agent/TCP/Newreno/FRTO is a separate agent)
             "cwnd_counting": "ns2",          // opencwnd: +1 (slow start) or +1/cwnd per new ACK

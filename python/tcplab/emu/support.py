@@ -28,7 +28,7 @@ KERNEL_CC = {"reno": "reno", "newreno": "reno", "cubic": "cubic", "bbr": "bbr"}
 _MODEL_ONLY = ("recovery", "ack_every", "delayed_ack_ns", "handshake", "pacing", "send_jitter_ns",
                "limited_transmit", "limited_transmit_after_timeout", "restart_rto_on_duplicates",
                "slow_start_at_ssthresh", "newreno_timer", "timeout_ssthresh", "timeout_reduction", "detect_lost_retransmits",
-               "loss_detection", "tail_loss_probe", "dsack", "undo", "frto", "cwnd_counting", "rtt_sampling",
+               "loss_detection", "tail_loss_probe", "dsack", "sack_blocks", "undo", "frto", "cwnd_counting", "rtt_sampling",
                "delay_growth", "reduction", "receive_autotuning", "sack_after_timeout")
 
 

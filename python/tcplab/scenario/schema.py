@@ -336,6 +336,7 @@ def _tcp(t: Table) -> dict:
         "loss_detection": t.get("loss_detection", F.choice(format.choices("LossDetection")), d["loss_detection"]),
         "tail_loss_probe": t.get("tail_loss_probe", F.boolean, d["tail_loss_probe"]),
         "dsack": t.get("dsack", F.boolean, d["dsack"]),
+        "sack_blocks": t.get("sack_blocks", _sack_blocks, d["sack_blocks"]),
         "undo": t.get("undo", F.boolean, d["undo"]),
         "frto": t.get("frto", F.boolean, d["frto"]),
         "cwnd_counting": t.get("cwnd_counting", F.choice(format.choices("CwndCounting")), d["cwnd_counting"]),
@@ -367,6 +368,14 @@ def _reduction(t, d: dict) -> str:
     if not t.get("sack", F.boolean, d["sack"]) and d.get("reduction_without_sack"):
         unwritten = d["reduction_without_sack"]
     return t.get("reduction", F.choice(format.choices("Reduction")), unwritten)
+
+
+def _sack_blocks(value: object, path: str) -> int:
+    """How many SACK blocks a receiver remembers: 1 to 4 (RFC 2018's option holds 4)."""
+    n = F.positive_integer(value, path)
+    if n > 4:
+        raise ScenarioError(path, f"at most 4 SACK blocks fit in a TCP header, got {n}")
+    return n
 
 
 def _segments(value: object, path: str) -> int:

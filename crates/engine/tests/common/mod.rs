@@ -212,6 +212,7 @@ pub fn tcp() -> TcpConfig {
         timeout_ssthresh: TimeoutSsthresh::FlightSize,
         timeout_reduction: TimeoutReduction::OncePerWindow,
         detect_lost_retransmits: true,
+        sack_blocks: 4,
         loss_detection: tcplab_engine::config::LossDetection::Rack,
         tail_loss_probe: true,
         dsack: true,

@@ -57,7 +57,10 @@ use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::validate::{at, err};
 use autotune::Autotune;
-use segment::{SCALED_WINDOW_MAX, TCP_HEADER_BYTES, TIMESTAMPS_OPTION_BYTES, UNSCALED_WINDOW_MAX};
+use segment::{
+    MAX_SACK_BLOCKS, SCALED_WINDOW_MAX, TCP_HEADER_BYTES, TIMESTAMPS_OPTION_BYTES,
+    UNSCALED_WINDOW_MAX,
+};
 
 /// TCP as the engine sees it (see [`Transport`]).
 impl Transport for TcpConfig {
@@ -294,6 +297,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
         delayed_ack: SimTime(cfg.delayed_ack_ns),
         sack: cfg.sack,
         dsack: cfg.dsack,
+        sack_blocks: usize::from(cfg.sack_blocks).clamp(1, MAX_SACK_BLOCKS),
         timestamps: cfg.timestamps,
         window,
         handshake: cfg.handshake,

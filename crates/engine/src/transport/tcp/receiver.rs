@@ -3,8 +3,10 @@
 //!
 //! * In-order data advances RCV.NXT and is handed to the application at once (the
 //!   application reads instantly, so the advertised window is the whole buffer).
-//! * Out-of-order data is kept as ranges and reported in SACK blocks (RFC 2018: the
-//!   block holding the latest segment first, then the others from the highest down).
+//! * Out-of-order data is kept as ranges and reported in SACK blocks as RFC 2018
+//!   section 4 asks and Linux (`tcp_sack_new_ofo_skb`) and ns-2 (`Sacker`) do: the
+//!   block holding the latest arrival first, then the most recently reported others;
+//!   `sack_blocks` of them are remembered, an older one is reported no more.
 //! * ACK policy (RFC 5681 4.2, RFC 9293 3.8.6.3): ACK at once for out-of-order or
 //!   duplicate segments and for segments that fill a hole; otherwise every
 //!   `ack_every`-th full segment, or when the delayed-ACK timer fires.
@@ -31,6 +33,8 @@ pub struct ReceiverParams {
     pub sack: bool,
     /// Report duplicate segments in a first D-SACK block (RFC 2883; with `sack`).
     pub dsack: bool,
+    /// SACK blocks remembered and reported (1 to [`MAX_SACK_BLOCKS`]).
+    pub sack_blocks: usize,
     /// Echo timestamps.
     pub timestamps: bool,
     /// Advertised window, bytes (already capped by window scaling).
@@ -54,8 +58,10 @@ pub struct TcpReceiver {
     /// from the front and new ranges mostly appear at the back, both O(1) here, and
     /// lookups are binary searches.
     out_of_order: VecDeque<(u64, u64)>,
-    /// The range holding the most recent out-of-order arrival (reported first).
-    latest_block: Option<u64>,
+    /// The blocks to report, most recent arrival first (Linux's `selective_acks`):
+    /// a sequence number inside each, looked up in `out_of_order` when an ACK is
+    /// built, since a block grows and merges as holes fill.
+    recent_blocks: VecDeque<u64>,
     /// Bytes held in `out_of_order` (they take up receive buffer).
     held: u64,
     /// A duplicate segment's range for the next ACK's first block (RFC 2883).
@@ -75,7 +81,7 @@ impl TcpReceiver {
             established,
             rcv_nxt: if established { 1 } else { 0 },
             out_of_order: VecDeque::new(),
-            latest_block: None,
+            recent_blocks: VecDeque::with_capacity(MAX_SACK_BLOCKS + 1),
             held: 0,
             dsack: None,
             fin_seq: None,
@@ -87,8 +93,9 @@ impl TcpReceiver {
         }
     }
 
-    /// Fills in SACK blocks (RFC 2018 section 4: the block holding the latest
-    /// out-of-order segment first, then the others from the highest down).
+    /// Fills in SACK blocks: a D-SACK block first (RFC 2883), then the remembered
+    /// blocks, the one holding the latest out-of-order arrival first (RFC 2018
+    /// section 4).
     fn add_sack_blocks(&mut self, seg: &mut TcpSegment) {
         if !self.p.sack {
             return;
@@ -102,21 +109,32 @@ impl TcpReceiver {
         if let Some(dup) = self.dsack.take() {
             seg.push_sack(dup); // RFC 2883 section 4: the D-SACK block comes first
         }
-        let latest = self.latest_block.and_then(|start| {
-            let i = self.out_of_order.partition_point(|b| b.1 <= start);
-            self.out_of_order.get(i).filter(|b| b.0 <= start)
-        });
-        if let Some(&b) = latest {
-            seg.push_sack(b);
-        }
-        for &b in self.out_of_order.iter().rev() {
+        for &inside in &self.recent_blocks {
             if seg.sack_count() >= room {
                 break;
             }
-            if Some(&b) != latest {
+            if let Some(b) = self.block_holding(inside) {
                 seg.push_sack(b);
             }
         }
+    }
+
+    /// The out-of-order range holding sequence number `seq`, if any.
+    fn block_holding(&self, seq: u64) -> Option<(u64, u64)> {
+        let i = self.out_of_order.partition_point(|b| b.1 <= seq);
+        self.out_of_order.get(i).filter(|b| b.0 <= seq).copied()
+    }
+
+    /// The block holding `seq` has just grown: it goes first, the blocks it swallowed
+    /// go, and beyond `sack_blocks` the oldest is forgotten (`tcp_sack_new_ofo_skb`).
+    fn report_first(&mut self, seq: u64) {
+        let Some(grown) = self.block_holding(seq) else {
+            return;
+        };
+        self.recent_blocks
+            .retain(|&inside| !(grown.0 <= inside && inside < grown.1));
+        self.recent_blocks.push_front(seq);
+        self.recent_blocks.truncate(self.p.sack_blocks);
     }
 
     fn send_ack(&mut self, now: SimTime, extra_flags: u8, out: &mut Outbox) {
@@ -195,7 +213,7 @@ impl TcpReceiver {
                 return true; // already held above a hole
             }
             self.insert_range(start, end);
-            self.latest_block = Some(start);
+            self.report_first(start);
             return true; // out of order: duplicate ACK (with SACK) at once
         }
         if start < self.rcv_nxt {
@@ -212,6 +230,9 @@ impl TcpReceiver {
             self.held -= e - s;
             self.out_of_order.pop_front();
         }
+        // Blocks now below RCV.NXT are reported no more (`tcp_sack_remove`).
+        let rcv_nxt = self.rcv_nxt;
+        self.recent_blocks.retain(|&inside| inside >= rcv_nxt);
         let mut delivered = self.rcv_nxt - before;
         if let Some(fin) = self.fin_seq {
             if fin >= before && fin < self.rcv_nxt {
@@ -287,6 +308,7 @@ mod tests {
             delayed_ack: SimTime::ZERO,
             sack: true,
             dsack: true,
+            sack_blocks: MAX_SACK_BLOCKS,
             timestamps: false,
             window: 1 << 20,
             handshake: false,
@@ -313,11 +335,11 @@ mod tests {
         1 + k * MSS as u64
     }
 
-    /// Established, with holes: segments 2, 4, 6 and 7 arrived, 0, 1, 3 and 5 did not.
+    /// Established, with holes: segments 6, 2, 7 and 4 arrived, 0, 1, 3 and 5 did not.
     /// RFC 2018 section 4: the block with the latest arrival first, then the others
-    /// from the highest down, at most four without timestamps.
+    /// by how recently they grew (7 joined 6).
     #[test]
-    fn sack_blocks_report_latest_first_then_highest() {
+    fn sack_blocks_report_the_latest_first_then_by_recency() {
         let mut r = receiver();
         for k in [6, 2, 7] {
             deliver(&mut r, k);
@@ -329,6 +351,39 @@ mod tests {
             blocks,
             vec![(seq(4), seq(5)), (seq(6), seq(8)), (seq(2), seq(3))]
         );
+    }
+
+    /// Segments 8, 6, 4, 2 and then 10 arrive, each above a hole: five blocks. Linux
+    /// remembers four (`TCP_NUM_SACKS`), so the ACK of 10 reports 10, 2, 4 and 6 —
+    /// block 8, the oldest, is forgotten although it is the highest but one. With
+    /// `sack_blocks = 3` (ns-2's sink) the ACK of 10 reports 10, 2 and 4.
+    #[test]
+    fn sack_blocks_beyond_the_remembered_ones_are_forgotten() {
+        for (remembered, expected) in [(4, vec![10, 2, 4, 6]), (3, vec![10, 2, 4])] {
+            let mut r = receiver();
+            r.p.sack_blocks = remembered;
+            for k in [8, 6, 4, 2] {
+                deliver(&mut r, k);
+            }
+            let (ack, _) = deliver(&mut r, 10);
+            let blocks: Vec<_> = ack.sack_blocks().collect();
+            let want: Vec<_> = expected.iter().map(|&k| (seq(k), seq(k + 1))).collect();
+            assert_eq!(blocks, want, "{remembered} blocks remembered");
+        }
+    }
+
+    /// Filling the first hole acknowledges the block above it: the ACK reports the
+    /// others, most recent first, and never the acknowledged one.
+    #[test]
+    fn acknowledged_blocks_are_reported_no_more() {
+        let mut r = receiver();
+        for k in [1, 3, 5] {
+            deliver(&mut r, k);
+        }
+        let (ack, _) = deliver(&mut r, 0);
+        assert_eq!(ack.ack, seq(2));
+        let blocks: Vec<_> = ack.sack_blocks().collect();
+        assert_eq!(blocks, vec![(seq(5), seq(6)), (seq(3), seq(4))]);
     }
 
     /// The bytes held above holes (what autotuning's free space subtracts) follow
