@@ -66,6 +66,8 @@ def test_linux_2_6_18_profile_is_that_kernel():
     assert t["cc"]["algorithm"] == "bic" and t["cc"]["initial_ssthresh"] == 100
     assert t["loss_detection"] == "fack" and not t["tail_loss_probe"] and t["reduction"] == "rate_halving"
     assert t["rto"]["initial_ns"] == 3_000_000_000 and t["initial_window_segments"] == 3
+    # sysctl_tcp_abc = 0: one tcp_cong_avoid call per ACK, whatever it covers.
+    assert t["cwnd_counting"] == "acks"
     # Each algorithm's 2.6.18 preset, unless the table names another.
     cubic = _tcp_without_cc('profile = "linux-2.6.18", cc = "cubic"')["cc"]
     assert cubic["initial_ssthresh"] == 100 and cubic["beta"] == 819 / 1024

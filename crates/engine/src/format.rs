@@ -976,6 +976,7 @@ fn profiles() -> serde_json::Value {
             "frto": false,                   // sysctl_tcp_frto = 0 (on by default from 2.6.24)
             "reduction": "rate_halving",     // tcp_cwnd_down (PRR replaced it in 3.2)
             "slow_start_at_ssthresh": true,  // tcp_reno_cong_avoid: snd_cwnd <= snd_ssthresh
+            "cwnd_counting": "acks",         // sysctl_tcp_abc = 0: one tcp_cong_avoid per ACK
         },
     })
 }
