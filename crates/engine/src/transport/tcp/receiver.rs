@@ -231,8 +231,10 @@ impl TcpReceiver {
             self.out_of_order.pop_front();
         }
         // Blocks now below RCV.NXT are reported no more (`tcp_sack_remove`).
-        let rcv_nxt = self.rcv_nxt;
-        self.recent_blocks.retain(|&inside| inside >= rcv_nxt);
+        if had_holes {
+            let rcv_nxt = self.rcv_nxt;
+            self.recent_blocks.retain(|&inside| inside >= rcv_nxt);
+        }
         let mut delivered = self.rcv_nxt - before;
         if let Some(fin) = self.fin_seq {
             if fin >= before && fin < self.rcv_nxt {
