@@ -204,6 +204,18 @@ def test_emulated_results_use_the_engines_fairness_and_tail_goodput():
 # --- the simulator against the kernel -------------------------------------------------
 
 
+def _crosscheck(scenario: Path, out: Path, *args: str) -> tuple[RunResult, dict]:
+    """Runs `tcplab crosscheck` (skipping the test when the emulated run could not keep
+    time); returns the simulator's results and the comparison's rows by metric."""
+    result = run_cli("crosscheck", str(scenario), "--out", str(out), *args)
+    if (out / "emu" / "summary.json").exists():
+        skip_unless_emulation_kept_time(out / "emu")
+    assert result.returncode == 0, result.stderr
+    print(result.stdout)
+    sim, emu = (RunResult.from_directory(out / b) for b in ("sim", "emu"))
+    return sim, {r.metric: r for r in crosscheck.rows(sim, emu)}
+
+
 # Each case is a 20-s real-time run: `make test` runs two (a loss sawtooth behind a
 # queue, and BBR under random loss), `make test-heavy` the other four (#32: CI time).
 AGREEMENT_CASES = [pytest.param(cc, case, marks=[] if (cc, case) in {("cubic", "buffer"), ("bbr", "loss")}
@@ -222,13 +234,7 @@ def test_simulator_and_linux_agree(cc, case, tmp_path):
     if cc == "cubic":
         sets[0] = 'flow[0].transport.cc={algorithm="cubic", linux_hystart=true}'
     args = [a for s in sets for a in ("--set", s)]
-    result = run_cli("crosscheck", str(SCENARIOS / "linux-tcp.toml"), "--out", str(tmp_path / "x"), *args)
-    if (tmp_path / "x" / "emu" / "summary.json").exists():
-        skip_unless_emulation_kept_time(tmp_path / "x" / "emu")
-    assert result.returncode == 0, result.stderr
-    print(result.stdout)
-    sim, emu = (RunResult.from_directory(tmp_path / "x" / b) for b in ("sim", "emu"))
-    rows = {r.metric: r for r in crosscheck.rows(sim, emu)}
+    _, rows = _crosscheck(SCENARIOS / "linux-tcp.toml", tmp_path / "x", *args)
     assert abs(rows["goodput Mb/s"].difference) <= 10, rows["goodput Mb/s"]
     period = rows["cwnd sawtooth period s"]
     if cc != "bbr" and case == "buffer":
@@ -267,13 +273,7 @@ def test_linux_without_sack_collapses_as_the_simulator_does(write_scenario, tmp_
     """The one-hole-per-round-trip collapse is the real stack's, not the model's: the
     goodput and the bottleneck's drops of both within 10%."""
     skip_if_machine_busy()
-    result = run_cli("crosscheck", str(write_scenario(NO_SACK_COLLAPSE, "collapse.toml")), "--out", str(tmp_path / "x"))
-    if (tmp_path / "x" / "emu" / "summary.json").exists():
-        skip_unless_emulation_kept_time(tmp_path / "x" / "emu")
-    assert result.returncode == 0, result.stderr
-    print(result.stdout)
-    sim, emu = (RunResult.from_directory(tmp_path / "x" / b) for b in ("sim", "emu"))
-    rows = {r.metric: r for r in crosscheck.rows(sim, emu)}
+    sim, rows = _crosscheck(write_scenario(NO_SACK_COLLAPSE, "collapse.toml"), tmp_path / "x")
     assert sim.flows.iloc[0].goodput_bps < 0.1 * 44e6, "the simulator did not collapse"
     assert abs(rows["goodput Mb/s"].difference) <= 10, rows["goodput Mb/s"]
     assert abs(rows["packets dropped"].difference) <= 10, rows["packets dropped"]
