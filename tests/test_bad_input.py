@@ -83,6 +83,10 @@ CASES = [
     ("tcp_min_rto_above_max", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { min = "2s", max = "1s" }'), ["flow[0].transport.rto.min", "must not exceed rto.max"]),
     ("tcp_zero_rtt_tick", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { tick = "0ms" }'), ["flow[0].transport.rto.tick", "longer than 0"]),
     ("tcp_rtt_tick_above_half_max", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rto = { tick = "40s" }'), ["flow[0].transport.rto.tick", "at most half of rto.max"]),
+    ("tcp_sack_blocks_above_four", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", sack_blocks = 5'), ["flow[0].transport.sack_blocks", "at most 4 SACK blocks"]),
+    # Values are named as the file spells them, not by Python's type names.
+    ("tcp_count_given_true", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", sack_blocks = true'), ["flow[0].transport.sack_blocks", "expected a whole number, got true"]),
+    ("tcp_count_given_a_string", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", sack_blocks = "3"'), ["flow[0].transport.sack_blocks", 'got the string "3"']),
     ("tcp_unknown_cc", TCP_BASE.replace('cc = "newreno"', 'cc = "cubik"'), ["flow[0].transport.cc", "did you mean 'cubic'", "reno, newreno, highspeed, scalable, bic, cubic, vegas, fast, bbr, gaimd"]),
     ("cc_parameter_of_another_algorithm", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", alpha = 2 }'), ["flow[0].transport.cc.alpha", "unknown key 'alpha'", "valid keys here: algorithm, preset, ", "c, beta, fast_convergence"]),
     ("cc_beta_out_of_range", TCP_BASE.replace('cc = "newreno"', 'cc = { algorithm = "cubic", beta = 1.5 }'), ["flow[0].transport.cc.beta", "strictly between 0 and 1"]),

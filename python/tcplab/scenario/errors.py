@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
 
@@ -51,3 +52,19 @@ def suggest(word: str, choices: Iterable[str]) -> str:
 
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def describe_value(value: object) -> str:
+    """A value as the scenario file spells it: true, the string "x", the number 2.5, a
+    list, a table (not Python's type names)."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"the string {json.dumps(value)}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return f"{value!r}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from .errors import ScenarioError, suggest
+from .errors import ScenarioError, describe_value, suggest
 
 if TYPE_CHECKING:  # annotations only: `typing` costs start-up time at run time
     from typing import Any, TypeVar
@@ -31,7 +31,7 @@ class Table:
 
     def __init__(self, data: object, path: str, allowed: Iterable[str], what: str = "a table") -> None:
         if not isinstance(data, dict):
-            raise ScenarioError(path, f"expected {what} (key = value pairs), got {_describe(data)}")
+            raise ScenarioError(path, f"expected {what} (key = value pairs), got {describe_value(data)}")
         self.data: dict = data
         self.path = path
         self.allowed = list(allowed)
@@ -55,32 +55,24 @@ class Table:
         return parse(self.data[key], join(self.path, key))
 
 
-def _describe(value: object) -> str:
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    return f"{type(value).__name__} {value!r}"
-
-
 def string(value: object, path: str) -> str:
     """A non-empty string."""
     if not isinstance(value, str) or not value:
-        raise ScenarioError(path, f"expected a non-empty string, got {_describe(value)}")
+        raise ScenarioError(path, f"expected a non-empty string, got {describe_value(value)}")
     return value
 
 
 def boolean(value: object, path: str) -> bool:
     """true or false."""
     if not isinstance(value, bool):
-        raise ScenarioError(path, f"expected true or false, got {_describe(value)}")
+        raise ScenarioError(path, f"expected true or false, got {describe_value(value)}")
     return value
 
 
 def integer(value: object, path: str, *, minimum: int = 0) -> int:
     """A whole number ≥ ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(path, f"expected a whole number, got {_describe(value)}")
+        raise ScenarioError(path, f"expected a whole number, got {describe_value(value)}")
     if value < minimum:
         raise ScenarioError(path, f"must be at least {minimum}, got {value}")
     return value
@@ -113,7 +105,7 @@ def count32(value: object, path: str) -> int:
 def number(value: object, path: str) -> float:
     """A finite non-negative number."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ScenarioError(path, f"expected a number, got {_describe(value)}")
+        raise ScenarioError(path, f"expected a number, got {describe_value(value)}")
     if value < 0 or value != value or value in (float("inf"),):
         raise ScenarioError(path, f"expected a finite non-negative number, got {value}")
     return float(value)
@@ -136,7 +128,7 @@ def tagged(value: object, path: str, kinds: list[str], example: str) -> str:
     """The `type` of a tagged table (queue, loss model, application, transport): the
     value must be a table whose `type` is one of `kinds`; `example` shows one."""
     if not isinstance(value, dict):
-        raise ScenarioError(path, f"expected a table like {example}, got {_describe(value)}")
+        raise ScenarioError(path, f"expected a table like {example}, got {describe_value(value)}")
     if "type" not in value:
         raise ScenarioError(join(path, "type"), f"missing (required); expected one of: {', '.join(kinds)}")
     return choice(kinds)(value["type"], join(path, "type"))
@@ -147,7 +139,7 @@ def list_of(item: Callable[[object, str], T]) -> Callable[[object, str], list[T]
 
     def parse(value: object, path: str) -> list[T]:
         if not isinstance(value, list):
-            raise ScenarioError(path, f"expected a list, got {_describe(value)}")
+            raise ScenarioError(path, f"expected a list, got {describe_value(value)}")
         return [item(v, join(path, i)) for i, v in enumerate(value)]
 
     return parse

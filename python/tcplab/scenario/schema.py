@@ -13,7 +13,7 @@ from typing import Any
 from . import fields as F
 from . import format
 from .congestion import parse_cc
-from .errors import ScenarioError
+from .errors import ScenarioError, describe_value
 from .fields import Table, join
 from .topology import expand_topology
 from .units import (
@@ -499,7 +499,7 @@ def _array_of_tables(raw: dict, key: str) -> list:
     if isinstance(value, dict):
         value = [value]  # a single inline table is accepted as a one-item list
     if not isinstance(value, list):
-        raise ScenarioError(key, f"expected a list of tables ([[{key}]]), got {type(value).__name__}")
+        raise ScenarioError(key, f"expected a list of tables ([[{key}]]), got {describe_value(value)}")
     return value
 
 

@@ -16,7 +16,7 @@ import math
 import re
 from collections import namedtuple
 
-from .errors import ScenarioError, suggest
+from .errors import ScenarioError, describe_value, suggest
 
 _NUMBER_UNIT = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([^\d\s].*?)?\s*$")
 
@@ -39,7 +39,7 @@ PACKET_UNITS = {"packet", "packets", "pkt", "pkts", "p", "segment", "segments", 
 
 def _split(value: object, path: str, what: str, example: str) -> tuple[float, str | None]:
     if isinstance(value, bool):
-        raise ScenarioError(path, f"expected {what} like {example}, got {value!r}")
+        raise ScenarioError(path, f"expected {what} like {example}, got {describe_value(value)}")
     if isinstance(value, (int, float)):
         number, unit = float(value), None
     elif isinstance(value, str):
@@ -48,7 +48,7 @@ def _split(value: object, path: str, what: str, example: str) -> tuple[float, st
             raise ScenarioError(path, f"expected {what} like {example}, got {value!r}")
         number, unit = float(m.group(1)), m.group(2)
     else:
-        raise ScenarioError(path, f"expected {what} like {example}, got {type(value).__name__} {value!r}")
+        raise ScenarioError(path, f"expected {what} like {example}, got {describe_value(value)}")
     if not math.isfinite(number):
         raise ScenarioError(path, f"expected a finite {what}, got {value!r}")
     if number < 0:
