@@ -9,11 +9,20 @@
 //! back to Reno. Loss is handled as Reno (halving).
 //!
 //! Linux 2.6.18 used α/β/γ = 1/3/1 (preset `linux-2.6.18`); mainline 2/4/1 (defaults).
-//! Linux 2.6 (the 2.6.22 code ns-2 carries; 2.6.18's is of the same line) also moved
-//! the window one step towards *the previous round's* window ±1, not its own: after a
-//! step up, the next round's target equals the current window, so the window grows
-//! one segment every other round; and it left slow start with ssthresh = 2, where
-//! mainline lowers ssthresh with each decrease (`linux26_rounds`, in both 2.6 presets).
+//! Linux 2.6 (the 2.6.22.6 code ns-2 carries; 2.6.18's is of the same line) differs
+//! in four more ways (`linux26_rounds`, in both 2.6 presets):
+//! * diff is measured on the window *sent* in the round that just ended, `old_wnd`
+//!   (`beg_snd_nxt − beg_snd_una`, whole segments), against the RTT rather than
+//!   BaseRTT: diff = old_wnd − old_wnd·BaseRTT/RTT, in half segments
+//!   (`V_PARAM_SHIFT` 1), RTTs in whole microseconds plus one — with RTT three times
+//!   BaseRTT a window of 6 holds about 4 segments queued here, 12 by mainline's
+//!   cwnd·(RTT − BaseRTT)/BaseRTT;
+//! * the window moves one step towards *the previous round's* window ±1, not its
+//!   own: after a step up, the next round's target equals the current window, so
+//!   it grows one segment every other round;
+//! * leaving slow start sets ssthresh = 2 (mainline lowers ssthresh with each
+//!   decrease), and that ACK still takes its slow-start step (`tcp_slow_start`).
+//! * Slow start's exit target is old_wnd·BaseRTT/RTT + 1.
 
 use super::window::{segment_window_accessors, SegmentWindow};
 use super::ParamError;
@@ -31,8 +40,10 @@ pub struct Config {
     pub beta: f64,
     /// Leave slow start once more than γ segments are queued.
     pub gamma: f64,
-    /// Linux 2.6's round rules: aim at the previous round's window ±1 (one step every
-    /// other round), and leave slow start with ssthresh 2.
+    /// Linux 2.6's round rules (2.6.22.6's `tcp_vegas_cong_avoid`): diff from the
+    /// window sent in the last round against the RTT, in half segments; aim at the
+    /// previous round's window ±1 (one step every other round); leave slow start with
+    /// ssthresh 2.
     pub linux26_rounds: bool,
 }
 
@@ -75,6 +86,7 @@ impl AlgorithmConfig for Config {
             round_samples: 0,
             diff: f64::NAN,
             round_start_cwnd: 0,
+            round_acked_bytes: 0,
         })
     }
 
@@ -112,6 +124,9 @@ struct Vegas {
     diff: f64,
     /// cwnd when the round that just ended began (Linux 2.6 `beg_snd_cwnd`).
     round_start_cwnd: u32,
+    /// Bytes acknowledged in the current round: what was sent in the round before it
+    /// (Linux 2.6 `beg_snd_nxt − beg_snd_una`).
+    round_acked_bytes: u64,
 }
 
 impl Vegas {
@@ -124,6 +139,10 @@ impl Vegas {
         };
         if self.round_samples <= 2 {
             self.w.reno_grow(acked);
+            return;
+        }
+        if self.c.linux26_rounds {
+            self.linux26_decision(previous, base, rtt);
             return;
         }
         let cwnd = self.w.cwnd as f64;
@@ -141,25 +160,47 @@ impl Vegas {
             };
         } else if self.w.in_slow_start() {
             self.w.slow_start(acked);
-        } else if self.c.linux26_rounds && previous > 0 {
-            // Linux 2.6: one step towards the previous round's window ±1.
-            let target = if self.diff > self.c.beta {
-                previous - 1
-            } else if self.diff < self.c.alpha {
-                previous + 1
-            } else {
-                previous
-            };
-            match target.cmp(&self.w.cwnd) {
-                std::cmp::Ordering::Greater => self.w.cwnd += 1,
-                std::cmp::Ordering::Less => self.w.cwnd -= 1,
-                std::cmp::Ordering::Equal => {}
-            }
         } else if self.diff > self.c.beta {
             self.w.cwnd -= 1;
             self.w.ssthresh = self.w.ssthresh.min(self.w.cwnd.saturating_sub(1)).max(2);
         } else if self.diff < self.c.alpha {
             self.w.cwnd += 1;
+        }
+        self.w.cwnd = self.w.cwnd.max(2);
+    }
+
+    /// Linux 2.6.22.6's once-per-round decision, in its integer arithmetic: `old_wnd`
+    /// the whole segments acknowledged in the round just ended, RTTs in microseconds
+    /// plus one, diff and the thresholds in half segments.
+    fn linux26_decision(&mut self, previous_cwnd: u32, base: SimTime, rtt: SimTime) {
+        const SHIFT: u32 = 1; // V_PARAM_SHIFT
+        let old_wnd = self.round_acked_bytes / self.w.mss;
+        let micros = |t: SimTime| t.as_ns() / 1_000 + 1;
+        let (base_us, rtt_us) = (micros(base), micros(rtt));
+        let target = ((old_wnd * base_us) << SHIFT) / rtt_us;
+        let diff = (old_wnd << SHIFT).saturating_sub(target);
+        self.diff = diff as f64 / f64::from(1u32 << SHIFT);
+        let threshold = |segments: f64| (segments * f64::from(1u32 << SHIFT)) as u64;
+        if self.w.in_slow_start() {
+            if diff > threshold(self.c.gamma) {
+                self.w.ssthresh = 2;
+                let expected = (target >> SHIFT) as u32 + 1;
+                self.w.cwnd = self.w.cwnd.min(expected);
+            }
+            self.w.cwnd += 1; // tcp_slow_start: this ACK's step, ssthresh or not
+        } else if previous_cwnd > 0 {
+            let aim = if diff > threshold(self.c.beta) {
+                previous_cwnd - 1
+            } else if diff < threshold(self.c.alpha) {
+                previous_cwnd + 1
+            } else {
+                previous_cwnd
+            };
+            match aim.cmp(&self.w.cwnd) {
+                std::cmp::Ordering::Greater => self.w.cwnd += 1,
+                std::cmp::Ordering::Less => self.w.cwnd -= 1,
+                std::cmp::Ordering::Equal => {}
+            }
         }
         self.w.cwnd = self.w.cwnd.max(2);
     }
@@ -180,7 +221,11 @@ impl CongestionControl for Vegas {
             self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
             self.round_samples += 1;
         }
+        self.round_acked_bytes += ack.newly_acked_bytes;
         if !ack.may_grow() {
+            if ack.round_start {
+                self.round_acked_bytes = 0; // a round without a decision starts afresh
+            }
             return;
         }
         let acked = self.w.acked_segments(ack.bytes_acked);
@@ -188,6 +233,7 @@ impl CongestionControl for Vegas {
             self.end_of_round(acked);
             self.round_min_rtt = None;
             self.round_samples = 0;
+            self.round_acked_bytes = 0;
         } else if self.w.in_slow_start() {
             self.w.slow_start(acked);
         }
@@ -235,6 +281,7 @@ mod tests {
             round_samples: 0,
             diff: f64::NAN,
             round_start_cwnd: 100,
+            round_acked_bytes: 0,
         };
         v.w.ssthresh = 2;
         for _ in 0..rounds {
@@ -251,5 +298,33 @@ mod tests {
     fn growth_per_round_below_alpha() {
         assert_eq!(grow(false, 10), 110);
         assert_eq!(grow(true, 10), 105);
+    }
+
+    /// Linux 2.6.22.6's diff by hand: BaseRTT 3 ms and RTT 9 ms are 3,001 and 9,001 µs
+    /// (+1), cwnd 5 in congestion avoidance, k segments acknowledged in the round.
+    /// k = 2: target = ⌊2·3001·2/9001⌋ = 1 half-segment, diff = 4 − 1 = 3 < α·2 = 4:
+    /// up to 6. k = 5: target = ⌊30010/9001⌋ = 3, diff = 7, between 4 and β·2 = 8:
+    /// held at 5 — mainline's 5·(9 − 3)/3 = 10 segments would shrink it. k = 7:
+    /// target = 4, diff = 10 > 8: down to 4.
+    #[test]
+    fn linux26_diff_is_the_sent_window_against_the_rtt_in_half_segments() {
+        for (k, expected) in [(2, 6), (5, 5), (7, 4)] {
+            let mut v = Vegas {
+                w: SegmentWindow::new(1000, 5_000),
+                c: Config {
+                    linux26_rounds: true,
+                    ..Config::default()
+                },
+                base_rtt: Some(SimTime::from_ms(3)),
+                round_min_rtt: Some(SimTime::from_ms(9)),
+                round_samples: 10,
+                diff: f64::NAN,
+                round_start_cwnd: 5,
+                round_acked_bytes: k * 1000,
+            };
+            v.w.ssthresh = 2;
+            v.end_of_round(1);
+            assert_eq!(v.w.cwnd, expected, "{k} segments acknowledged in the round");
+        }
     }
 }
