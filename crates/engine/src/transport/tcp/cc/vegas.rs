@@ -10,7 +10,7 @@
 //!
 //! Linux 2.6.18 used α/β/γ = 1/3/1 (preset `linux-2.6.18`); mainline 2/4/1 (defaults).
 //! Linux 2.6 (the 2.6.22.6 code ns-2 carries; 2.6.18's is of the same line) differs
-//! in four more ways (`linux26_rounds`, in both 2.6 presets):
+//! from mainline in three more ways (`linux26_rounds`, in both 2.6 presets):
 //! * diff is measured on the window *sent* in the round that just ended, `old_wnd`
 //!   (`beg_snd_nxt − beg_snd_una`, whole segments), against the RTT rather than
 //!   BaseRTT: diff = old_wnd − old_wnd·BaseRTT/RTT, in half segments
@@ -20,9 +20,9 @@
 //! * the window moves one step towards *the previous round's* window ±1, not its
 //!   own: after a step up, the next round's target equals the current window, so
 //!   it grows one segment every other round;
-//! * leaving slow start sets ssthresh = 2 (mainline lowers ssthresh with each
-//!   decrease), and that ACK still takes its slow-start step (`tcp_slow_start`).
-//! * Slow start's exit target is old_wnd·BaseRTT/RTT + 1.
+//! * slow start ends at old_wnd·BaseRTT/RTT + 1 with ssthresh = 2 (mainline lowers
+//!   ssthresh with each decrease), and that ACK still takes its slow-start step
+//!   (`tcp_slow_start`).
 
 use super::window::{segment_window_accessors, SegmentWindow};
 use super::ParamError;
