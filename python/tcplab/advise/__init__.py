@@ -122,7 +122,7 @@ def _together(answers: list[QuestionAdvice], path: PathSummary, raw: dict, repli
     of separate changes need not add up (a bigger buffer and a more aggressive algorithm
     may each help and together overflow). The runs join the same sweep directory, whose
     runs of the scenario as it is they share."""
-    picks = [a.recommended for a in answers if a.recommended is not None]
+    picks = _compatible([a.recommended for a in answers if a.recommended is not None])
     if len(picks) < 2:
         return None
     together = Variant("combined", " + ".join(a.variant.name for a in picks),
@@ -133,6 +133,21 @@ def _together(answers: list[QuestionAdvice], path: PathSummary, raw: dict, repli
     evidence = gather(sweep_spec(path, raw, [together], replications, base_overrides), out, path, **run)
     judged = assess(evidence.runs, [together], objective, fairness=fairness)
     return judged[0] if judged else None
+
+
+def _compatible(picks: list[Assessment]) -> list[Assessment]:
+    """The recommendations that can be made together: a change that replaces a flow's
+    whole transport (TCP to SCTP) would undo the others' settings inside it (its
+    congestion control, buffers, RTO), so it is left out of the combination when any
+    other recommendation sets one; it stands as its own question's answer."""
+    def inside(key: str, table: str) -> bool:
+        return key.startswith(table + ".")
+
+    def replaced(a: Assessment) -> list[str]:
+        return [k for k, _ in a.variant.overrides if k.endswith(".transport")]
+
+    return [a for a in picks
+            if not any(inside(k, t) for t in replaced(a) for b in picks if b is not a for k, _ in b.variant.overrides)]
 
 
 __all__ = ["Advice", "AdviceInputError", "QuestionAdvice", "QUESTIONS", "Variant", "advise"]

@@ -19,11 +19,12 @@ from ..scenario.units import amount_bytes
 from .path import TCP_IP_HEADERS, PathSummary
 
 #: The questions, in the order they are asked with ``--question all``.
-QUESTIONS = ("cc", "buffer", "mtu", "rto", "transport")
+QUESTIONS = ("cc", "recovery", "buffer", "mtu", "rto", "transport")
 
 #: What each question asks, as the report's headings say it.
 QUESTION_TITLES = {
     "cc": "Which congestion control?",
+    "recovery": "Loss recovery: selective acknowledgements (SACK)?",
     "buffer": "How much buffering: the bottleneck's queue, the hosts' socket buffers?",
     "mtu": "Jumbo frames?",
     "rto": "The retransmission timer: a lower RTO floor, a fixed RTO?",
@@ -129,6 +130,20 @@ def _cc(path: PathSummary) -> list[Variant] | str:
                 if module else f"{name} is not in mainline Linux (a patched kernel or a user-space stack)")
         out.append(_variant("cc", name, _each_flow(tcp, "cc", name), host, "the sending host"))
     return out
+
+
+def _recovery(path: PathSummary) -> list[Variant] | str:
+    """SACK (RFC 2018, RFC 6675) for the TCP flows that go without: without it a window
+    that lost many segments is repaired one per round trip (docs/loss-recovery.md)."""
+    tcp = _flows(path, "tcp")
+    if not tcp:
+        return "none of the flows is TCP"
+    without = [f for f in tcp if not f["transport"]["sack"]]
+    if not without:
+        return "every TCP flow uses SACK already"
+    host = ("sysctl -w net.ipv4.tcp_sack=1 on both hosts (Linux's default; both ends must offer it, "
+            "and a middlebox that strips the option turns it off)")
+    return [_variant("recovery", "SACK on", _each_flow(without, "sack", True), host, "both hosts")]
 
 
 def _size_text(n_bytes: float) -> str:
@@ -274,4 +289,4 @@ def _transport(path: PathSummary) -> list[Variant] | str:
     return out or "no TCP or SCTP flow carrying a transfer"
 
 
-_MAKERS = {"cc": _cc, "buffer": _buffer, "mtu": _mtu, "rto": _rto, "transport": _transport}
+_MAKERS = {"cc": _cc, "recovery": _recovery, "buffer": _buffer, "mtu": _mtu, "rto": _rto, "transport": _transport}

@@ -13,9 +13,9 @@ from .app import ScenarioArg, SetOpt, app, err_console, escape, fail, out_consol
 from .sweep_cmd import DaskOpt, JobsOpt, sweep_progress
 
 QuestionOpt = Annotated[list[str] | None, typer.Option(
-    "--question", "-q", metavar="cc|buffer|mtu|rto|transport|all",
-    help="What to ask about (repeatable; default all): congestion control, the bottleneck queue and socket buffers, "
-         "jumbo frames, the retransmission timer, TCP or SCTP.")]
+    "--question", "-q", metavar="cc|recovery|buffer|mtu|rto|transport|all",
+    help="What to ask about (repeatable; default all): congestion control, SACK, the bottleneck queue and socket "
+         "buffers, jumbo frames, the retransmission timer, TCP or SCTP.")]
 
 
 @app.command()
