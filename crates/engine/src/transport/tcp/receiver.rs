@@ -210,6 +210,13 @@ impl TcpReceiver {
                 .is_some_and(|b| b.0 <= start && end <= b.1)
             {
                 self.note_duplicate(start, end);
+                if !self.p.dsack {
+                    // RFC 2018 section 4: the first block holds the segment that
+                    // triggered the ACK, a duplicate too (ns-2's Sacker). With D-SACK
+                    // Linux reports the duplicate in its own block and leaves the
+                    // order of the others (`tcp_dsack_set`).
+                    self.report_first(start);
+                }
                 return true; // already held above a hole
             }
             self.insert_range(start, end);
@@ -386,6 +393,30 @@ mod tests {
         assert_eq!(ack.ack, seq(2));
         let blocks: Vec<_> = ack.sack_blocks().collect();
         assert_eq!(blocks, vec![(seq(5), seq(6)), (seq(3), seq(4))]);
+    }
+
+    /// A duplicate of a segment held above a hole triggers an ACK whose first block is
+    /// the one holding it (RFC 2018 section 4; ns-2's `Sacker`) when the receiver sends
+    /// no D-SACK; with D-SACK the duplicate gets a block of its own first and the others
+    /// keep their order (Linux `tcp_dsack_set`).
+    #[test]
+    fn a_duplicate_above_a_hole_moves_its_block_first_without_dsack() {
+        for (dsack, expected) in [
+            (false, vec![(seq(2), seq(3)), (seq(4), seq(5))]),
+            (
+                true,
+                vec![(seq(2), seq(3)), (seq(4), seq(5)), (seq(2), seq(3))],
+            ),
+        ] {
+            let mut r = receiver();
+            r.p.dsack = dsack;
+            for k in [2, 4] {
+                deliver(&mut r, k);
+            }
+            let (ack, _) = deliver(&mut r, 2);
+            let blocks: Vec<_> = ack.sack_blocks().collect();
+            assert_eq!(blocks, expected, "dsack = {dsack}");
+        }
     }
 
     /// The bytes held above holes (what autotuning's free space subtracts) follow
