@@ -385,6 +385,16 @@ impl Bbr {
     }
 
     fn update_min_rtt(&mut self, ack: &AckEvent) {
+        if self.min_rtt.is_none() {
+            // Linux's bbr_init takes min_rtt_us = tcp_min_rtt(tp), which already holds
+            // the handshake's RTT: a SYN is not queued behind a full-sized segment, so
+            // BBR starts from nearly the propagation delay, not from its first data
+            // sample's.
+            if let Some(m) = ack.min_rtt {
+                self.min_rtt = Some(m);
+                self.min_rtt_stamp = ack.now;
+            }
+        }
         let window = SimTime(self.c.min_rtt_window_ns);
         let expired = ack.now > self.min_rtt_stamp.saturating_add(window);
         if let Some(r) = ack.rtt {
@@ -667,5 +677,24 @@ mod tests {
         assert_eq!(b.aggregation_allowance(), 100_000);
         let off = bbr(&Config::presets()[0].1);
         assert_eq!(off.c.extra_acked_gain, 0.0, "linux-4.9 has no allowance");
+    }
+
+    /// Linux's bbr_init starts min_rtt from tcp_min_rtt(tp): the handshake's 43 ms here,
+    /// not the first data sample's 50 ms (a full segment's serialization more), which
+    /// then only a smaller sample replaces.
+    #[test]
+    fn min_rtt_starts_from_the_connections_handshake_rtt() {
+        let mut b = bbr(&Config::default());
+        let mut ack = AckEvent::empty(SimTime::from_ms(100));
+        ack.rtt = Some(SimTime::from_ms(50));
+        ack.min_rtt = Some(SimTime::from_ms(43));
+        b.update_min_rtt(&ack);
+        assert_eq!(b.min_rtt, Some(SimTime::from_ms(43)));
+        ack.rtt = Some(SimTime::from_ms(48));
+        b.update_min_rtt(&ack);
+        assert_eq!(b.min_rtt, Some(SimTime::from_ms(43)));
+        ack.rtt = Some(SimTime::from_ms(42));
+        b.update_min_rtt(&ack);
+        assert_eq!(b.min_rtt, Some(SimTime::from_ms(42)));
     }
 }
