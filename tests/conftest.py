@@ -109,3 +109,28 @@ def quick_reproduction(tmp_path_factory):
         return done[study]
 
     return reproduce
+
+
+#: A long fat path without SACK, as the property sampler of tests/test_tcp_properties.py
+#: drew it (seed 35, rounded): Reno's slow start overshoots a 2-BDP queue by about 800
+#: segments, and without SACK NewReno repairs one per round trip — the flow delivers
+#: about 2% of the link for the rest of the run. The `linux` profile collapses and so
+#: does the kernel (docs/loss-recovery.md, "Without SACK on a long fat path"):
+#: tests/test_emu.py checks that, tests/test_advise.py that the advisor asks for SACK.
+NO_SACK_COLLAPSE = """
+[simulation]
+duration = "25s"
+seed = 1
+bin = "100ms"
+
+[topology.dumbbell]
+pairs = 1
+access = { bandwidth = "1Gbps", delay = "0.5ms" }
+bottleneck = { bandwidth = "44Mbps", delay = "35ms", queue = { type = "droptail", limit = "530 packets" } }
+
+[[flow]]
+from = "left0"
+to = "right0"
+app = { type = "bulk" }
+transport = { type = "tcp", profile = "linux", cc = "reno", sack = false, mss = "1460B" }
+"""

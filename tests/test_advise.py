@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import tcplab
-from conftest import run_cli
+from conftest import NO_SACK_COLLAPSE, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tcplab.advise import advise
@@ -136,28 +136,8 @@ def test_sack_is_offered_only_to_flows_without_it(dumbbell: Path) -> None:
         .engine["flows"][0]["transport"]["sack"] is True
 
 
-#: A long fat path where a flow without SACK collapses after its slow-start overshoot:
-#: one hole repaired per round trip (the kernel does the same: docs/loss-recovery.md).
-NO_SACK_PATH = """
-[simulation]
-duration = "10s"
-seed = 1
-
-[topology.dumbbell]
-pairs = 1
-access = { bandwidth = "1Gbps", delay = "0.5ms" }
-bottleneck = { bandwidth = "44Mbps", delay = "35ms", queue = { type = "droptail", limit = "530 packets" } }
-
-[[flow]]
-from = "left0"
-to = "right0"
-app = { type = "bulk" }
-transport = { type = "tcp", profile = "linux", cc = "reno", sack = false }
-"""
-
-
 def test_sack_recommended_where_its_absence_collapses_the_flow(tmp_path: Path) -> None:
-    a = _advise(NO_SACK_PATH, tmp_path / "a", [], questions=["recovery"], replications=2)
+    a = _advise(NO_SACK_COLLAPSE, tmp_path / "a", ["simulation.duration=10s"], questions=["recovery"], replications=2)
     best = a.answers[0].recommended
     assert best is not None and best.variant.name == "SACK on"
     # About 1 Mb/s of 44 without SACK (the collapse), most of the link with it.

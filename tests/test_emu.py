@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCENARIOS, run_cli, skip_if_machine_busy, skip_unless_emulation_kept_time
+from conftest import NO_SACK_COLLAPSE, SCENARIOS, run_cli, skip_if_machine_busy, skip_unless_emulation_kept_time
 from tcplab.emu import EmulationRefused, crosscheck, support
 from tcplab.results import RunResult
 from tcplab.scenario import load
@@ -241,30 +241,6 @@ def test_simulator_and_linux_agree(cc, case, tmp_path):
         assert period.sim is not None and period.emu is not None, period
         assert abs(period.difference) <= 15, period
     assert (tmp_path / "x" / "cwnd.png").stat().st_size > 10_000
-
-
-#: A long fat path without SACK, as the property sampler of tests/test_tcp_properties.py
-#: drew it (seed 35, rounded): Reno's slow start overshoots a 2-BDP queue by about 800
-#: segments, and without SACK NewReno repairs one per round trip — the flow delivers
-#: about 2% of the link for the rest of the run. The `linux` profile collapses and so
-#: does the kernel (docs/loss-recovery.md, "Without SACK on a long fat path").
-NO_SACK_COLLAPSE = """
-[simulation]
-duration = "25s"
-seed = 1
-bin = "100ms"
-
-[topology.dumbbell]
-pairs = 1
-access = { bandwidth = "1Gbps", delay = "0.5ms" }
-bottleneck = { bandwidth = "44Mbps", delay = "35ms", queue = { type = "droptail", limit = "530 packets" } }
-
-[[flow]]
-from = "left0"
-to = "right0"
-app = { type = "bulk" }
-transport = { type = "tcp", profile = "linux", cc = "reno", sack = false, mss = "1460B" }
-"""
 
 
 @needs_root

@@ -125,12 +125,13 @@ impl TcpReceiver {
         self.out_of_order.get(i).filter(|b| b.0 <= seq).copied()
     }
 
-    /// The block holding `seq` has just grown: it goes first, the blocks it swallowed
-    /// go, and beyond `sack_blocks` the oldest is forgotten (`tcp_sack_new_ofo_skb`).
-    fn report_first(&mut self, seq: u64) {
-        let Some(grown) = self.block_holding(seq) else {
+    /// `block`, holding the segment at `seq` just received, goes first; the blocks it
+    /// swallowed go, and beyond `sack_blocks` the oldest is forgotten
+    /// (`tcp_sack_new_ofo_skb`). Without SACK nothing is reported, so nothing is kept.
+    fn report_first(&mut self, seq: u64, grown: (u64, u64)) {
+        if !self.p.sack {
             return;
-        };
+        }
         self.recent_blocks
             .retain(|&inside| !(grown.0 <= inside && inside < grown.1));
         self.recent_blocks.push_front(seq);
@@ -159,8 +160,9 @@ impl TcpReceiver {
         self.delayed_ack_at = None;
     }
 
-    /// Adds [start, end) to the out-of-order ranges, merging neighbours.
-    fn insert_range(&mut self, start: u64, end: u64) {
+    /// Adds [start, end) to the out-of-order ranges, merging neighbours; returns the
+    /// range that now holds it.
+    fn insert_range(&mut self, start: u64, end: u64) -> (u64, u64) {
         let mut s = start;
         let mut e = end;
         let first = self.out_of_order.partition_point(|b| b.1 < s);
@@ -182,6 +184,7 @@ impl TcpReceiver {
             self.out_of_order[first] = (s, e);
             self.out_of_order.drain(first + 1..last);
         }
+        (s, e)
     }
 
     /// Remembers [start, end), received twice, for the next ACK's D-SACK block.
@@ -204,10 +207,10 @@ impl TcpReceiver {
         }
         if start > self.rcv_nxt {
             let i = self.out_of_order.partition_point(|b| b.1 < end);
-            if self
+            if let Some(&held) = self
                 .out_of_order
                 .get(i)
-                .is_some_and(|b| b.0 <= start && end <= b.1)
+                .filter(|b| b.0 <= start && end <= b.1)
             {
                 self.note_duplicate(start, end);
                 if !self.p.dsack {
@@ -215,12 +218,12 @@ impl TcpReceiver {
                     // triggered the ACK, a duplicate too (ns-2's Sacker). With D-SACK
                     // Linux reports the duplicate in its own block and leaves the
                     // order of the others (`tcp_dsack_set`).
-                    self.report_first(start);
+                    self.report_first(start, held);
                 }
                 return true; // already held above a hole
             }
-            self.insert_range(start, end);
-            self.report_first(start);
+            let grown = self.insert_range(start, end);
+            self.report_first(start, grown);
             return true; // out of order: duplicate ACK (with SACK) at once
         }
         if start < self.rcv_nxt {

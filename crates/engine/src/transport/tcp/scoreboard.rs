@@ -724,20 +724,15 @@ impl Scoreboard {
     /// hole they then show is a new loss (a retransmission still in flight included).
     pub fn clear_marks(&mut self) {
         self.forget_sacks();
-        if self.lost == 0 && self.retransmitted == 0 {
-            return;
+        self.unmark_lost();
+        if self.retransmitted > 0 {
+            for s in self.segs.iter_mut() {
+                s.retransmitted = false;
+            }
+            self.retransmitted = 0;
         }
-        for s in self.segs.iter_mut() {
-            s.lost = false;
-            s.retransmitted = false;
-        }
-        self.lost = 0;
-        self.retransmitted = 0;
-        self.pending_retransmit = 0;
-        self.retransmit_hint = u64::MAX;
+        // Every retransmission watched for its own loss is forgotten with the rest.
         self.watched.clear();
-        self.lost_frontier = 0;
-        self.rack_frontier = 0;
     }
 
     /// After a retransmission timeout every un-SACKed segment is presumed lost
