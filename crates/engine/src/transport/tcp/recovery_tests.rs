@@ -251,10 +251,15 @@ fn new_data_during_recovery(h: &Harness) -> Vec<u64> {
 }
 
 /// Without SACK, PRR (RFC 9937; Linux's Reno) counts each duplicate ACK as a segment
-/// delivered and sends in proportion, ssthresh/RecoverFS = 1/2: new data leaves from
-/// the first duplicates on, one segment per two, about 39 in the first 78. RFC 5681's
-/// window inflation (`reduction = "pipe"`, ns-2) sends nothing until the inflated
-/// window passes the flight, about 77 duplicates in, and then one per duplicate.
+/// delivered and sends in proportion: the window of 210 segments and Limited
+/// Transmit's 2 make RecoverFS 212, and ssthresh is 105 (RFC 5681 3.2: the segments
+/// Limited Transmit sent are not part of the FlightSize halved). The budget
+/// ceil(delivered · 105/212) − sent, in bytes, first holds a whole segment beyond the
+/// fast retransmission after 5 duplicates (2,477 − 1,000 bytes; 1,982 − 1,000 after 4),
+/// then after every second one: 5, 7, 9, … — 37 new segments in the first 78 slots.
+/// RFC 5681's window inflation (`reduction = "pipe"`, ns-2) sends nothing until the
+/// inflated window passes the flight, about 77 duplicates in, and then one per
+/// duplicate.
 #[test]
 fn without_sack_prr_spreads_new_data_over_the_recovery() {
     let prr = transfer(
@@ -265,13 +270,11 @@ fn without_sack_prr_spreads_new_data_over_the_recovery() {
     );
     let spread = new_data_during_recovery(&prr);
     let early = spread.iter().filter(|&&k| k < 78).count();
-    assert!(
-        (37..=41).contains(&early),
-        "PRR: {early} new segments in the first 78 slots"
-    );
-    assert!(
-        spread.iter().any(|&k| k <= 4),
-        "PRR sends from the first duplicates on: {spread:?}"
+    assert_eq!(early, 37, "PRR: new segments in the first 78 slots");
+    assert_eq!(
+        spread[..3],
+        [5, 7, 9],
+        "PRR sends from the fifth duplicate on, one per two: {spread:?}"
     );
 
     let inflation = transfer(

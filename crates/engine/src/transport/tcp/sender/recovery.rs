@@ -288,9 +288,16 @@ impl TcpSender {
 
     /// What a fast retransmit halves (RFC 5681 eq. 4's FlightSize, or the window as
     /// ns-2's `window()` and Linux's `ssthresh` ops read it).
+    ///
+    /// FlightSize is never taken above the window. RFC 5681 3.2 step 2 leaves Limited
+    /// Transmit's segments out of it; and without SACK the data a long recovery sent
+    /// beyond its holes stays outstanding until the last hole is repaired, so a loss
+    /// among it found next would halve all of it — seconds of sending the path never
+    /// held at once (ten NewReno flows with PRR on B1's dumbbell: a FlightSize of
+    /// 25 MB against a window of 335 kB, ssthresh 12.5 MB, one flow starved).
     pub(super) fn reduction_basis(&self) -> u64 {
         match self.p.timeout_ssthresh {
-            TimeoutSsthresh::FlightSize => self.board.outstanding(),
+            TimeoutSsthresh::FlightSize => self.board.outstanding().min(self.window_basis()),
             TimeoutSsthresh::Cwnd => self.window_basis(),
         }
     }
