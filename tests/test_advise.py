@@ -268,9 +268,15 @@ def test_lfn_recommends_a_high_speed_algorithm_over_reno(tmp_path: Path) -> None
     the cross traffic to 6 Mb/s (2% of the link, as 200 Mb/s of 10 Gb/s): the loss
     grows with the square of the rate, which keeps Reno's Mathis bound
     (MSS/RTT · 1.22/√p) the same 2.5% of the link, and its sawtooth (W/2 = 58 round
-    trips, 10 s) short enough for 60 s to show it."""
-    scaled = [] if FULL else ["link[*].bandwidth=300Mbps", "flow[1].app.rate=6Mbps",
-                              'link[1].forward={ loss = { type = "bernoulli", rate = 1.1e-4 } }']
+    trips, 10 s) short enough for 60 s to show it. The sender's interface stays at
+    10 Gb/s and the trans-Pacific queue scales with the rate (62.5 MB → 1.875 MB, 50 ms
+    either way): its 1-GB host queue stands for Linux's socket back-pressure, which
+    only holds while the interface is faster than the path. (At 300 Mb/s it made the
+    interface the bottleneck: Linux's slow start, which opens cwnd to ssthresh on the
+    cumulative ACK that ends a go-back-N, then queued seconds of data there.)"""
+    scaled = [] if FULL else ["link[*].bandwidth=300Mbps", "link[0].bandwidth=10Gbps", "flow[1].app.rate=6Mbps",
+                              'link[1].forward={ loss = { type = "bernoulli", rate = 1.1e-4 } }',
+                              'link[1].queue={ type = "droptail", limit = "1875kB" }']
     a = _advise(STUDIES / "lfn" / "path.toml", tmp_path / "a", [*scaled, f"simulation.duration={_scaled('60s', '120s')}"],
                 flows=["transfer"], questions=["cc"], replications=5)
     answer = a.answers[0]

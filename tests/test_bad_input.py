@@ -40,7 +40,7 @@ CASES = [
     ("prr_and_reduction", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", prr = true, reduction = "rate_halving"'), ["flow[0].transport.prr", "not both"]),
     ("unknown_tcp_profile", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", profile = "ns3"'), ["flow[0].transport.profile", "did you mean 'ns2'", "tcplab, ns2, linux"]),
     ("unknown_newreno_timer", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", newreno_timer = "patient"'), ["flow[0].transport.newreno_timer", "impatient, slow_but_steady"]),
-    ("unknown_cwnd_counting", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", cwnd_counting = "packets"'), ["flow[0].transport.cwnd_counting", "bytes, acks"]),
+    ("unknown_cwnd_counting", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", cwnd_counting = "packets"'), ["flow[0].transport.cwnd_counting", "bytes, segments, acks"]),
     ("unknown_rtt_sampling", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", rtt_sampling = "always"'), ["flow[0].transport.rtt_sampling", "every_ack, once_per_rtt"]),
     ("unknown_timeout_ssthresh", TCP_BASE.replace('cc = "newreno"', 'cc = "newreno", timeout_ssthresh = "flight"'), ["flow[0].transport.timeout_ssthresh", "flight_size, cwnd"]),
     ("unknown_red_mode", BASE.replace('{ type = "droptail", limit = "50 packets" }', '{ type = "red", limit = "50 packets", mode = "bytes" }'), ["queue.mode", "did you mean 'byte'", "packet, byte"]),

@@ -460,9 +460,14 @@ pub enum SackAfterTimeout {
 #[serde(rename_all = "snake_case")]
 pub enum CwndCounting {
     /// The bytes it acknowledges (RFC 3465 Appropriate Byte Counting, L = 2·SMSS in
-    /// slow start): an ACK that covers many segments grows cwnd by more.
+    /// slow start): an ACK that covers many segments grows cwnd by more, in slow start
+    /// by two segments at most.
     #[default]
     Bytes,
+    /// Every segment it acknowledges, without RFC 3465's limit in slow start (Linux
+    /// since 3.8, `tcp_slow_start`: cwnd += acked, up to ssthresh): a cumulative ACK
+    /// that jumps over data the receiver held opens the window at once.
+    Segments,
     /// One segment per ACK, whatever it covers, on ACKs of new data while the window
     /// limits the sender (Linux with `tcp_abc = 0`): in congestion avoidance +1
     /// segment per cwnd of ACKs (`snd_cwnd_cnt`).

@@ -840,7 +840,7 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub frto: bool,
-    /// RFC 3465 byte counting, or one segment per ACK (ns-2).
+    /// RFC 3465 byte counting (2 segments per ACK at most in slow start), every segment an ACK covers (Linux), or one per ACK (Linux 2.6, ns-2).
     #[serde(default)]
     #[schemars(extend("default" = "bytes"))]
     pub cwnd_counting: Option<CwndCounting>,
@@ -943,6 +943,7 @@ fn profiles() -> serde_json::Value {
             "limited_transmit": true,        // duplicates shrink packets_in_flight (RFC 3042 in effect)
             "newreno_timer": "slow_but_steady", // the RTO is rearmed on every ACK of new data
             "timeout_ssthresh": "cwnd",      // tcp_reno_ssthresh: max(cwnd/2, 2)
+            "cwnd_counting": "segments",     // tcp_slow_start: cwnd += acked, no ABC limit (removed in 3.8)
             // reduction: PRR as the tcplab default (RFC 6937 since Linux 3.2, SafeACK since 4.2)
             "cc": "cubic",                   // the default module since 2.6.19
             "cc_preset": "linux",            // each algorithm as the kernel ships it (CUBIC: HyStart, β = 717/1024)
@@ -1185,8 +1186,10 @@ pub enum LossDetection {
 #[derive(JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CwndCounting {
-    /// By bytes acknowledged (RFC 3465).
+    /// By bytes acknowledged (RFC 3465; at most 2 segments per ACK in slow start).
     Bytes,
+    /// By segments acknowledged, without RFC 3465's slow-start limit (Linux since 3.8).
+    Segments,
     /// One segment per ACK while cwnd-limited (Linux with tcp_abc = 0).
     Acks,
     /// ns-2's opencwnd: per ACK, window-limited or not, fractional cwnd, whole-segment ssthresh.

@@ -177,6 +177,7 @@ pub fn endpoints(
         rng: cc_rng,
         window_in_packets: false,
         slow_start_at_ssthresh: false,
+        slow_start_limit: None,
     });
     let window = cfg.receive_buffer.bytes(payload);
     let sender = SctpSender::new(

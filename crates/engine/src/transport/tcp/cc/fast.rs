@@ -72,6 +72,7 @@ impl AlgorithmConfig for Config {
             increment_per_segment: 0.0,
             target: 0.0,
             rounds: 0,
+            slow_start_limit: ctx.slow_start_limit.map_or(f64::INFINITY, f64::from),
         })
     }
 
@@ -101,6 +102,9 @@ struct Fast {
     increment_per_segment: f64,
     target: f64,
     rounds: u64,
+    /// The most segments one ACK adds while doubling
+    /// ([`super::BuildContext::slow_start_limit`]).
+    slow_start_limit: f64,
 }
 
 impl Fast {
@@ -165,7 +169,7 @@ impl CongestionControl for Fast {
             {
                 self.multiplicative = false;
             } else if ack.cwnd_limited {
-                self.w += segments; // doubles per RTT
+                self.w += segments.min(self.slow_start_limit); // doubles per RTT
                 return;
             }
         }

@@ -232,6 +232,12 @@ pub struct BuildContext {
     /// `tcp_in_slow_start` tests `<`, as RFC 5681 3.1): an ACK at cwnd = ssthresh
     /// still slow-starts, one segment more after each reduction.
     pub slow_start_at_ssthresh: bool,
+    /// The most segments one ACK may add to cwnd in slow start: RFC 3465 (2.2)'s L = 2
+    /// when counting bytes, 1 when counting ACKs; `None` for every segment it covers,
+    /// up to ssthresh (Linux's `tcp_slow_start` since 3.8). Without a limit a
+    /// cumulative ACK that jumps over data the receiver held — the end of a go-back-N
+    /// — opens the window to ssthresh in one line-rate burst.
+    pub slow_start_limit: Option<u32>,
 }
 
 /// A rejected parameter: which one and why.

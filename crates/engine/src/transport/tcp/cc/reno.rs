@@ -31,7 +31,8 @@ impl AlgorithmConfig for RenoConfig {
             Reno::new("reno", ctx.mss, ctx.initial_window)
                 .with_beta(self.beta)
                 .in_packets(ctx.window_in_packets)
-                .slow_start_at_ssthresh(ctx.slow_start_at_ssthresh),
+                .slow_start_at_ssthresh(ctx.slow_start_at_ssthresh)
+                .slow_start_limit(ctx.slow_start_limit),
         )
     }
 }
@@ -60,7 +61,8 @@ impl AlgorithmConfig for NewRenoConfig {
             Reno::new("newreno", ctx.mss, ctx.initial_window)
                 .with_beta(self.beta)
                 .in_packets(ctx.window_in_packets)
-                .slow_start_at_ssthresh(ctx.slow_start_at_ssthresh),
+                .slow_start_at_ssthresh(ctx.slow_start_at_ssthresh)
+                .slow_start_limit(ctx.slow_start_limit),
         )
     }
 }
@@ -78,6 +80,9 @@ pub struct Reno {
     in_packets: bool,
     /// Linux 2.6's slow-start test ([`super::BuildContext::slow_start_at_ssthresh`]).
     slow_start_at_ssthresh: bool,
+    /// The most segments one ACK adds in slow start
+    /// ([`super::BuildContext::slow_start_limit`]).
+    slow_start_limit: Option<u64>,
     /// The fraction of a byte per-ACK growth has yet to add (RFC 5681 eq. 3).
     growth_fraction: f64,
     /// Multiplicative decrease factor.
@@ -95,6 +100,7 @@ impl Reno {
             bytes_acked: 0,
             in_packets: false,
             slow_start_at_ssthresh: false,
+            slow_start_limit: Some(2),
             growth_fraction: 0.0,
             beta: 0.5,
         }
@@ -115,6 +121,13 @@ impl Reno {
     /// The same with Linux 2.6's slow-start test or not.
     pub fn slow_start_at_ssthresh(mut self, at: bool) -> Self {
         self.slow_start_at_ssthresh = at;
+        self
+    }
+
+    /// The same with at most `limit` segments per ACK in slow start (`None`: all the ACK
+    /// covers, up to ssthresh).
+    pub fn slow_start_limit(mut self, limit: Option<u32>) -> Self {
+        self.slow_start_limit = limit.map(u64::from);
         self
     }
 
@@ -181,8 +194,15 @@ impl CongestionControl for Reno {
         }
         if self.cwnd < self.ssthresh || (self.slow_start_at_ssthresh && self.cwnd == self.ssthresh)
         {
-            // RFC 3465 (2.2): cwnd += min(N, L·SMSS), L = 2.
-            self.cwnd += ack.bytes_acked.min(2 * self.mss);
+            self.cwnd += match self.slow_start_limit {
+                // RFC 3465 (2.2): cwnd += min(N, L·SMSS), L = 2.
+                Some(segments) => ack.bytes_acked.min(segments * self.mss),
+                // Linux's tcp_slow_start: all of it, up to ssthresh.
+                None => ack.bytes_acked.min(
+                    self.ssthresh.saturating_sub(self.cwnd)
+                        + self.slow_start_at_ssthresh as u64 * self.mss,
+                ),
+            };
         } else if self.in_packets {
             // RFC 5681 eq. 3, as ns-2's opencwnd: the window grows by a fraction of a
             // segment on every ACK, and a reduction halves what it has reached.
@@ -252,6 +272,23 @@ mod tests {
         let mut r = Reno::new("reno", 1000, 2000);
         r.on_ack(&ack(5000));
         assert_eq!(r.cwnd(), 4000);
+    }
+
+    /// Linux's rule (`cwnd_counting = "segments"`, no RFC 3465 limit): a stretch ACK
+    /// adds all it covers, but slow start stops at ssthresh (8 → 12 on a 5-segment ACK
+    /// with ssthresh 12, where RFC 3465 would give 10).
+    #[test]
+    fn without_the_limit_a_stretch_ack_grows_to_ssthresh() {
+        let mut r = Reno::new("reno", 1000, 16_000).slow_start_limit(None);
+        r.on_congestion_event(SimTime::ZERO, 24_000, 24_000); // ssthresh 12 segments
+        r.limit_cwnd(8_000);
+        r.on_ack(&ack(5000));
+        assert_eq!(r.cwnd(), 12_000);
+        let mut limited = Reno::new("reno", 1000, 16_000);
+        limited.on_congestion_event(SimTime::ZERO, 24_000, 24_000);
+        limited.limit_cwnd(8_000);
+        limited.on_ack(&ack(5000));
+        assert_eq!(limited.cwnd(), 10_000);
     }
 
     #[test]

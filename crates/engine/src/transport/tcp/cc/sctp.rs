@@ -145,6 +145,7 @@ mod tests {
             rng: crate::rng::Rng::for_component(1, "test"),
             window_in_packets: false,
             slow_start_at_ssthresh: false,
+            slow_start_limit: None,
         })
     }
 

@@ -192,6 +192,7 @@ fn random_operation_sequences_keep_every_invariant() {
                         rng: Rng::for_component(seed, "cc"),
                         window_in_packets: false,
                         slow_start_at_ssthresh: false,
+                        slow_start_limit: Some(2),
                     }),
                     rng: Rng::for_component(seed * 31 + i as u64, "ops"),
                     now: SimTime::ZERO,
@@ -221,6 +222,7 @@ fn every_configuration_builds_the_algorithm_it_names() {
             rng: Rng::for_component(1, "cc"),
             window_in_packets: false,
             slow_start_at_ssthresh: false,
+            slow_start_limit: Some(2),
         });
         assert_eq!(cc.name(), config.name());
         assert_eq!(cc.cwnd(), 10_000, "{}: the initial window", config.name());

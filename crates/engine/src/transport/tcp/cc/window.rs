@@ -23,6 +23,11 @@ pub struct SegmentWindow {
     ///
     /// [`BuildContext::slow_start_at_ssthresh`]: super::BuildContext::slow_start_at_ssthresh
     slow_start_at_ssthresh: bool,
+    /// The most segments one ACK adds in slow start
+    /// ([`BuildContext::slow_start_limit`]).
+    ///
+    /// [`BuildContext::slow_start_limit`]: super::BuildContext::slow_start_limit
+    slow_start_limit: Option<u32>,
 }
 
 impl SegmentWindow {
@@ -35,12 +40,16 @@ impl SegmentWindow {
             ssthresh: UNSET,
             partial_bytes: 0,
             slow_start_at_ssthresh: false,
+            slow_start_limit: None,
         }
     }
 
     /// The window an algorithm built with `ctx` starts from.
     pub fn for_context(ctx: &super::BuildContext) -> Self {
-        Self::new(ctx.mss, ctx.initial_window).slow_starting_at_ssthresh(ctx.slow_start_at_ssthresh)
+        let mut w = Self::new(ctx.mss, ctx.initial_window)
+            .slow_starting_at_ssthresh(ctx.slow_start_at_ssthresh);
+        w.slow_start_limit = ctx.slow_start_limit;
+        w
     }
 
     /// The same with Linux 2.6's slow-start test or not.
@@ -74,13 +83,21 @@ impl SegmentWindow {
     }
 
     /// Slow start by `acked` segments, not beyond ssthresh (one beyond in Linux 2.6's
-    /// rule, whose slow start runs at cwnd = ssthresh); returns the segments left over
-    /// for congestion avoidance (Linux `tcp_slow_start`).
+    /// rule, whose slow start runs at cwnd = ssthresh) nor by more than the slow-start
+    /// limit (RFC 3465's L when counting bytes); returns the segments left over for
+    /// congestion avoidance (Linux `tcp_slow_start`): those beyond ssthresh — what the
+    /// limit cut below it counts for nothing.
     pub fn slow_start(&mut self, acked: u32) -> u32 {
         let room = self.ssthresh.saturating_sub(self.cwnd) + self.slow_start_at_ssthresh as u32;
-        let grow = acked.min(room);
+        let grow = acked
+            .min(room)
+            .min(self.slow_start_limit.unwrap_or(u32::MAX));
         self.cwnd = self.cwnd.saturating_add(grow);
-        acked - grow
+        if grow == room {
+            acked - grow
+        } else {
+            0
+        }
     }
 
     /// Additive increase of one segment per `w` segments acknowledged (Linux
@@ -263,6 +280,26 @@ mod tests {
             w.reno_grow(1);
             assert!(!w.in_slow_start());
         }
+    }
+
+    /// A cumulative ACK of 60 segments in slow start (the end of a go-back-N, the
+    /// receiver having held the rest): RFC 3465's L = 2 opens the window from 8 to 10
+    /// and counts the other 58 for nothing; Linux's rule (no limit) takes it to
+    /// ssthresh, 40, at once and leaves the 28 beyond it to congestion avoidance.
+    #[test]
+    fn a_cumulative_ack_grows_slow_start_by_the_limit_at_most() {
+        for (limit, cwnd, left) in [(Some(2), 10, 0), (None, 40, 28)] {
+            let mut w = SegmentWindow::new(1000, 8_000);
+            w.slow_start_limit = limit;
+            w.ssthresh = 40;
+            assert_eq!(w.slow_start(60), left, "limit {limit:?}");
+            assert_eq!(w.cwnd, cwnd, "limit {limit:?}");
+        }
+        // Crossing ssthresh within the limit: what lies beyond it is left over.
+        let mut w = SegmentWindow::new(1000, 39_000);
+        w.slow_start_limit = Some(2);
+        w.ssthresh = 40;
+        assert_eq!((w.slow_start(5), w.cwnd), (4, 40));
     }
 
     #[test]

@@ -363,7 +363,7 @@ impl TcpSender {
         let event = AckEvent {
             now,
             bytes_acked: match self.p.cwnd_counting {
-                CwndCounting::Bytes => newly_acked,
+                CwndCounting::Bytes | CwndCounting::Segments => newly_acked,
                 CwndCounting::Acks | CwndCounting::Ns2 => newly_acked.min(self.mss()),
             },
             newly_acked_bytes: newly_acked,

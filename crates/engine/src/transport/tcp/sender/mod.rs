@@ -209,6 +209,11 @@ impl TcpSender {
             rng: cc_rng,
             window_in_packets: p.cwnd_counting == CwndCounting::Ns2,
             slow_start_at_ssthresh: p.slow_start_at_ssthresh,
+            slow_start_limit: match p.cwnd_counting {
+                CwndCounting::Bytes => Some(2), // RFC 3465's L
+                CwndCounting::Segments => None,
+                CwndCounting::Acks | CwndCounting::Ns2 => Some(1), // what an ACK counts for
+            },
         });
         // Where a coarse RTT clock's ticks fall (ns-2 draws `boot_time_` per agent).
         let clock_phase = Rng::for_component(rng.clone().next_u64(), "rtt-clock").uniform();

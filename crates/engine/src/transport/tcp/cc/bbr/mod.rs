@@ -643,6 +643,7 @@ mod tests {
                 rng: Rng::for_component(1, "test"),
                 window_in_packets: false,
                 slow_start_at_ssthresh: false,
+                slow_start_limit: None,
             },
         )
     }
