@@ -195,7 +195,7 @@ impl CongestionControl for Reno {
         if self.cwnd < self.ssthresh || (self.slow_start_at_ssthresh && self.cwnd == self.ssthresh)
         {
             self.cwnd += match self.slow_start_limit {
-                // RFC 3465 (2.2): cwnd += min(N, L·SMSS), L = 2.
+                // RFC 3465 (2.2): cwnd += min(N, L·SMSS), L = 2 (1 counting ACKs).
                 Some(segments) => ack.bytes_acked.min(segments * self.mss),
                 // Linux's tcp_slow_start: all of it, up to ssthresh.
                 None => ack.bytes_acked.min(
