@@ -102,6 +102,24 @@ def test_ranking_against_the_papers_order():
     assert "paper: stcp > bic > hstcp > cubic > reno" in swapped.detail
 
 
+@pytest.mark.parametrize("jain, expected", [
+    # CUBIC clearly the fairest: 0.80 - 0.60 = 0.20 > 0.05 + 0.05.
+    ({"cubic": (0.80, 0.05), "reno": (0.60, 0.05), "stcp": (0.50, 0.01)}, "reproduced"),
+    # Reno clearly ahead of the paper's CUBIC: a failure.
+    ({"cubic": (0.58, 0.01), "reno": (0.70, 0.02), "stcp": (0.50, 0.01)}, "fails"),
+    # Reno ahead by 0.027, the half-widths 0.034 + 0.036: the runs cannot tell.
+    ({"cubic": (0.585, 0.036), "reno": (0.612, 0.034), "stcp": (0.505, 0.001)}, "not decided"),
+    # CUBIC ahead, but the runner-up within the noise: not a reproduction either.
+    ({"cubic": (0.62, 0.03), "reno": (0.60, 0.03), "stcp": (0.50, 0.01)}, "not decided"),
+])
+def test_an_extreme_is_decided_only_outside_the_noise(jain, expected):
+    df = pd.DataFrame([{"variant": v, "rtt_ratio": 6, "jain": m, "jain_ci": ci} for v, (m, ci) in jain.items()])
+    check = {"kind": "extreme", "sweep": "t3", "y": "jain", "by": "variant", "where": {"rtt_ratio": 6},
+             "largest": True, "expect": "cubic"}
+    outcome = evaluate(check, {"t3": df})
+    assert grade({"text": "t", "check": check}, outcome, 1.5).word == expected, outcome.detail
+
+
 def test_cells_within_a_factor():
     check = {"kind": "cells", "sweep": "t2", "y": "goodput_bps", "factor": 1.5}
     near = {"reno": 88.96 * 1.4, "hstcp": 330.66 / 1.4, "stcp": 499.56, "bic": 478.37, "cubic": 268.9}

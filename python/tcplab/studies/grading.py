@@ -11,7 +11,8 @@ holds at ×2.1 although the paper measured ×5.6. So every conclusion gets a gra
 * ``bound`` — the check holds but only as a bound: it is one-sided and tcplab's value is
   outside the paper's band, or the paper states only a direction or a bound itself;
 * ``fails`` — the check does not hold;
-* ``not decided`` — its runs are missing (a quick run, a failed point);
+* ``not decided`` — its runs are missing (a quick run, a failed point), or cannot tell
+  (``extreme``: the entries compared lie within their 95% confidence intervals);
 * ``input`` — the conclusion measures back something the setup put in (a rate cap, a
   buffer size): shown for transparency, never counted as a finding.
 
@@ -59,7 +60,7 @@ def grade(conclusion: dict, outcome: Outcome, factor: float) -> Grade:
     if conclusion.get("input"):
         return Grade("input", "measures back an input of the setup; not counted as a finding")
     if outcome.holds is None:
-        return Grade("not decided", "its runs are missing")
+        return Grade("not decided", outcome.detail.removeprefix("not decided: ") or "its runs are missing")
     if outcome.holds is False:
         return Grade("fails", "the check does not hold")
     check = conclusion["check"]
