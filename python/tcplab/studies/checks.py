@@ -274,8 +274,8 @@ def _extreme(check: dict, df, _all) -> Outcome:
     ranking = ", ".join(f"{k} {v:.4g}" for k, v in order.items())
     word = "largest" if largest else "smallest"
     detail = f"{word} {y}: {found} (paper: {expect}); {ranking}"
-    rival = next((k for k in order.index if str(k) == expect), None) if str(found) != expect else (
-        order.index[1] if len(order) > 1 else None)
+    # The paper's entry when another was found, else the runner-up.
+    rival = next((k for k in order.index[1:] if str(found) == expect or str(k) == expect), None)
     ci = f"{y}_ci"
     if rival is not None and ci in sel:
         half = sel.groupby(by)[ci].max()
