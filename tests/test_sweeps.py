@@ -607,3 +607,44 @@ def test_a_sweep_of_many_short_runs_is_announced_before_it_is_planned(tmp_path):
         proc.kill()
         proc.wait()
     assert line.startswith("warning:") and "210,786 runs" in line and "of wall time" in line, line
+
+
+def test_runs_outside_the_current_plan_are_kept_but_never_counted(write_scenario, tmp_path, monkeypatch):
+    """#35: a directory re-run after an engine rebuild held both builds' runs, and the
+    summary averaged six "replications" where three were asked (the highspeed study's
+    confidence intervals shrank by ~2.6x); a sweep re-run with fewer replications kept
+    counting the old ones. The views and summaries count exactly the runs the latest
+    command planned; the others stay stored and come back when planned again."""
+    from tcplab.sweeps import orchestrate, run_sweep, runs_frame
+    from tcplab.sweeps.catalog import connect
+
+    three = read_sweep(write_scenario(star("1s") + SWEEP.format(reps=3), "three.toml"))
+    root = tmp_path / "s"
+    first = run_sweep(three, root, jobs=1)
+    assert (first.ran, first.outside_plan) == (12, 0)
+    old_rows = runs_frame(root)
+
+    monkeypatch.setattr(orchestrate, "engine_build", lambda: "a-rebuilt-engine")
+    rebuilt = run_sweep(three, root, jobs=1)
+    assert (rebuilt.ran, rebuilt.skipped, rebuilt.outside_plan) == (12, 0, 12)
+    runs = runs_frame(root)
+    assert len(runs) == 12 and not set(runs["key"]) & set(old_rows["key"])  # only the new build's
+    assert sorted(runs.groupby("point").size()) == [3] * 4
+    stored = sum(pq.read_metadata(b / "runs.parquet").num_rows for b in root.glob("batches/batch=*"))
+    assert stored == 24  # nothing was deleted
+
+    two = read_sweep(write_scenario(star("1s") + SWEEP.format(reps=2), "two.toml"))
+    fewer = run_sweep(two, root, jobs=1)
+    assert (fewer.ran, fewer.skipped, fewer.outside_plan) == (0, 8, 16)
+    con = connect(root)
+    try:
+        assert con.execute("SELECT count(*), max(rep) FROM runs").fetchone() == (8, 1)
+        assert con.execute("SELECT count(DISTINCT key) FROM flows").fetchone() == (8,)
+        assert con.execute("SELECT count(*) FROM plan").fetchone() == (8,)
+    finally:
+        con.close()
+
+    monkeypatch.undo()  # the engine this process really has: its runs are stored already
+    back = run_sweep(three, root, jobs=1)
+    assert (back.ran, back.skipped) == (0, 12)
+    assert runs_frame(root).sort_values("key")["goodput_bps"].tolist() == old_rows.sort_values("key")["goodput_bps"].tolist()

@@ -103,6 +103,10 @@ def run_and_report(spec, out: Path, jobs: int | None, dask: str | None, label: s
     for d in outcome.quarantined:
         err_console.print(f"[yellow]warning:[/] {escape(str(d.batch))}: damaged ({escape(d.problem)}); moved aside, "
                           "its runs were run again")
+    if outcome.outside_plan:
+        err_console.print(f"[yellow]note:[/] {escape(str(outcome.root))}: {outcome.outside_plan:,} stored run(s) are not part "
+                          "of this sweep (another engine build, or other replications or values): kept in batches/, "
+                          "left out of the summary and the views", highlight=False, soft_wrap=True)
     summary, plots = finish(spec, outcome.root)
     return outcome, summary, plots
 

@@ -4,7 +4,8 @@ per-point summary (mean and 95% confidence interval over replications).
 Views (docs/sweeps.md): ``runs`` (one row per run: parameters, point, rep, seed,
 status, message, wall time, tcplab version, metrics), ``flows``, ``links`` and, when
 series were kept, ``flow_series``, ``link_series`` and ``delay_hist`` (joined to
-``runs`` by ``key``).
+``runs`` by ``key``), and ``plan``: the keys of the runs the latest sweep command
+planned, the only runs the views show.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from .integrity import require_intact
+from .integrity import SweepIntegrityError, require_intact
 from .stats import mean_ci
-from .store import TABLES
+from .store import PLAN, TABLES
 
 
 def connect(root: str | Path):
@@ -71,20 +72,38 @@ def check_read_only(con, sql: str) -> None:
 def define_views(con, root: Path, catalog: Path | None = None) -> list[str]:
     """(Re)defines one view per table present in ``root``'s batches; returns their names.
 
+    A directory with a plan (every sweep since #35's plan file) shows the runs its
+    latest sweep command planned, and the plan itself as the table ``plan``: runs an
+    earlier engine build or sweep definition left in the batches are not counted.
+
     The views name the batches by absolute path (DuckDB resolves a relative one against
     the reader's working directory, not the catalog's). So that a copied or moved
     ``catalog`` file cannot silently read the original directory's batches, each view
     stored in it checks that the database it is read from is that file and otherwise
     fails, saying what to do (#35)."""
+    import duckdb
+
     defined = []
-    guard = ""
+    conditions = []
+    if (root / PLAN).exists():
+        # Only the runs the latest sweep command planned (SweepStore.write_plan); the
+        # plan is copied into the database, so that a read-only connection, which may
+        # open nothing outside the batches, still has it.
+        plan = str(root / PLAN).replace("'", "''")
+        try:
+            con.execute(f"CREATE OR REPLACE TABLE plan AS SELECT key FROM read_parquet('{plan}')")
+        except duckdb.Error as e:
+            raise SweepIntegrityError(f"{root / PLAN}: unreadable ({str(e).splitlines()[0]}); rerun the sweep command "
+                                      f"on {root} to write it again") from None
+        conditions.append("key IN (SELECT key FROM plan)")
     if catalog is not None:
         here = str(catalog).replace("'", "''")
         message = (f"this catalog.duckdb was made for {catalog} and reads that directory's batches; it has been "
                    "copied or moved: open the directory with tcplab query DIR or tcplab.open_sweep(DIR), or "
                    "rewrite its catalog by resuming the sweep there").replace("'", "''")
-        guard = (f" WHERE CASE WHEN EXISTS (SELECT 1 FROM duckdb_databases() WHERE path = '{here}') "
-                 f"THEN true ELSE error('{message}') END")
+        conditions.append(f"CASE WHEN EXISTS (SELECT 1 FROM duckdb_databases() WHERE path = '{here}') "
+                          f"THEN true ELSE error('{message}') END")
+    where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
     for name in TABLES:
         files = sorted(root.glob(f"batches/batch=*/{name}.parquet"))
         if not files:
@@ -92,7 +111,7 @@ def define_views(con, root: Path, catalog: Path | None = None) -> list[str]:
             continue
         pattern = str(root / "batches" / "batch=*" / f"{name}.parquet").replace("'", "''")
         con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_parquet('{pattern}', "
-                    f"hive_partitioning = true, union_by_name = true){guard}")
+                    f"hive_partitioning = true, union_by_name = true){where}")
         defined.append(name)
     return defined
 

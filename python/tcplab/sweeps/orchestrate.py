@@ -44,6 +44,9 @@ class SweepOutcome:
     wall_s: float
     #: Damaged batches moved aside when the sweep started (their runs ran again).
     quarantined: tuple = ()
+    #: Runs stored in the directory that this sweep did not plan (another engine build,
+    #: an earlier definition of the sweep): kept, not counted (SweepStore.write_plan).
+    outside_plan: int = 0
 
 
 @dataclass(frozen=True)
@@ -162,7 +165,9 @@ def run_sweep(
     except SweepDirectoryError as e:
         raise SweepInputError(str(e)) from None
     done = store.done_keys()
+    store.write_plan([r.task.key for r in planned])
     todo = [r for r in planned if r.task.key not in done]
+    outside_plan = len(done - {r.task.key for r in planned})
     skipped = len(planned) - len(todo)
     rows_of = {r.task.key: r for r in todo}
     buffer = BatchBuffer()
@@ -210,7 +215,8 @@ def run_sweep(
     finally:
         store.close()
     return SweepOutcome(root=store.root, total=len(planned), skipped=skipped, ran=ran, failed=failed,
-                        wall_s=time.perf_counter() - started, quarantined=tuple(store.quarantined))
+                        wall_s=time.perf_counter() - started, quarantined=tuple(store.quarantined),
+                        outside_plan=outside_plan)
 
 
 # ----------------------------------------------------------------------- local workers

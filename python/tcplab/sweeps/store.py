@@ -4,6 +4,8 @@ half-written or stored twice.
 Layout (docs/sweeps.md)::
 
     DIR/sweep.json                       identity: scenario hash, parameters, points
+    DIR/plan.parquet                     the keys of the runs the latest sweep command
+                                         planned: what the views and summaries count
     DIR/batches/batch=<id>/runs.parquet  one row per run (parameters, seed, status, metrics)
     DIR/batches/batch=<id>/flows.parquet one row per flow of each run   (also links, and
                                          flow_series / link_series when series are kept)
@@ -32,6 +34,8 @@ from pathlib import Path
 
 from .integrity import DAMAGED_DIR, Damage, damaged, duplicates, stored_twice, write_manifest
 
+#: The file naming the runs of the sweep's current plan (:meth:`SweepStore.write_plan`).
+PLAN = "plan.parquet"
 #: The tables a batch may hold, in the order they are written.
 TABLES = ("runs", "flows", "links", "flow_series", "link_series", "delay_hist")
 
@@ -114,6 +118,20 @@ class SweepStore:
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
+
+    def write_plan(self, keys: list[str]) -> None:
+        """Records ``keys`` (every run the sweep command planned) as the runs this
+        directory's views and summaries count. Runs stored under other keys — by
+        another engine build, or before the sweep's replications or values changed —
+        stay in their batches (a later command may plan them again) but are never
+        averaged with these: a directory re-run after an engine fix had counted both
+        builds' runs as six replications of three (#35)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        staging = self.tmp / f"{PLAN}.{uuid.uuid4().hex[:8]}"
+        pq.write_table(pa.table({"key": keys}), staging)
+        os.replace(staging, self.root / PLAN)
 
     def done_keys(self) -> set[str]:
         """Keys of the runs already stored (ok or failed)."""
