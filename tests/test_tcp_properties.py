@@ -314,6 +314,19 @@ def test_a_go_back_n_does_not_reopen_the_window_in_one_burst() -> None:
                      profile="tcplab", sack=False), bounded_retransmissions=False)
 
 
+def test_reno_without_sack_repairs_a_windows_second_loss_without_the_timer() -> None:
+    """Drawn by this sampler with SACK off (2026-11-28): Reno on a 7.6-segment path
+    (12.6 Mb/s, 2.4 ms, 5-packet buffer) kept 26% of the link with 91 timeouts in 25 s.
+    Its overflows often lose two segments of one window; `cc = "reno"` ran RFC 5681's
+    own fast recovery, which ends at the first new ACK, so the partial ACK for the
+    second hole was taken as the end and the hole waited 200 ms for the timer. The
+    `tcplab` profile now runs RFC 6582 NewReno for Reno as for every other algorithm:
+    the partial ACK resends the hole (97%, no timeout; the `ns2` profile, ns-2's Reno
+    agent, gets there with one timeout)."""
+    check_share(dict(bw_bps=12623150.5, rtt_ms=2.437, buffer_bdp=1.9212, access_ratio=16.015, cc="reno",
+                     profile="tcplab", sack=False))
+
+
 def test_bbr_in_the_linux_profile_fills_a_1gbps_path() -> None:
     """Was 0.83 of the link (module docstring): BtlBw forgot the path's rate in every
     ProbeRTT, and pacing counted headers against a payload rate."""

@@ -729,7 +729,7 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = "newreno"))]
     pub cc: Option<Cc>,
-    /// Loss recovery (default: sack with sack = true, reno with cc = "reno", else newreno).
+    /// Loss recovery (default: sack with sack = true, else newreno; reno with cc = "reno" in the ns2 profile).
     #[serde(default)]
     pub recovery: Option<Recovery>,
     /// SACK blocks (RFC 2018). On by default, as every current stack negotiates it:
@@ -896,6 +896,9 @@ fn profiles() -> serde_json::Value {
     serde_json::json!({
         "tcplab": {
             "reduction_without_sack": "pipe", // RFC 6582 NewReno's window inflation without SACK
+            // RFC 6582 for every algorithm without SACK: RFC 5681's own fast recovery
+            // leaves a window's second loss to the timer (`recovery = "reno"` keeps it).
+            "reno_recovery": "newreno",
         },
         "ns2": {
             "initial_window": 2,             // windowInit_ 2

@@ -348,8 +348,9 @@ def _tcp(t: Table) -> dict:
 
 
 def _unwritten_recovery(d: dict, cc: dict, t: Table) -> str | None:
-    """The profile's loss recovery for `cc = "reno"` without SACK (Linux's stacks repair
-    partial ACKs whatever the module); None leaves the engine's rule."""
+    """The profile's loss recovery for `cc = "reno"` without SACK (`tcplab` and Linux's
+    stacks repair partial ACKs, RFC 6582, whatever the algorithm); None leaves the
+    engine's rule (Reno's own, as ns-2's Agent/TCP/Reno)."""
     sack = t.get("sack", F.boolean, d["sack"])
     if not sack and cc["algorithm"] == "reno":
         return d.get("reno_recovery")
