@@ -327,6 +327,23 @@ def test_reno_without_sack_repairs_a_windows_second_loss_without_the_timer() -> 
                      profile="tcplab", sack=False))
 
 
+def test_vegas_in_the_ns2_profile_measures_every_ack() -> None:
+    """Found by comparing the profiles on paths drawn by this sampler (2026-11-28):
+    Vegas under the `ns2` profile held 47% of a 230 Mb/s, 14 ms path (a 124-packet
+    buffer, no loss) where the other profiles filled it. The profile's once-per-RTT
+    RTT timing (ns-2's `rtt_active_`, for the RTO) also fed Vegas, whose rounds then
+    had fewer than three samples and fell back to Reno-like steps; ns-2's own Vegas
+    times every segment (`v_sendtime_`). Stronger than `check_share`'s halving bound
+    (which a Vegas that lost in slow start gets): its slow-start overshoot (130 drops
+    at 0.1 s) leaves about 126 segments, and a segment a round while under α queued
+    (70 a second) reaches the 271-segment BDP in about 2 s, so from 5 s on the link is
+    full (the old engine: 0.49 of it)."""
+    p = dict(bw_bps=229728905.2, rtt_ms=14.1762, buffer_bdp=0.45525, access_ratio=889.6, cc="vegas", profile="ns2")
+    text, _, _ = scenario(**p)
+    o = run_path(text, p["bw_bps"], p["rtt_ms"])
+    assert o.timeouts == 0 and o.share >= 0.9, o
+
+
 def test_bbr_in_the_linux_profile_fills_a_1gbps_path() -> None:
     """Was 0.83 of the link (module docstring): BtlBw forgot the path's rate in every
     ProbeRTT, and pacing counted headers against a payload rate."""

@@ -844,7 +844,7 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = "bytes"))]
     pub cwnd_counting: Option<CwndCounting>,
-    /// RTT samples from every ACK, or one timed segment per RTT (BSD, ns-2).
+    /// The RTO estimator's samples: every ACK, or one timed segment per RTT (BSD, ns-2); algorithms see every ACK's.
     #[serde(default)]
     #[schemars(extend("default" = "every_ack"))]
     pub rtt_sampling: Option<RttSampling>,

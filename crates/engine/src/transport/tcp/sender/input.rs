@@ -113,10 +113,18 @@ impl TcpSender {
                 (_, _, RttSampling::OncePerRtt) => timed.map(|sent| (sent, RttSource::Timed)),
             };
             if let Some((sent, source)) = sample {
-                rtt = Some(now - sent);
                 self.rtt.sample_between(sent, now, source);
                 self.stats.record_rtt(self.rtt.srtt());
             }
+            // The algorithm measures every ACK whatever the estimator's rule: ns-2's
+            // once-per-RTT timing (`rtt_active_`) feeds only its RTO, while its Vegas
+            // keeps each segment's send time (`v_sendtime_`), as Linux's delay-based
+            // modules take every ACK's sample.
+            rtt = match (self.p.timestamps, seg.ts_ecr()) {
+                (true, Some(ecr)) => Some(SimTime(ecr)),
+                _ => acked.rtt_sample_from,
+            }
+            .map(|sent| now - sent);
             match self.recovery.phase {
                 Phase::FastRecovery
                     if seg.ack >= self.recovery.recover
