@@ -60,6 +60,13 @@ def test_linux_profile_runs_the_kernels_recovery_and_default_module():
     assert _tcp_without_cc('profile = "linux", cc = "reno"')["recovery"] is None  # SACK recovery
 
 
+def test_reno_without_sack_recovers_by_rfc_6582_except_in_the_ns2_profile():
+    # RFC 5681's own fast recovery only where it is modelled: ns-2's Agent/TCP/Reno.
+    assert _tcp_without_cc('cc = "reno", sack = false')["recovery"] == "newreno"
+    assert _tcp_without_cc('profile = "ns2", cc = "reno", sack = false')["recovery"] is None  # the engine's Reno rule
+    assert _tcp_without_cc('cc = "reno", sack = false, recovery = "reno"')["recovery"] == "reno"
+
+
 def test_linux_2_6_18_profile_is_that_kernel():
     t = _tcp_without_cc('profile = "linux-2.6.18"')
     # BIC was the default module until 2.6.19; tcp_bic's initial_ssthresh was 100 then.
