@@ -118,13 +118,15 @@ impl TcpSender {
             }
             // The algorithm measures every ACK whatever the estimator's rule: ns-2's
             // once-per-RTT timing (`rtt_active_`) feeds only its RTO, while its Vegas
-            // keeps each segment's send time (`v_sendtime_`), as Linux's delay-based
-            // modules take every ACK's sample.
-            rtt = match (self.p.timestamps, seg.ts_ecr()) {
-                (true, Some(ecr)) => Some(SimTime(ecr)),
-                _ => acked.rtt_sample_from,
-            }
-            .map(|sent| now - sent);
+            // keeps each segment's send time (`v_sendtime_`). Linux gives its modules
+            // the newest segment acknowledged (`tcp_clean_rtx_queue`'s `ca_rtt_us`
+            // from `last_ackt`), the timestamp echo only when retransmitted data was
+            // acknowledged: a delayed ACK's echo is its older segment's, and would add
+            // the wait for the second to every sample.
+            rtt = acked
+                .rtt_sample_from
+                .or(seg.ts_ecr().filter(|_| self.p.timestamps).map(SimTime))
+                .map(|sent| now - sent);
             match self.recovery.phase {
                 Phase::FastRecovery
                     if seg.ack >= self.recovery.recover
