@@ -324,7 +324,7 @@ def test_a_single_sack_flow_under_random_loss_keeps_padhyes_rate(seed: int) -> N
     smaller of the loss-free one and PFTK's, the RTT taken as the propagation plus half
     the buffer (a longer RTT, a lower bound)."""
     p = draw_path(seed)
-    rng = random.Random(seed)
+    rng = random.Random(f"{seed}/loss")  # not draw_path's stream: its draws would pick these
     p.update(cc=rng.choice(LOSS_ALGORITHMS), profile=rng.choice(PROFILES),
              loss_rate=10 ** rng.uniform(*map(math.log10, LOSS_RANGE)))
     assume(not known_gap(p))
@@ -362,7 +362,8 @@ def test_a_single_flow_without_sack_uses_the_link_as_physics_allows(seed: int) -
     first overshoot can be repaired before SETTLE_S. Go-back-N after a timeout resends
     what the receiver holds, so the retransmission bound is not asserted."""
     p = draw_path(seed)
-    p.update(cc=random.Random(seed).choice(NO_SACK_ALGORITHMS), profile="tcplab", sack=False)
+    # Its own stream: draw_path's first draw (the bandwidth) would otherwise pick the algorithm.
+    p.update(cc=random.Random(f"{seed}/no-sack").choice(NO_SACK_ALGORITHMS), profile="tcplab", sack=False)
     assume(not known_gap(p) and repairable_without_sack(p))
     check_share(p, bounded_retransmissions=False)
 
