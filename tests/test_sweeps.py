@@ -379,7 +379,21 @@ def test_a_sweep_too_large_to_plan_is_refused_at_once(write_scenario, tmp_path, 
     path = write_scenario(star() + table.replace('limit = ', '"link[0].queue.limit" = '))
     r = run_cli("sweep", str(path), "--out", str(tmp_path / "s"))
     assert r.returncode == 2 and "at most 1,000,000" in r.stderr, r.stderr
+    assert "--yes" in " ".join(r.stderr.split())  # the way past it is named
     assert not (tmp_path / "s").exists()
+
+
+def test_yes_plans_beyond_the_limit(write_scenario):
+    """`tcplab sweep --yes` lifts the 1,000,000-run limit (#35: "unless told --yes"):
+    1,200,000 runs are refused by default and parsed with the limit lifted."""
+    from tcplab.scenario.errors import ScenarioError
+
+    path = write_scenario(star() + "[sweep]\nreplications = 600000\n[sweep.parameters]\n"
+                          "limit = { values = [10, 20], set = { \"link[0].queue.limit\" = \"{limit} packets\" } }\n")
+    with pytest.raises(ScenarioError, match="1,200,000 runs"):
+        read_sweep(path)
+    spec = read_sweep(path, max_runs=None)
+    assert spec.replications == 600000 and len(spec.points()) == 2
 
 
 def test_a_sweep_whose_every_point_the_engine_rejects_writes_nothing(write_scenario, tmp_path):

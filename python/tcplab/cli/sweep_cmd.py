@@ -119,13 +119,15 @@ def sweep(
     dask: DaskOpt = None,
     backend: BackendOpt = "sim",
     hosts: HostsOpt = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Plan a sweep of more than 1,000,000 runs (held in memory while planned).")] = False,
 ) -> None:
     """Run every point × replication of a sweep in parallel; resumable (runs already in
     the directory are not run again). Exit status 1 if some runs failed."""
     from ..sweeps import read_sweep
+    from ..sweeps.spec import MAX_RUNS
 
     try:
-        spec = read_sweep(file)
+        spec = read_sweep(file, max_runs=None if yes else MAX_RUNS)
         host_specs = _hosts_for(backend, hosts, [spec.scenario])
     except ScenarioError as e:
         fail(str(e), 2)

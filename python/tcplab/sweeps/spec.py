@@ -175,11 +175,18 @@ RESERVED_COLUMNS = ("key", "point", "rep", "seed", "status", "message", "wall_s"
                     "delay_ms_mean", "events")
 
 
-def read_sweep(source: str | os.PathLike, extra: dict | None = None) -> SweepSpec:
+#: The most runs a sweep may plan: a million runs of the smallest scenario take days on
+#: one machine, and planning more would hold every point in memory (#35: a sweep of
+#: 10^10 points ran out of memory, one of 10^12 replications planned for ever);
+#: `tcplab sweep --yes` plans beyond it.
+MAX_RUNS = 1_000_000
+
+
+def read_sweep(source: str | os.PathLike, extra: dict | None = None, max_runs: int | None = MAX_RUNS) -> SweepSpec:
     """Reads a scenario with a ``[sweep]`` table, or a sweep file (``scenario = "x.toml"``
     plus ``[sweep]``, and optionally ``set = {path = value}`` applied to every run).
     ``extra`` replaces keys of the ``[sweep]`` table (used by ``tcplab reproduce
-    --quick``)."""
+    --quick``); ``max_runs`` None plans a sweep of any size (``tcplab sweep --yes``)."""
     from ..scenario.loader import read_raw
 
     raw, name = read_raw(source)
@@ -207,7 +214,7 @@ def read_sweep(source: str | os.PathLike, extra: dict | None = None) -> SweepSpe
             raise ScenarioError("sweep", "missing: a sweep needs a [sweep] table with [sweep.parameters]")
         table.update(extra or {})
         scenario = {k: v for k, v in scenario.items() if k != "sweep"}
-        return _parse(table, scenario, scenario_name, base_overrides)
+        return _parse(table, scenario, scenario_name, base_overrides, max_runs)
     except ScenarioError as e:
         raise e if e.source else e.with_source(name) from None
 
@@ -227,7 +234,8 @@ def _base_sets(value: object) -> tuple[str, ...]:
     return tuple(f"{path}={json.dumps(v) if not isinstance(v, str) else v}" for path, v in value.items())
 
 
-def _parse(table: dict, scenario: dict, source: str, base_overrides: tuple[str, ...]) -> SweepSpec:
+def _parse(table: dict, scenario: dict, source: str, base_overrides: tuple[str, ...],
+           max_runs: int | None = MAX_RUNS) -> SweepSpec:
     for key in table:
         if key not in _SWEEP_KEYS:
             raise ScenarioError(f"sweep.{key}", f"unknown key '{key}'{suggest(key, _SWEEP_KEYS)}; valid keys: {', '.join(_SWEEP_KEYS)}")
@@ -265,7 +273,8 @@ def _parse(table: dict, scenario: dict, source: str, base_overrides: tuple[str, 
 
         time_limit = parse_duration_ns(table["time_limit"], "sweep.time_limit") / 1e9
     plots = tuple(_plot(p, i, names, metrics) for i, p in enumerate(_as_list(table.get("plot", []))))
-    _check_size(parameters, zip_groups, replications)
+    if max_runs is not None:
+        _check_size(parameters, zip_groups, replications, max_runs)
     spec = SweepSpec(scenario=scenario, scenario_source=source, parameters=parameters, zip_groups=zip_groups,
                      exclude=tuple(exclude), replications=replications, metrics=tuple(metrics), series=series,
                      time_limit_s=time_limit, plots=plots, base_overrides=base_overrides)
@@ -274,22 +283,18 @@ def _parse(table: dict, scenario: dict, source: str, base_overrides: tuple[str, 
     return spec
 
 
-#: The most runs a sweep may plan: a million runs of the smallest scenario take days on
-#: one machine, and planning more would hold every point in memory (#35: a sweep of
-#: 10^10 points ran out of memory, one of 10^12 replications planned for ever).
-MAX_RUNS = 1_000_000
-
-
-def _check_size(parameters: tuple[Parameter, ...], zip_groups: tuple[tuple[str, ...], ...], replications: int) -> None:
-    """A ScenarioError when the grid times the replications exceeds MAX_RUNS, counted
+def _check_size(parameters: tuple[Parameter, ...], zip_groups: tuple[tuple[str, ...], ...], replications: int,
+                max_runs: int) -> None:
+    """A ScenarioError when the grid times the replications exceeds ``max_runs``, counted
     from the axes' lengths before any point is built."""
     zipped = {name for group in zip_groups for name in group}
     by_name = {p.name: p for p in parameters}
     points = math.prod(len(by_name[group[0]].values) for group in zip_groups)
     points *= math.prod(len(p.values) for p in parameters if p.name not in zipped)
-    if points * replications > MAX_RUNS:
+    if points * replications > max_runs:
         raise ScenarioError("sweep", f"plans {points * replications:,} runs ({points:,} points × {replications:,} "
-                                     f"replications); at most {MAX_RUNS:,}: split it into several sweeps")
+                                     f"replications); at most {max_runs:,}: split it into several sweeps, or pass "
+                                     "--yes to plan it (every run is held in memory while the sweep is planned)")
 
 
 def _as_list(value: object) -> list:
