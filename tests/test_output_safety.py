@@ -125,7 +125,7 @@ def test_a_killed_writers_leftovers_are_removed_by_the_next_run(tmp_path):
     (stale / "summary.json").write_text("{}")
     other = tmp_path / f".other.tmp-{dead.pid}-abcd1234"  # another output's: not ours to judge
     other.mkdir()
-    write_directory(tmp_path / "res", lambda d: (d / "x").write_text("1"))
+    write_directory(tmp_path / "res", lambda d: (d / "x").write_text("1"), "run")
     assert not stale.exists() and other.exists()
 
 
@@ -133,7 +133,7 @@ def test_the_swap_never_leaves_the_path_without_complete_results(tmp_path):
     """While a new result is swapped in, a reader polling the path always finds a
     complete directory (the old or the new one), never none."""
     out = tmp_path / "res"
-    write_directory(out, lambda d: (d / "summary.json").write_text("old"))
+    write_directory(out, lambda d: (d / "summary.json").write_text("old"), "run")
     reader = subprocess.Popen([sys.executable, "-c", f"""
 import os, sys
 p = {str(out / 'summary.json')!r}
@@ -146,7 +146,7 @@ for _ in range(200000):
 print(missing)
 """], stdout=subprocess.PIPE, text=True)
     for k in range(200):
-        write_directory(out, lambda d, k=k: (d / "summary.json").write_text(str(k)))
+        write_directory(out, lambda d, k=k: (d / "summary.json").write_text(str(k)), "run")
     missing = int(reader.communicate()[0])
     assert missing == 0
 

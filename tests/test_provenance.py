@@ -89,6 +89,14 @@ def test_compare_names_the_scenario_difference_and_the_change(tmp_path):
     row = next(line for line in p.stdout.splitlines() if "flow1" in line and "goodput" in line)
     assert f"{100 * (after - before) / before:,.3f}" in row
     assert {"throughput.png", "queue.png", "flows.csv", "links.csv"} <= {f.name for f in (tmp_path / "cmp").iterdir()}
+    # The comparison's marker says what it holds (#35): given back as a run's results it
+    # is named as a comparison, not as "not a tcplab results directory".
+    assert json.loads((tmp_path / "cmp" / ".tcplab-results").read_text())["kind"] == "comparison"
+    assert json.loads((a / ".tcplab-results").read_text())["kind"] == "run"
+    for args in (["report", str(tmp_path / "cmp")], ["compare", str(tmp_path / "cmp"), str(a), "--out", str(tmp_path / "c2")]):
+        p = run_cli(*args)
+        assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
+        assert "holds the output of tcplab compare, not one run's results" in p.stderr
 
 
 def test_compare_refuses_a_directory_without_results(tmp_path):

@@ -48,13 +48,13 @@ def test_a_signal_stops_the_run_with_one_line_and_no_leftovers(tmp_path, sig, st
 
 def test_an_interrupted_write_keeps_the_old_results(tmp_path):
     out = tmp_path / "res"
-    write_directory(out, lambda d: (d / "summary.json").write_text("old"))
+    write_directory(out, lambda d: (d / "summary.json").write_text("old"), "run")
 
     def interrupted(d: Path) -> None:
         (d / "summary.json").write_text("half")
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        write_directory(out, interrupted)
+        write_directory(out, interrupted, "run")
     assert (out / "summary.json").read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["res"]

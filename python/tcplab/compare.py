@@ -17,6 +17,7 @@ import pandas as pd
 
 from .output import OutputError, write_directory
 from .results import RunResult
+from .series import StoredResultsError
 
 #: (label, summary field, scale) of the per-flow metrics compared.
 FLOW_METRICS = [
@@ -54,6 +55,8 @@ def load_runs(directories: Sequence[str | Path]) -> list[RunResult]:
     for d in directories:
         try:
             runs.append(RunResult.from_directory(d))
+        except StoredResultsError as e:  # tcplab's own, damaged or of another kind: it names the file
+            raise OutputError(str(e)) from None
         except (OSError, ValueError) as e:
             raise OutputError(f"{d}: not a tcplab results directory ({e})") from None
     return runs
@@ -162,7 +165,7 @@ def write_overlays(directories: Sequence[str | Path], out: str | Path) -> Path:
         c.flows.to_csv(d / "flows.csv", index=False)
         c.links.to_csv(d / "links.csv", index=False)
 
-    return write_directory(Path(out), fill)
+    return write_directory(Path(out), fill, "comparison")
 
 
 def _save(fig, ax, path: Path) -> None:

@@ -34,6 +34,9 @@ from pathlib import Path
 #: The file that marks a directory as tcplab's results, with the layout's version.
 MARKER = ".tcplab-results"
 FORMAT_VERSION = 1
+#: What a results directory holds (the marker's ``kind``), as messages name it.
+KINDS = {"run": "one run's results", "comparison": "the output of tcplab compare",
+         "crosscheck": "the output of tcplab emu --crosscheck"}
 
 
 class OutputError(ValueError):
@@ -146,6 +149,20 @@ def changed_since_written(directory: Path, name: str) -> str | None:
     return None if actual == sums[name] else "changed since tcplab wrote it (its checksum differs); run it again"
 
 
+def not_a_run(directory: Path) -> str | None:
+    """Why ``directory`` cannot be read as one run's results when its marker says it
+    holds something else (a comparison, a crosscheck); None otherwise — also for
+    results written before markers had a kind (#35: such a directory was reported
+    as "not a tcplab results directory")."""
+    try:
+        kind = json.loads((directory / MARKER).read_text()).get("kind")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(kind, str) or kind == "run":
+        return None
+    return f"holds {KINDS.get(kind, repr(kind))}, not one run's results: give the directory a run wrote"
+
+
 def record_written(directory: Path, names: Sequence[str]) -> None:
     """Adds ``names`` (files tcplab wrote into the results ``directory`` after the run,
     e.g. ``tcplab report --plots``) to its marker's list."""
@@ -159,9 +176,10 @@ def record_written(directory: Path, names: Sequence[str]) -> None:
         replace_file(marker, lambda tmp: tmp.write_text(json.dumps(data) + "\n"))
 
 
-def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
+def write_directory(out: str | Path, fill: Callable[[Path], None], kind: str) -> Path:
     """Creates the results directory ``out`` with the files ``fill`` writes, under the
-    guarantees of this module; returns the path written (symlinks resolved)."""
+    guarantees of this module, its marker saying what it holds (``kind``, one of
+    KINDS); returns the path written (symlinks resolved)."""
     path = check_output(out)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -176,7 +194,7 @@ def write_directory(out: str | Path, fill: Callable[[Path], None]) -> Path:
     try:
         fill(tmp)
         written = sorted(e.name for e in os.scandir(tmp))
-        marker = {"format": FORMAT_VERSION, "files": written, "sha256": _checksums(tmp)}
+        marker = {"format": FORMAT_VERSION, "kind": kind, "files": written, "sha256": _checksums(tmp)}
         (tmp / MARKER).write_text(json.dumps(marker) + "\n")
         os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it owner-only
         if path.exists():

@@ -125,9 +125,11 @@ class RunResult:
     def from_directory(cls, directory: str | Path) -> RunResult:
         """The results a run saved in ``directory`` (summary.json; the series are read
         from its Parquet files when asked for)."""
-        from .output import changed_since_written
+        from .output import changed_since_written, not_a_run
 
         path = Path(directory)
+        if (problem := not_a_run(path)) is not None:
+            raise StoredResultsError(f"{path}: {problem}")
         if (problem := changed_since_written(path, "summary.json")) is not None:
             raise StoredResultsError(f"{path / 'summary.json'}: {problem}")
         summary = json.loads((path / "summary.json").read_text())
@@ -294,4 +296,4 @@ class RunResult:
 
                 write_plots(self, d, throughput=throughput, fmt=plot_format)
 
-        return write_directory(Path(out), fill)
+        return write_directory(Path(out), fill, "run")

@@ -186,7 +186,7 @@ def crosscheck_command(
             (d / "crosscheck.md").write_text(cc.markdown(table))
             cc.plot_cwnd(sim, emu, d / "cwnd.png")
 
-        written = write_directory(target, fill)
+        written = write_directory(target, fill, "crosscheck")
     except (ScenarioError, OutputError, EmuError) as e:
         fail(str(e), 2)
     from ..tables import Column, fitted_tables

@@ -205,6 +205,8 @@ def report_command(
         _check_plot_format(plot_format)
         try:
             result = RunResult.from_directory(results)
+        except StoredResultsError as e:  # tcplab's own, damaged or of another kind: it names the file
+            raise OutputError(str(e)) from None
         except (OSError, ValueError) as e:
             raise OutputError(f"{results}: not a tcplab results directory ({e})") from None
         throughput = "goodput" if goodput_plot else "received"
