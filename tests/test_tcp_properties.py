@@ -256,11 +256,16 @@ def draw_path(seed: int) -> dict:
 SMALLEST_WINDOW = 5
 
 
+def window_packets(p: dict) -> float:
+    """What the path holds, BDP + buffer, packets."""
+    _, buffer_packets, bdp_packets = scenario(**p)
+    return bdp_packets + buffer_packets
+
+
 def known_gap(p: dict) -> bool:
     """Paths under SMALLEST_WINDOW segments (see the module docstring): not drawn
     (Hypothesis draws another path instead)."""
-    _, buffer_packets, bdp_packets = scenario(**p)
-    return bdp_packets + buffer_packets < SMALLEST_WINDOW
+    return window_packets(p) < SMALLEST_WINDOW
 
 
 def check_share(p: dict, bounded_retransmissions: bool = True) -> None:
@@ -349,8 +354,7 @@ def repairable_without_sack(p: dict) -> bool:
     partial ACKs; a go-back-N after the timer finds no more), and an overshoot can
     leave up to half the path's window, (BDP + buffer)/2 segments, in holes. Also
     within HOST_QUEUE_PACKETS, as the access-queue property is."""
-    _, buffer_packets, bdp_packets = scenario(**p)
-    window = bdp_packets + buffer_packets
+    window = window_packets(p)
     return window / 2 * p["rtt_ms"] / 1e3 <= SETTLE_S and window <= HOST_QUEUE_PACKETS
 
 
@@ -419,7 +423,7 @@ def test_reno_without_sack_repairs_a_windows_second_loss_without_the_timer() -> 
 
 def test_vegas_in_the_ns2_profile_measures_every_ack() -> None:
     """Found by comparing the profiles on paths drawn by this sampler (2026-11-28):
-    Vegas under the `ns2` profile held 47% of a 230 Mb/s, 14 ms path (a 124-packet
+    Vegas under the `ns2` profile held 49% of a 230 Mb/s, 14 ms path (a 124-packet
     buffer, no loss) where the other profiles filled it. The profile's once-per-RTT
     RTT timing (ns-2's `rtt_active_`, for the RTO) also fed Vegas, whose rounds then
     had fewer than three samples and fell back to Reno-like steps; ns-2's own Vegas

@@ -50,7 +50,8 @@ class Comparison:
 
 
 def load_runs(directories: Sequence[str | Path]) -> list[RunResult]:
-    """Each directory's results; an OutputError names the first that is not one."""
+    """Each directory's results; an OutputError names the first that is not one (or,
+    for tcplab's own results that are damaged or of another kind, says what is wrong)."""
     runs = []
     for d in directories:
         try:

@@ -198,17 +198,12 @@ def report_command(
     goodput_plot: Annotated[bool, typer.Option("--goodput-plot", help="Show goodput first instead of received throughput.")] = False,
 ) -> None:
     """(Re)write a results directory's report.html, and on request its plot files, from the data the run saved."""
+    from ..compare import load_runs
     from ..report import write_report
-    from ..results import RunResult
 
     try:
         _check_plot_format(plot_format)
-        try:
-            result = RunResult.from_directory(results)
-        except StoredResultsError as e:  # tcplab's own, damaged or of another kind: it names the file
-            raise OutputError(str(e)) from None
-        except (OSError, ValueError) as e:
-            raise OutputError(f"{results}: not a tcplab results directory ({e})") from None
+        (result,) = load_runs([results])
         throughput = "goodput" if goodput_plot else "received"
         written = [replace_file(results / "report.html", lambda tmp: write_report(result, tmp, throughput))]
         if plots or plot_format is not None:

@@ -165,9 +165,10 @@ def run_sweep(
     except SweepDirectoryError as e:
         raise SweepInputError(str(e)) from None
     done = store.done_keys()
-    store.write_plan([r.task.key for r in planned])
+    planned_keys = [r.task.key for r in planned]
+    store.write_plan(planned_keys)
     todo = [r for r in planned if r.task.key not in done]
-    outside_plan = len(done - {r.task.key for r in planned})
+    outside_plan = len(done.difference(planned_keys))
     skipped = len(planned) - len(todo)
     rows_of = {r.task.key: r for r in todo}
     buffer = BatchBuffer()
