@@ -271,3 +271,17 @@ def test_the_papers_optimum_is_marked_on_its_line():
     assert [m.name for m in markers] == ["paper's optimum, delay_ms = 20.0"]
     assert markers[0].x.tolist() == [40.0, 50.0] and markers[0].y.tolist() == [5.0, 7.0]
     assert markers[0].pair == "delay_ms = 20.0" and markers[0].role == "reference"
+
+
+def test_a_check_kind_that_is_a_table_is_named_not_an_internal_error(tmp_path):
+    """Found by `make fuzz` (2026-11-28): a study whose `check.kind` is a table ended
+    in `TypeError: unhashable type: 'dict'` while its shape was checked; it is an
+    unknown kind, named with the file's entry."""
+    export_study(load_study("sctp"), tmp_path)
+    study = tmp_path / "study.toml"
+    text = study.read_text()
+    old = 'kind = "measure_ratio"'
+    assert old in text
+    study.write_text(text.replace(old, 'kind = { a = 1 }', 1))
+    with pytest.raises(StudyError, match=r"check\.kind: unknown check kind"):
+        load_study(str(tmp_path))

@@ -127,10 +127,13 @@ CHECK_SHAPES: dict[str, tuple[dict[str, Type], tuple[str, ...]]] = {
 def check_shape(check: object) -> str | None:
     """What is wrong with a conclusion's ``check`` table as its kind takes it, or None
     (an unknown kind is :func:`tcplab.studies.checks.check_problem`'s to name)."""
-    if not isinstance(check, dict) or check.get("kind") not in CHECK_SHAPES:
+    if not isinstance(check, dict):
         return None
-    own, required = CHECK_SHAPES[check["kind"]]
-    if check["kind"] == "value" and "of" not in check:
+    kind = check.get("kind")
+    if not isinstance(kind, str) or kind not in CHECK_SHAPES:  # a table is no kind (and unhashable)
+        return None
+    own, required = CHECK_SHAPES[kind]
+    if kind == "value" and "of" not in check:
         required = ("sweep", "y")
     return problem(check, {**_COMMON, **own}, required)
 
