@@ -130,15 +130,20 @@ def test_cells_within_a_factor():
     assert "variant = reno, rtt_ms = 100: ×0.33" in outcome.detail
 
 
-def test_a_band_that_excludes_the_papers_value_is_refused(tmp_path):
+def _sctp_study_edited(tmp_path, old: str, new: str) -> str:
+    """The sctp study exported to ``tmp_path`` with the first ``old`` replaced by ``new``."""
     export_study(load_study("sctp"), tmp_path)
     study = tmp_path / "study.toml"
     text = study.read_text()
-    old = "min = 1.2, max = 1.3, published = 1.25"
     assert old in text
-    study.write_text(text.replace(old, "min = 1.2, max = 1.3, published = 1.5", 1))
+    study.write_text(text.replace(old, new, 1))
+    return str(tmp_path)
+
+
+def test_a_band_that_excludes_the_papers_value_is_refused(tmp_path):
+    edited = _sctp_study_edited(tmp_path, "min = 1.2, max = 1.3, published = 1.25", "min = 1.2, max = 1.3, published = 1.5")
     with pytest.raises(StudyError, match=r"conclusion\[\d+\]\.check: the paper's value 1.5 is outside its band"):
-        load_study(str(tmp_path))
+        load_study(edited)
 
 
 def test_table2_figure_shows_the_papers_values(quick_reproduction):
@@ -277,11 +282,6 @@ def test_a_check_kind_that_is_a_table_is_named_not_an_internal_error(tmp_path):
     """Found by `make fuzz` (2026-11-28): a study whose `check.kind` is a table ended
     in `TypeError: unhashable type: 'dict'` while its shape was checked; it is an
     unknown kind, named with the file's entry."""
-    export_study(load_study("sctp"), tmp_path)
-    study = tmp_path / "study.toml"
-    text = study.read_text()
-    old = 'kind = "measure_ratio"'
-    assert old in text
-    study.write_text(text.replace(old, 'kind = { a = 1 }', 1))
+    edited = _sctp_study_edited(tmp_path, 'kind = "measure_ratio"', 'kind = { a = 1 }')
     with pytest.raises(StudyError, match=r"check\.kind: unknown check kind"):
-        load_study(str(tmp_path))
+        load_study(edited)
