@@ -55,6 +55,23 @@ def skip_unless_emulation_kept_time(results: Path) -> None:
         pytest.skip(f"the emulator could not keep time on this machine now: {timekeeping['problems']}")
 
 
+def failed_emulated_runs(sweep: Path) -> list[str]:
+    """The messages of the failed runs of the emulated sweep in ``sweep``; skips the
+    calling test when each of them is the emulator's own verdict that it could not keep
+    time (a stored run fails with it: sweeps/task.py), as
+    :func:`skip_unless_emulation_kept_time` does for one run."""
+    import tcplab
+
+    con = tcplab.open_sweep(str(sweep))
+    try:
+        messages = [m for (m,) in con.execute("SELECT message FROM runs WHERE status != 'ok'").fetchall()]
+    finally:
+        con.close()
+    if messages and all(str(m).startswith("the emulator could not keep time") for m in messages):
+        pytest.skip(f"the emulator could not keep time on this machine now: {messages}")
+    return messages
+
+
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Runs ``python -m tcplab ARGS`` and captures its output."""
     return subprocess.run([sys.executable, "-m", "tcplab", *args], capture_output=True, text=True, cwd=cwd, timeout=600)
