@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (NO_SACK_COLLAPSE, SCENARIOS, failed_emulated_runs, run_cli, skip_if_machine_busy,
-                      skip_unless_emulation_kept_time)
+from conftest import NO_SACK_COLLAPSE, SCENARIOS, failed_emulated_runs, run_cli, skip_if_machine_busy, skip_unless_emulation_kept_time
 from tcplab.emu import EmulationRefused, crosscheck, support
 from tcplab.results import RunResult
 from tcplab.scenario import load
