@@ -8,6 +8,7 @@ package is none, since that package is already being imported."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "python" / "tcplab"
@@ -99,3 +100,91 @@ def test_no_module_imports_another_modules_private_names():
                 found += [f"{path.relative_to(PACKAGE)}: {alias.name}" for alias in node.names
                           if alias.name.startswith("_") and alias.name not in ("_core", "__version__")]
     assert not found, found
+
+
+# The engine crate (#34 item 2): every `crate::`, `super::` and `self::` path in a
+# source file, `use` trees expanded, is an edge from the file's module to the longest
+# module that path names. Test code is left out (`#[cfg(test)]` modules, inline or in
+# files of their own), and so is an edge to the module's own ancestor, which declares
+# it. Granularity is the file: `transport::tcp::rack` and `transport::tcp::scoreboard`
+# are two modules.
+ENGINE = Path(__file__).resolve().parent.parent / "crates" / "engine" / "src"
+_TEST_MODULE = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*([;{])")
+_USE = re.compile(r"\buse\s+((?:crate|super|self)\b[^;]*);")
+_PATH = re.compile(r"\b((?:crate|super|self)(?:::\w+)+)")
+
+
+def _without_tests(source: str) -> tuple[str, set[str]]:
+    """``source`` without its `#[cfg(test)]` modules, and the names of those declared
+    in files of their own."""
+    in_files = set()
+    while (m := _TEST_MODULE.search(source)) is not None:
+        end = m.end()
+        if m.group(2) == ";":
+            in_files.add(m.group(1))
+        else:
+            depth = 1
+            while depth:
+                depth += {"{": 1, "}": -1}.get(source[end], 0)
+                end += 1
+        source = source[: m.start()] + source[end:]
+    return source, in_files
+
+
+def _use_paths(tree: str) -> list[str]:
+    """The paths a `use` tree names: ``a::{b, c::{d, e}}`` → a::b, a::c::d, a::c::e."""
+    tree = re.sub(r"\s+", "", re.sub(r"\s+as\s+\w+", "", tree))
+    if "{" not in tree:
+        return [tree]
+    head, body = tree.split("{", 1)
+    body = body[: body.rindex("}")]
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(body + ","):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    return [p for part in parts if part for p in _use_paths(head + part)]
+
+
+def engine_graph() -> dict[str, set[str]]:
+    """Engine module (`a::b`) → the engine modules its non-test code names."""
+    files = {}
+    for path in ENGINE.rglob("*.rs"):
+        parts = list(path.relative_to(ENGINE).with_suffix("").parts)
+        files["::".join(parts[:-1] if parts[-1] in ("mod", "lib") else parts)] = path
+    sources, test_only = {}, set()
+    for module, path in files.items():
+        sources[module], declared = _without_tests(re.sub(r"//[^\n]*", "", path.read_text()))
+        test_only |= {f"{module}::{name}" if module else name for name in declared}
+    modules = {m for m in files if m not in test_only and not any(m.startswith(t + "::") for t in test_only)}
+    edges: dict[str, set[str]] = {m: set() for m in modules}
+    for module in modules:
+        source = sources[module]
+        named = [p for use in _USE.findall(source) for p in _use_paths(use)] + _PATH.findall(_USE.sub("", source))
+        for path in named:
+            segments = path.split("::")
+            here = module.split("::") if module else []
+            while segments[0] in ("super", "self"):
+                here = here[:-1] if segments.pop(0) == "super" else here
+            names = (here if path.startswith(("super", "self")) else []) + [s for s in segments if s != "crate"]
+            while names and "::".join(names) not in modules:
+                names.pop()
+            target = "::".join(names)
+            if target and target != module and not module.startswith(target + "::"):
+                edges[module].add(target)
+    return edges
+
+
+def test_the_engine_checker_reads_use_trees_and_leaves_tests_out():
+    assert _use_paths("crate::a::{b, c::{d, e as f}}") == ["crate::a::b", "crate::a::c::d", "crate::a::c::e"]
+    source, in_files = _without_tests("fn a() {}\n#[cfg(test)]\nmod tests { fn b() { crate::x::y(); } }\n"
+                                      "#[cfg(test)]\nmod harness;\nfn c() {}")
+    assert "crate::x" not in source and "fn c" in source and in_files == {"harness"}
+
+
+def test_the_engine_modules_form_no_cycle():
+    edges = engine_graph()
+    assert "cc" in edges["transport::tcp::sender"] and "wire" in edges["net::packet"]
+    assert "transport::tcp::harness" not in edges  # test code
+    assert cycle(edges) is None, " -> ".join(cycle(edges) or [])

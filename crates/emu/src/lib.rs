@@ -14,6 +14,8 @@
 //!
 //! No allocation per packet: packet buffers are recycled through a free list.
 
+#![warn(missing_docs)]
+
 use std::collections::HashMap;
 use std::io;
 use std::os::fd::RawFd;

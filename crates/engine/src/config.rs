@@ -330,7 +330,7 @@ pub enum TransportConfig {
     Sctp(SctpConfig),
 }
 
-pub use crate::transport::tcp::cc::CcConfig;
+pub use crate::cc::CcConfig;
 
 /// Loss recovery, chosen independently of the congestion-control algorithm.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -700,7 +700,7 @@ pub enum BurstLimit {
 }
 
 fn default_sack_blocks() -> u8 {
-    crate::transport::tcp::segment::MAX_SACK_BLOCKS as u8
+    crate::wire::tcp::MAX_SACK_BLOCKS as u8
 }
 
 fn default_true() -> bool {

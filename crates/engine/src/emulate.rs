@@ -1,5 +1,5 @@
 //! A scenario's network as the emulator runs it (issue #14, docs/emulation.md): every
-//! link direction is the simulator's own [`Channel`] behind a
+//! link direction is the simulator's own [`crate::net::channel::Channel`] behind a
 //! [`RealtimeLink`], and a packet a host sends walks its flow's route hop by hop —
 //! the routers live here, as chains of link directions, so no router needs a
 //! namespace of its own and no delay is ever applied on a sender's own egress.
@@ -16,8 +16,8 @@
 
 use crate::config::{ConfigError, ScenarioConfig};
 use crate::metrics::Binning;
+use crate::metrics::DropCause;
 use crate::net::channel::Offered;
-use crate::net::queue::DropCause;
 use crate::net::realtime::{Pacing, RealtimeLink};
 use crate::results::{channel_names, link_result, LinkResult, LinkSeries};
 use crate::sim::build_channels;

@@ -9,13 +9,13 @@
 //! rate and empty elsewhere. The per-item costs below were measured on this engine
 //! (`benchmarks/series_memory.py` checks the series' against real runs).
 
+use crate::cc::STATE_SLOTS;
 use crate::config::{Amount, AppConfig, ChannelConfig, ScenarioConfig, SizeUnit};
 use crate::metrics::bins::Binning;
-use crate::net::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::time::SimTime;
-use crate::transport::tcp::cc::STATE_SLOTS;
-use crate::transport::tcp::segment::TCP_HEADER_BYTES;
 use crate::validate::{plan, Plan};
+use crate::wire::tcp::TCP_HEADER_BYTES;
+use crate::wire::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::ConfigError;
 use serde::Serialize;
 
@@ -38,9 +38,11 @@ const NODE_BYTES: f64 = 1_000.0;
 const FLOW_BYTES: f64 = 12_000.0;
 /// Bytes per packet in the network: pooled packet, queue entry, sender scoreboard.
 const PACKET_BYTES: f64 = 128.0;
-/// Wall time per event and per series cell (bins are flushed and copied out), at
-/// the slow end of what benchmarks B1-B3 and the many-flow runs measure here.
+/// Wall time per event, at the slow end of what benchmarks B1-B3 and the many-flow
+/// runs measure here.
 pub const SECONDS_PER_EVENT: f64 = 1.0 / 2e6;
+/// Wall time per series cell (bins are flushed and copied out), measured as
+/// [`SECONDS_PER_EVENT`] is.
 pub const SECONDS_PER_CELL: f64 = 50e-9;
 /// Scheduler events per packet per hop (its arrival; serialization is computed, not
 /// scheduled) and per packet at the endpoints (send, receive, timers), measured on

@@ -4,7 +4,7 @@
 //! These types are the single source of the format. They are never filled in: the
 //! front end parses files (units, shorthands, `count` tables) and hands the engine a
 //! [`crate::config::ScenarioConfig`] in SI units. What they give is their JSON Schema
-//! ([`json_schema`]), which `tcplab schema` publishes for editors, and from which the
+//! ([`json_schema()`]), which `tcplab schema` publishes for editors, and from which the
 //! Python front end takes its key lists, choices and defaults (`tcplab.scenario.format`)
 //! and docs/scenario.md is checked (`tests/test_schema.py`) — so the three cannot drift.
 //!
@@ -345,6 +345,7 @@ pub struct Link {
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub count: Option<u32>,
+    /// Everything else a link says: rate, delay, MTU, queue, loss, …
     #[serde(flatten)]
     pub properties: LinkProperties,
 }

@@ -22,18 +22,29 @@
 //!   ([`pcap`]) write to writers the caller passes.
 //!
 //! ## Layers
+//! Each layer names only those before it (`tests/test_import_graph.py` checks that the
+//! modules form no cycle):
+//! * [`time`], [`rng`] — simulated time and the random streams.
+//! * [`wire`] — what a packet carries: IPv4 sizes, the transport headers
+//!   ([`wire::tcp`], [`wire::sctp`]), directions and ports.
+//! * [`cc`] — congestion control: a small trait, one file per algorithm, shared by TCP
+//!   and SCTP.
+//! * [`metrics`] — meters for flows and queues, histograms, bins, Jain's index.
+//! * [`config`] — the validated scenario the engine runs; [`app`] — traffic sources.
 //! * [`net`] — packets and their pool, link directions ([`net::channel`]) with output
 //!   queues ([`net::queue`]: DropTail, RED) and loss models ([`net::loss`]), static
 //!   routing ([`net::routing`]) and IPv4 fragmentation ([`net::fragment`]). Models
 //!   take `now` as an argument and never touch the event loop, so the real-time
 //!   emulator ([`emulate`], driven by `tcplab emu`) reuses them.
-//! * [`transport`] — sans-IO endpoints behind the [`transport::Endpoint`] trait (UDP
-//!   now; TCP and SCTP plug in as further endpoint types).
-//! * [`app`] — traffic sources (CBR, Poisson, on/off).
-//! * [`metrics`] — meters for flows and queues, histograms, bins, Jain's index.
-//! * [`sim`] — the event loop tying them together; [`results`] — what a run reports.
+//! * [`validate`] — checks a configuration and plans the run.
+//! * [`transport`] — sans-IO endpoints behind the [`transport::Endpoint`] trait: UDP,
+//!   TCP, SCTP.
+//! * [`results`] — what a run reports; [`sim`] — the event loop tying them together.
+
+#![warn(missing_docs)]
 
 pub mod app;
+pub mod cc;
 pub mod config;
 pub mod emulate;
 pub mod estimate;
@@ -51,6 +62,7 @@ pub mod sim;
 pub mod time;
 pub mod transport;
 pub mod validate;
+pub mod wire;
 
 pub use config::{CcConfig, ConfigError, ScenarioConfig};
 pub use results::RunResults;

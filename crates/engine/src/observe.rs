@@ -8,8 +8,8 @@
 //! admitted (the engine computes a packet's serialization then), so those events are
 //! all reported from that one branch; none adds a test to the hot path.
 
+use crate::metrics::DropCause;
 use crate::net::packet::Packet;
-use crate::net::queue::DropCause;
 use crate::time::SimTime;
 
 /// What happened to a packet. A packet that crosses the network without loss is

@@ -29,21 +29,20 @@
 //! is over.
 
 use crate::config::ScenarioConfig;
-use crate::net::packet::{
-    Direction, Packet, TransportHeader, FRAGMENT_OFFSET, IPV4_HEADER_BYTES, MAX_IP_PACKET_BYTES,
-    UDP_HEADER_BYTES,
-};
+use crate::net::packet::{Packet, FRAGMENT_OFFSET};
 use crate::observe::{PacketEvent, PacketObserver};
 use crate::time::SimTime;
-use crate::transport::tcp::segment::{flags, TcpSegment};
+use crate::wire::tcp::{flags, TcpSegment};
+use crate::wire::{
+    sender_port, Direction, TransportHeader, IPV4_HEADER_BYTES, MAX_IP_PACKET_BYTES, RECEIVER_PORT,
+    UDP_HEADER_BYTES,
+};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io::{self, Write};
 
 /// Default bytes kept of each packet: the IPv4 header and the largest TCP header.
 pub const DEFAULT_SNAPLEN: u32 = 80;
-/// Port of every flow's receiver (iperf's).
-pub const RECEIVER_PORT: u16 = 5001;
 /// LINKTYPE_IPV4: each record is an IPv4 packet.
 const LINKTYPE_IPV4: u32 = 228;
 /// IPv4's "don't fragment" flag, set on every whole datagram.
@@ -97,11 +96,6 @@ impl std::fmt::Debug for PcapCapture {
 pub fn node_address(index: usize) -> [u8; 4] {
     let n = (index + 1) as u32;
     [10, (n >> 16) as u8, (n >> 8) as u8, n as u8]
-}
-
-/// The port of flow `f`'s sender.
-pub fn sender_port(f: usize) -> u16 {
-    10_000 + (f % 50_000) as u16
 }
 
 impl PcapCapture {
@@ -287,7 +281,7 @@ fn sum_words(bytes: &[u8]) -> u32 {
 /// The checksum is left 0 (CRC32c is not computed; Wireshark does not verify it
 /// unless asked).
 mod sctp {
-    use crate::transport::sctp::wire::{self, control, flags, DataPacket, SackPacket};
+    use crate::wire::sctp::{self as wire, control, flags, DataPacket, SackPacket};
 
     fn common(sport: u16, dport: u16) -> Vec<u8> {
         let mut h = Vec::with_capacity(64);

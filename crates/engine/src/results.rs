@@ -8,9 +8,10 @@ use crate::metrics::bins::Binning;
 use crate::metrics::jain_index;
 use crate::metrics::BinCounts;
 use crate::metrics::FlowMeter;
+use crate::metrics::Probe;
 use crate::net::channel::{Channel, ChannelSpec};
 use crate::time::SimTime;
-use crate::transport::{Probe, TransportStats};
+use crate::transport::TransportStats;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -310,7 +311,7 @@ pub fn tail_goodput_bps(
     (seconds > 0.0).then(|| bits / seconds)
 }
 
-/// One flow's counters at some moment of a run (see [`Simulation::flow_snapshots`]).
+/// One flow's counters at some moment of a run (see [`crate::Simulation::flow_snapshots`]).
 #[derive(Debug, Clone, Serialize)]
 pub struct FlowSnapshot {
     /// Payload bytes delivered in order to the receiving application so far.

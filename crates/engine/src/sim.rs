@@ -14,15 +14,14 @@
 
 use crate::config::ConfigError;
 use crate::config::ScenarioConfig;
+use crate::metrics::DropCause;
 use crate::metrics::{Binning, FlowMeter};
 use crate::net::channel::{Channel, ChannelSpec, Offered};
 use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
 use crate::net::medium::Media;
 use crate::net::packet::{
-    Direction, InFlight, Packet, PacketPool, FRAGMENT_OFFSET, IPV4_HEADER_BYTES, MORE_FRAGMENTS,
-    NOT_A_FRAGMENT,
+    InFlight, Packet, PacketPool, FRAGMENT_OFFSET, MORE_FRAGMENTS, NOT_A_FRAGMENT,
 };
-use crate::net::queue::DropCause;
 use crate::net::routing::{delivering_channels, single_feeder_channels, RouteTable};
 use crate::observe::{PacketEvent, PacketObserver};
 use crate::results::{self, FlowTransport, RunResults, RunState};
@@ -31,6 +30,7 @@ use crate::sched::{Event, Scheduler};
 use crate::time::SimTime;
 use crate::transport::{Endpoint, Outbox, Outgoing};
 use crate::validate::{self, Plan};
+use crate::wire::{Direction, IPV4_HEADER_BYTES};
 
 /// A failure detected while running: always a bug in the engine, never bad input.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,8 +6,8 @@
 //! running the simulation cannot fail on configuration.
 
 use crate::config::*;
-use crate::net::packet::{IPV4_HEADER_BYTES, MAX_IP_PACKET_BYTES, MIN_MTU_BYTES, UDP_HEADER_BYTES};
 use crate::net::routing::{FiveTuple, Graph, Router};
+use crate::wire::{IPV4_HEADER_BYTES, MAX_IP_PACKET_BYTES, MIN_MTU_BYTES, UDP_HEADER_BYTES};
 use std::collections::HashMap;
 
 /// Longest run accepted: 10^6 s (about 11.6 days of simulated time).
@@ -508,8 +508,8 @@ fn shortest_routes(
     let flow = FiveTuple {
         src,
         dst,
-        src_port: crate::pcap::sender_port(i),
-        dst_port: crate::pcap::RECEIVER_PORT,
+        src_port: crate::wire::sender_port(i),
+        dst_port: crate::wire::RECEIVER_PORT,
         protocol: f.transport.transport().ip_protocol(),
     };
     let mut route_between = |a: u32, b: u32, tuple: FiveTuple| match config.routing.multipath {

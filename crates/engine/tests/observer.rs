@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use common::*;
 use tcplab_engine::config::*;
+use tcplab_engine::metrics::DropCause;
 use tcplab_engine::net::packet::Packet;
-use tcplab_engine::net::queue::DropCause;
 use tcplab_engine::observe::{PacketEvent, PacketObserver};
 use tcplab_engine::{RunResults, SimTime, Simulation};
 

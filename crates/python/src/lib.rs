@@ -4,6 +4,8 @@
 //! series columns out, maps the engine's two error kinds to Python exceptions (in
 //! this one place), and releases the GIL while simulating.
 
+#![warn(missing_docs)]
+
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;

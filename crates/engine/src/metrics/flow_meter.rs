@@ -5,10 +5,10 @@
 use super::bin_counts::BinCounts;
 use super::bins::{BinSum, Binning};
 use super::histogram::Histogram;
-use crate::net::packet::Direction;
-use crate::net::queue::DropCause;
+use crate::metrics::DropCause;
+use crate::metrics::Probe;
 use crate::time::SimTime;
-use crate::transport::Probe;
+use crate::wire::Direction;
 
 /// Network-level counters of one direction of a flow (per-packet ones first).
 #[derive(Debug, Clone, Copy, Default)]
@@ -274,7 +274,7 @@ mod tests {
             ssthresh_bytes: u64::MAX,
             srtt: Some(SimTime(cwnd * 10)),
             cc_names: &[],
-            cc_state: [f64::NAN; crate::transport::tcp::cc::STATE_SLOTS],
+            cc_state: [f64::NAN; crate::cc::STATE_SLOTS],
         }
     }
 

@@ -5,13 +5,37 @@ pub mod bin_counts;
 pub mod bins;
 pub mod flow_meter;
 pub mod histogram;
+pub mod probe;
 pub mod queue_meter;
 
 pub use bin_counts::BinCounts;
 pub use bins::{BinSum, Binning};
 pub use flow_meter::FlowMeter;
 pub use histogram::Histogram;
+pub use probe::Probe;
 pub use queue_meter::{QueueMeter, QueueOccupancy};
+
+/// Why a packet was dropped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DropCause {
+    /// The queue was full (tail drop, or RED's hard limit).
+    Queue,
+    /// RED dropped it early (probabilistic or forced by the average queue).
+    Red,
+    /// The link's loss model lost it.
+    Random,
+}
+
+impl DropCause {
+    /// Index into per-cause counter arrays: queue, red, random.
+    pub fn index(self) -> usize {
+        match self {
+            DropCause::Queue => 0,
+            DropCause::Red => 1,
+            DropCause::Random => 2,
+        }
+    }
+}
 
 /// Jain's fairness index (Σx)² / (n·Σx²) of non-negative allocations: 1 when all are
 /// equal, 1/n when one takes everything. `None` for an empty set or all zeros.

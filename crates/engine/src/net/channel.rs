@@ -15,10 +15,11 @@
 //! ([`Channel::offer_on_medium`], see [`crate::net::medium`]).
 
 use crate::config::{ChannelConfig, LossConfig, LossPlacement};
+use crate::metrics::DropCause;
 use crate::metrics::{BinCounts, BinSum, Binning, QueueMeter};
 use crate::net::loss::LossModel;
 use crate::net::packet::{InFlight, PacketId};
-use crate::net::queue::{DropCause, OutputQueue};
+use crate::net::queue::OutputQueue;
 use crate::rng::Rng;
 use crate::time::{serialization_time, SimTime};
 use std::collections::VecDeque;

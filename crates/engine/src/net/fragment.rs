@@ -7,7 +7,8 @@
 //! any fragment is lost (a datagram counts as one drop however many fragments die).
 //! Fragments of fragments work the same way: the record just waits for more pieces.
 
-use crate::net::packet::{Packet, IPV4_HEADER_BYTES};
+use crate::net::packet::Packet;
+use crate::wire::IPV4_HEADER_BYTES;
 
 /// How a packet of `ip_bytes` splits for a link of `mtu_bytes`: the number of
 /// fragments and the IP size of each full fragment and of the last one.

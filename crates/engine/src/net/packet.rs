@@ -6,6 +6,7 @@
 //! the next packet (htsim's packet recycling).
 
 use crate::time::SimTime;
+use crate::wire::{Direction, TransportHeader};
 
 /// Index of a packet in the [`PacketPool`].
 pub type PacketId = u32;
@@ -17,66 +18,6 @@ pub const NOT_A_FRAGMENT: u32 = u32::MAX;
 pub const MORE_FRAGMENTS: u16 = 0x2000;
 /// The offset bits of [`Packet::fragment_word`] (in 8-byte units).
 pub const FRAGMENT_OFFSET: u16 = 0x1fff;
-
-/// IPv4 header without options (RFC 791).
-pub const IPV4_HEADER_BYTES: u32 = 20;
-/// UDP header (RFC 768).
-pub const UDP_HEADER_BYTES: u32 = 8;
-/// Largest IPv4 datagram (RFC 791 total-length field).
-pub const MAX_IP_PACKET_BYTES: u32 = 65_535;
-/// Smallest MTU every IPv4 link must support (RFC 791: 68 octets).
-pub const MIN_MTU_BYTES: u32 = 68;
-
-/// Which way along its flow a packet travels.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Direction {
-    /// From the flow's source to its destination (data).
-    Forward,
-    /// From the destination back to the source (acknowledgements).
-    Reverse,
-}
-
-impl Direction {
-    /// 0 for forward, 1 for reverse: index into per-direction arrays.
-    pub fn index(self) -> usize {
-        match self {
-            Direction::Forward => 0,
-            Direction::Reverse => 1,
-        }
-    }
-}
-
-/// Transport-layer header fields. One variant per transport; a transport reads only
-/// its own variant.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum TransportHeader {
-    /// A TCP segment (see [`crate::transport::tcp::segment`]).
-    Tcp(crate::transport::tcp::segment::TcpSegment),
-    /// A UDP datagram with its sender-assigned sequence number (not on the wire in
-    /// real UDP; used for reordering and loss statistics like an RTP sequence number).
-    Udp {
-        /// Sequence number of the datagram within its flow, from 0.
-        seq: u64,
-        /// Application payload bytes.
-        payload_bytes: u32,
-    },
-    /// An SCTP packet from the data sender (DATA, INIT, COOKIE-ECHO).
-    SctpData(crate::transport::sctp::wire::DataPacket),
-    /// An SCTP packet from the data receiver (SACK, INIT-ACK, COOKIE-ACK).
-    SctpSack(crate::transport::sctp::wire::SackPacket),
-}
-
-impl TransportHeader {
-    /// Application payload bytes carried.
-    pub fn payload_bytes(&self) -> u32 {
-        match self {
-            TransportHeader::Udp { payload_bytes, .. } => *payload_bytes,
-            TransportHeader::Tcp(seg) => seg.payload_bytes,
-            TransportHeader::SctpData(p) => p.payload_bytes(),
-            TransportHeader::SctpSack(_) => 0,
-        }
-    }
-}
 
 /// What forwarding needs to know about a packet, carried beside its id through queues
 /// and pipes so that moving a packet along its route never touches the packet itself

@@ -14,9 +14,10 @@ pub mod tcp;
 pub mod udp;
 
 use crate::config::{Amount, AppConfig, CcConfig, ConfigError, TransportConfig};
-use crate::net::packet::TransportHeader;
+use crate::metrics::Probe;
 use crate::rng::Rng;
 use crate::time::SimTime;
+use crate::wire::TransportHeader;
 
 /// What the engine asks of a transport beyond its endpoints' behaviour: its name, what
 /// its applications produce, whether it needs a way back, its own checks, its two
@@ -148,39 +149,6 @@ impl Outbox {
     /// Drains the packets queued so far.
     pub(crate) fn drain_packets(&mut self) -> std::vec::Drain<'_, Outgoing> {
         self.packets.drain(..)
-    }
-}
-
-/// A snapshot of a sender's congestion state, sampled into per-bin time series.
-#[derive(Debug, Clone, Copy)]
-pub struct Probe {
-    /// Usable congestion window, bytes.
-    pub cwnd_bytes: u64,
-    /// Slow-start threshold, bytes (`u64::MAX` before the first loss).
-    pub ssthresh_bytes: u64,
-    /// Smoothed RTT, if measured.
-    pub srtt: Option<SimTime>,
-    /// Names of the congestion-control algorithm's own state values.
-    pub cc_names: &'static [&'static str],
-    /// Those values, in the same order.
-    pub cc_state: [f64; crate::transport::tcp::cc::STATE_SLOTS],
-}
-
-impl Probe {
-    /// The state of a sender whose usable window is `cwnd_bytes`, whose algorithm is
-    /// `cc`, and whose smoothed RTT is `srtt`.
-    pub fn of(
-        cwnd_bytes: u64,
-        cc: &dyn crate::transport::tcp::cc::CongestionControl,
-        srtt: Option<SimTime>,
-    ) -> Self {
-        Probe {
-            cwnd_bytes,
-            ssthresh_bytes: cc.ssthresh(),
-            srtt,
-            cc_names: cc.state_names(),
-            cc_state: cc.state(),
-        }
     }
 }
 

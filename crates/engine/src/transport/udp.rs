@@ -3,9 +3,9 @@
 use super::{Endpoint, Outbox, Transport};
 use crate::app::DatagramSource;
 use crate::config::{Amount, AppConfig, CcConfig, ConfigError};
-use crate::net::packet::{TransportHeader, IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::rng::Rng;
 use crate::time::SimTime;
+use crate::wire::{TransportHeader, IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 
 /// UDP as the engine sees it (see [`Transport`]): no options, no feedback; it sends
 /// the application's datagrams as they come (fragmented where a link's MTU needs it).

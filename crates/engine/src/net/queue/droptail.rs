@@ -1,7 +1,8 @@
 //! DropTail: admit while there is room, drop arrivals when full.
 
-use super::{has_room, DropCause};
+use super::has_room;
 use crate::config::Amount;
+use crate::metrics::DropCause;
 
 /// Tail-drop admission with a limit in packets or bytes.
 #[derive(Debug, Clone)]

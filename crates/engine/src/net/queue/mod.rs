@@ -13,31 +13,10 @@ pub use droptail::DropTail;
 pub use red::{AutoParams, Red};
 
 use crate::config::{Amount, QueueConfig, SizeUnit};
+use crate::metrics::DropCause;
 use crate::rng::Rng;
 use crate::time::SimTime;
 use std::collections::VecDeque;
-
-/// Why a packet was dropped.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum DropCause {
-    /// The queue was full (tail drop, or RED's hard limit).
-    Queue,
-    /// RED dropped it early (probabilistic or forced by the average queue).
-    Red,
-    /// The link's loss model lost it.
-    Random,
-}
-
-impl DropCause {
-    /// Index into per-cause counter arrays: queue, red, random.
-    pub fn index(self) -> usize {
-        match self {
-            DropCause::Queue => 0,
-            DropCause::Red => 1,
-            DropCause::Random => 2,
-        }
-    }
-}
 
 /// Whether a queue holding `len_packets` / `len_bytes` has room for `size_bytes` more.
 pub(crate) fn has_room(limit: Amount, len_packets: u64, len_bytes: u64, size_bytes: u32) -> bool {

@@ -23,8 +23,9 @@
 //! 3. Admitted packets still respect the hard limit (tail drop, which also resets the
 //!    counts, as ns-2 does unless `ns1_compat_`).
 
-use super::{has_room, DropCause};
+use super::has_room;
 use crate::config::{Amount, RedConfig, SizeUnit};
+use crate::metrics::DropCause;
 use crate::rng::Rng;
 use crate::time::SimTime;
 

@@ -5,28 +5,28 @@
 //!
 //! Modelling choices (docs/scenario.md lists them for users): one destination address
 //! (no multihoming, no heartbeats); TSNs and SSNs do not wrap within a run (4·10⁹
-//! chunks); a packet carries at most [`wire::MAX_DATA_CHUNKS`] DATA chunks and a SACK
-//! at most [`wire::MAX_GAP_BLOCKS`] gap blocks; the receiving application reads at
-//! once, so the advertised window closes only on data held for reassembly or order.
+//! chunks); a packet carries at most [`crate::wire::sctp::MAX_DATA_CHUNKS`] DATA
+//! chunks and a SACK at most [`crate::wire::sctp::MAX_GAP_BLOCKS`] gap blocks; the
+//! receiving application reads at once, so the advertised window closes only on data
+//! held for reassembly or order.
 
 pub mod receiver;
 pub mod sender;
 pub mod streams;
-pub mod wire;
 
 pub use receiver::{ReceiverParams, SctpReceiver};
 pub use sender::{SctpSender, SenderParams};
 
 use super::{Endpoint, Transport};
 use crate::app::ByteSource;
+use crate::cc::BuildContext;
 use crate::config::{Amount, AppConfig, CcConfig, ConfigError, SctpConfig};
-use crate::net::packet::IPV4_HEADER_BYTES;
 use crate::rng::Rng;
 use crate::time::SimTime;
-use crate::transport::tcp::cc::BuildContext;
 use crate::transport::tcp::rto::RttEstimator;
 use crate::validate::{at, err};
-use wire::{COMMON_HEADER_BYTES, DATA_CHUNK_HEADER_BYTES};
+use crate::wire::sctp::{COMMON_HEADER_BYTES, DATA_CHUNK_HEADER_BYTES};
+use crate::wire::IPV4_HEADER_BYTES;
 
 /// Bytes in front of a full packet's user data: IPv4, common and DATA chunk headers.
 pub const DATA_OVERHEAD_BYTES: u32 =

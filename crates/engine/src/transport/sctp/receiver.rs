@@ -5,10 +5,10 @@
 //! and delivery through [`Streams`].
 
 use super::streams::Streams;
-use super::wire::{self, control, flags, DataPacket, SackPacket, MAX_GAP_BLOCKS};
-use crate::net::packet::TransportHeader;
 use crate::time::SimTime;
 use crate::transport::{Endpoint, Outbox, TransportStats};
+use crate::wire::sctp::{self as wire, control, flags, DataPacket, SackPacket, MAX_GAP_BLOCKS};
+use crate::wire::TransportHeader;
 use std::collections::BTreeMap;
 
 /// Fixed parameters of a data receiver.
@@ -268,7 +268,7 @@ impl Endpoint for SctpReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::sctp::wire::DataChunk;
+    use crate::wire::sctp::DataChunk;
 
     fn receiver() -> SctpReceiver {
         SctpReceiver::new(ReceiverParams {

@@ -4,14 +4,17 @@
 //! indications (section 6.2.1, 7.2.4), the T3-rtx timer (section 6.3), and the window
 //! from a [`CongestionControl`] (section 7.2 with `sctp`). One destination address.
 
-use super::wire::{self, control, flags, DataChunk, DataPacket, SackPacket, MAX_DATA_CHUNKS};
 use crate::app::ByteSource;
+use crate::cc::{AckEvent, CongestionControl};
 use crate::config::BurstLimit;
-use crate::net::packet::TransportHeader;
+use crate::metrics::Probe;
 use crate::time::SimTime;
-use crate::transport::tcp::cc::{AckEvent, CongestionControl};
 use crate::transport::tcp::rto::RttEstimator;
-use crate::transport::{Endpoint, Outbox, Probe, TransportStats};
+use crate::transport::{Endpoint, Outbox, TransportStats};
+use crate::wire::sctp::{
+    self as wire, control, flags, DataChunk, DataPacket, SackPacket, MAX_DATA_CHUNKS,
+};
+use crate::wire::TransportHeader;
 use std::collections::VecDeque;
 
 /// Fixed parameters of a data sender.
@@ -294,7 +297,7 @@ impl SctpSender {
         } else {
             0
         };
-        crate::net::packet::IPV4_HEADER_BYTES + wire::COMMON_HEADER_BYTES + cookie
+        crate::wire::IPV4_HEADER_BYTES + wire::COMMON_HEADER_BYTES + cookie
     }
 
     /// Sends what the window, the receiver and Max.Burst allow: marked chunks first
@@ -743,9 +746,9 @@ impl Endpoint for SctpSender {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cc::{BuildContext, CcConfig};
     use crate::config::{AppConfig, RtoConfig, RtoFloor};
     use crate::rng::Rng;
-    use crate::transport::tcp::cc::{BuildContext, CcConfig};
 
     const PMTU: u32 = 1500;
     const CHUNK: u64 = 1452;

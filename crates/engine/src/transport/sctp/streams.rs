@@ -5,9 +5,9 @@
 //! sending application → delivered to the receiving one), and the time complete
 //! messages waited behind a gap (head-of-line blocking).
 
-use super::wire::{flags, DataChunk};
 use crate::metrics::histogram::Histogram;
 use crate::time::SimTime;
+use crate::wire::sctp::{flags, DataChunk};
 use std::collections::{BTreeMap, HashMap};
 
 /// A chunk received and not yet part of a delivered message.

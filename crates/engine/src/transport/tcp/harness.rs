@@ -6,14 +6,14 @@
 //! logged with the sender's window at that moment, so tests can follow the sender's
 //! decisions step by step.
 
-use super::segment::{flags, TcpSegment};
 use super::{endpoints, TcpReceiver, TcpSender};
 use crate::app::ByteSource;
 use crate::config::{AppConfig, TcpConfig};
-use crate::net::packet::TransportHeader;
 use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::transport::{Endpoint, Outbox};
+use crate::wire::tcp::{flags, TcpSegment};
+use crate::wire::TransportHeader;
 use std::collections::{BTreeMap, HashMap};
 
 /// Payload bytes of the harness's segments (timestamps off: MSS 1,000).

@@ -20,7 +20,6 @@
 //! like ns-2's one-way TCP); the receiving application reads at once.
 
 pub mod autotune;
-pub mod cc;
 #[cfg(test)]
 mod harness;
 pub mod ns2_linux_halving;
@@ -32,7 +31,6 @@ pub mod receiver;
 pub mod rto;
 pub mod sack1_pipe;
 pub mod scoreboard;
-pub mod segment;
 pub mod sender;
 pub mod undo;
 
@@ -49,18 +47,23 @@ pub use crate::config::Recovery;
 pub use receiver::{ReceiverParams, TcpReceiver};
 pub use sender::{SenderParams, TcpSender};
 
+/// DupThresh (RFC 5681 section 3.2, RFC 6675 section 2): duplicate ACKs, or SACKed
+/// segments above a hole, that declare it lost; shared by the sender, the scoreboard
+/// and RACK's reordering window.
+pub const DUP_THRESH: usize = 3;
+
 use super::{Endpoint, Transport};
 use crate::app::ByteSource;
 use crate::config::{Amount, AppConfig, CcConfig, ConfigError, RtoConfig, TcpConfig};
-use crate::net::packet::IPV4_HEADER_BYTES;
 use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::validate::{at, err};
-use autotune::Autotune;
-use segment::{
+use crate::wire::tcp::{
     MAX_SACK_BLOCKS, SCALED_WINDOW_MAX, TCP_HEADER_BYTES, TIMESTAMPS_OPTION_BYTES,
     UNSCALED_WINDOW_MAX,
 };
+use crate::wire::IPV4_HEADER_BYTES;
+use autotune::Autotune;
 
 /// TCP as the engine sees it (see [`Transport`]).
 impl Transport for TcpConfig {

@@ -98,9 +98,7 @@ impl Rack {
         min_rtt: Option<SimTime>,
         srtt: Option<SimTime>,
     ) -> SimTime {
-        if !self.reordering_seen
-            && (in_recovery || sacked_segments >= super::scoreboard::DUP_THRESH)
-        {
+        if !self.reordering_seen && (in_recovery || sacked_segments >= super::DUP_THRESH) {
             return SimTime::ZERO;
         }
         let quarter = min_rtt.map_or(0, |r| r.as_ns() / 4);

@@ -9,7 +9,7 @@
 //! over max(send elapsed, ACK elapsed) (section 3.3). A round trip ends when a segment
 //! sent after the previous round began is delivered.
 
-use super::cc::RateSample;
+use crate::cc::RateSample;
 use crate::time::SimTime;
 
 /// Connection state a segment carries from its transmission to its delivery

@@ -16,10 +16,10 @@
 //!   of being the whole buffer from the start.
 
 use super::autotune::Autotune;
-use super::segment::{flags, TcpSegment, MAX_SACK_BLOCKS};
-use crate::net::packet::TransportHeader;
 use crate::time::SimTime;
 use crate::transport::{Endpoint, Outbox, TransportStats};
+use crate::wire::tcp::{flags, TcpSegment, MAX_SACK_BLOCKS};
+use crate::wire::TransportHeader;
 use std::collections::VecDeque;
 
 /// Fixed parameters of a receiver.

@@ -1,6 +1,6 @@
 //! The retransmission timer's value: RFC 6298's RTT estimator with Karn's rule and
 //! exponential backoff, or a fixed RTO; optionally with a coarse RTT clock, as BSD and
-//! ns-2 keep it ([`TickClock`]).
+//! ns-2 keep it (`TickClock`).
 
 use crate::config::{RtoConfig, RtoFloor};
 use crate::time::{ceil_ns, round_ns, SimTime};

@@ -18,11 +18,9 @@
 
 use super::rack::Rack;
 use super::rate::{Delivered, DeliveryStamp};
+use super::DUP_THRESH;
 use crate::time::SimTime;
 use std::collections::{BTreeMap, VecDeque};
-
-/// RFC 6675 / RFC 5681 DupThresh.
-pub const DUP_THRESH: usize = 3;
 
 /// One segment awaiting acknowledgement: 40 bytes, written on every transmission and
 /// read on every ACK, so with many flows its size is memory traffic. The rest of its

@@ -39,20 +39,22 @@ mod recovery;
 use loss_detection::LossTimers;
 use recovery::RecoveryWindow;
 
-use super::cc::{AckEvent, BuildContext, CongestionControl};
 use super::rate::RateSampler;
 use super::rto::{RttEstimator, RttSource, RttTimer};
-use super::scoreboard::{Sacked, Scoreboard, SentSegment, DUP_THRESH};
-use super::segment::{flags, TcpSegment};
+use super::scoreboard::{Sacked, Scoreboard, SentSegment};
+use super::DUP_THRESH;
 use crate::app::ByteSource;
+use crate::cc::{AckEvent, BuildContext, CongestionControl};
 use crate::config::{
     CcConfig, CwndCounting, LossDetection, NewRenoTimer, Recovery, Reduction, RtoConfig,
     RttSampling, SackAfterTimeout, TimeoutReduction, TimeoutSsthresh,
 };
-use crate::net::packet::TransportHeader;
+use crate::metrics::Probe;
 use crate::rng::Rng;
 use crate::time::{round_ns, SimTime};
-use crate::transport::{Endpoint, Outbox, Probe, TransportStats};
+use crate::transport::{Endpoint, Outbox, TransportStats};
+use crate::wire::tcp::{flags, TcpSegment};
+use crate::wire::TransportHeader;
 
 /// Fixed parameters of a sender that it reads while running (the congestion-control
 /// and retransmission-timer settings are consumed by [`TcpSender::new`]: keeping

@@ -197,7 +197,7 @@ impl DataPacket {
             0
         };
         let data: u32 = self.data().map(|(_, c)| c.wire_bytes()).sum();
-        crate::net::packet::IPV4_HEADER_BYTES + COMMON_HEADER_BYTES + control + data
+        crate::wire::IPV4_HEADER_BYTES + COMMON_HEADER_BYTES + control + data
     }
 }
 
@@ -309,7 +309,7 @@ impl SackPacket {
         } else {
             0
         };
-        crate::net::packet::IPV4_HEADER_BYTES + COMMON_HEADER_BYTES + control + sack
+        crate::wire::IPV4_HEADER_BYTES + COMMON_HEADER_BYTES + control + sack
     }
 }
 
@@ -366,8 +366,8 @@ mod tests {
     #[test]
     fn headers_fit_the_pooled_packet() {
         use std::mem::size_of;
-        assert!(size_of::<DataPacket>() <= size_of::<crate::transport::tcp::segment::TcpSegment>());
-        assert!(size_of::<SackPacket>() <= size_of::<crate::transport::tcp::segment::TcpSegment>());
+        assert!(size_of::<DataPacket>() <= size_of::<crate::wire::tcp::TcpSegment>());
+        assert!(size_of::<SackPacket>() <= size_of::<crate::wire::tcp::TcpSegment>());
         assert_eq!(size_of::<crate::net::packet::Packet>(), 112);
     }
 

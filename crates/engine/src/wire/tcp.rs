@@ -5,7 +5,7 @@
 //! 2^64 bytes), which keeps comparisons plain; window scaling (RFC 7323) is modelled
 //! by its effect (windows above 65,535 bytes allowed or not), not bit by bit.
 
-use crate::net::packet::IPV4_HEADER_BYTES;
+use crate::wire::IPV4_HEADER_BYTES;
 
 /// TCP header without options (RFC 9293).
 pub const TCP_HEADER_BYTES: u32 = 20;
