@@ -185,3 +185,44 @@ def test_tcplab_schema_prints_and_writes_the_format(tmp_path):
     assert json.loads(out.read_text()) == format.schema()
     refused = run_cli("schema", "--out", str(tmp_path / "missing" / "x.json"))
     assert refused.returncode == 2 and "cannot be written" in refused.stderr
+
+
+def test_a_transport_key_the_schema_declares_plainly_needs_no_python(monkeypatch):
+    """#34 item 1: a boolean or string-choice key of a transport table is read as the
+    schema declares it, under its own name, so adding one touches the Rust format, the
+    engine and the docs; a key of another kind fails at import, naming itself."""
+    from tcplab.scenario import schema
+
+    table = copy.deepcopy(format.table("TransportTable", "tcp"))
+    table["properties"]["new_flag"] = {"type": "boolean", "default": False}
+    table["properties"]["new_word"] = {"$ref": "#/$defs/NewRenoTimer", "default": "impatient"}
+    table["properties"]["new_size"] = {"$ref": "#/$defs/Bytes"}
+    monkeypatch.setattr(format, "table", lambda name, variant=None: table)
+    assert schema._read_as_declared("TransportTable", "tcp", "new_flag")(True, "x") is True
+    with pytest.raises(ScenarioError, match="did you mean 'impatient'"):
+        schema._read_as_declared("TransportTable", "tcp", "new_word")("impatiant", "x")
+    with pytest.raises(TypeError, match="'new_size'.*needs a hand-written rule"):
+        schema._read_as_declared("TransportTable", "tcp", "new_size")
+
+
+@pytest.mark.parametrize("profile", format.choices("Profile"))
+def test_every_plainly_declared_tcp_key_reaches_the_engine_with_its_profiles_value(profile):
+    """What the generic translation gives is the profile's value (format.rs's
+    `profiles` extension) or the key's schema default, and a written value wins."""
+    from tcplab.scenario.schema import _TCP_AS_DECLARED
+
+    profiles = format.extension("TransportTable", "profile", "profiles", "tcp")
+    defaults = format.defaults("TransportTable", "tcp")
+    base = {"simulation": {"duration": "1s"}, "node": [{"name": "a"}, {"name": "b"}],
+            "link": [{"from": "a", "to": "b", "bandwidth": "1Mbps", "delay": "1ms"}]}
+
+    def transport(**written):
+        flow = {"from": "a", "to": "b", "transport": {"type": "tcp", "profile": profile, **written}, "app": {"type": "bulk"}}
+        return compile_scenario({**base, "flow": [flow]})["flows"][0]["transport"]
+
+    unwritten = transport()
+    assert len(_TCP_AS_DECLARED) >= 20
+    for key in _TCP_AS_DECLARED:
+        assert unwritten[key] == profiles[profile].get(key, defaults[key]), key
+    flipped = {key: not unwritten[key] for key in _TCP_AS_DECLARED if isinstance(unwritten[key], bool)}
+    assert {k: v for k, v in transport(**flipped).items() if k in flipped} == flipped

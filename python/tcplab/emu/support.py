@@ -23,13 +23,12 @@ from ..scenario.units import amount_bytes
 #: tcplab's algorithm name → the kernel's.
 KERNEL_CC = {"reno": "reno", "newreno": "reno", "cubic": "cubic", "bbr": "bbr"}
 
-#: Transport settings that are tcplab's models of other stacks (ns-2's, the RFCs'):
-#: the kernel runs its own, so only their defaults are accepted.
-_MODEL_ONLY = ("recovery", "ack_every", "delayed_ack_ns", "handshake", "pacing", "send_jitter_ns",
-               "limited_transmit", "limited_transmit_after_timeout", "restart_rto_on_duplicates",
-               "slow_start_at_ssthresh", "newreno_timer", "timeout_ssthresh", "timeout_reduction", "detect_lost_retransmits",
-               "loss_detection", "tail_loss_probe", "dsack", "sack_blocks", "undo", "frto", "cwnd_counting", "rtt_sampling",
-               "delay_growth", "reduction", "receive_autotuning", "sack_after_timeout")
+#: The engine's TCP settings the kernel is told (by `kernel_tcp`: sysctls, route
+#: attributes, socket options). Every other one is tcplab's model of some stack (ns-2's,
+#: the RFCs'), which the kernel replaces by its own: only its defaults are accepted. A
+#: new setting is therefore refused unless left at its default, with no list to update.
+_KERNEL_SETS = frozenset({"type", "cc", "rto", "initial_window_segments", "receive_buffer", "mss_bytes", "sack",
+                          "timestamps", "window_scaling", "max_window"})
 
 
 #: Scenario keys of the engine's transport keys.
@@ -96,7 +95,7 @@ def kernel_tcp(flow: dict) -> dict:
         if value not in _accepted(algorithm, "cc", key):
             raise _refuse(origin, f"cc.{key}", f"the kernel's {kernel_cc} takes no {key!r} per connection; "
                           "remove it to run the kernel's own")
-    for key in _MODEL_ONLY:
+    for key in (k for k in t if k not in _KERNEL_SETS):
         if t.get(key) not in _accepted(algorithm, key):
             raise _refuse(origin, _FIELD.get(key, key),
                           "Linux cannot be told this; remove it (or use profile = \"linux\") to run the kernel's own")

@@ -65,6 +65,36 @@ SCTP_DEFAULTS = format.defaults("TransportTable", "sctp")
 #: defaults (the sources are cited in format.rs); keys the scenario writes still win.
 TCP_PROFILES: dict[str, dict] = format.extension("TransportTable", "profile", "profiles", "tcp")
 
+
+def _read_as_declared(table: str, variant: str, key: str):
+    """The reader of a key whose engine field has the key's own name and whose value the
+    engine takes as written: a boolean, or one word of a string choice. Raises TypeError,
+    at import, for a key of another kind that no hand-written rule translates."""
+    node = format.table(table, variant)["properties"][key]
+    if node.get("type") == "boolean":
+        return F.boolean
+    if "$ref" in node:
+        definition = node["$ref"].rsplit("/", 1)[-1]
+        try:
+            return F.choice(format.choices(definition))
+        except (KeyError, TypeError):
+            pass
+    raise TypeError(f"the {variant} key {key!r} ({node}) needs a hand-written rule in tcplab.scenario.schema")
+
+
+#: TCP keys whose translation changes a name, a unit or a meaning (profiles, the SACK
+#: rule of `recovery`, nested tables, older spellings); every other key of the table is
+#: read as the schema declares it (:func:`_read_as_declared`), so a new boolean or
+#: choice needs no Python.
+_TCP_BY_HAND = frozenset({"type", "profile", "cc", "recovery", "mss", "initial_window", "delayed_ack", "receive_buffer",
+                          "max_window", "rto", "send_jitter", "sack_blocks", "reduction", "prr"})
+_TCP_AS_DECLARED = {key: _read_as_declared("TransportTable", "tcp", key) for key in TCP_KEYS if key not in _TCP_BY_HAND}
+#: SCTP's, the same way.
+_SCTP_BY_HAND = frozenset({"type", "streams", "message_size", "cc", "receive_buffer", "send_buffer", "rto",
+                           "fast_retransmit_after", "delayed_sack", "max_burst"})
+_SCTP_AS_DECLARED = {key: _read_as_declared("TransportTable", "sctp", key) for key in SCTP_KEYS
+                     if key not in _SCTP_BY_HAND}
+
 # RED defaults where the scenario is silent: what ns-2.35 runs (tcl/lib/ns-default.tcl):
 # automatic min_th/max_th (thresh_ 0, maxthresh_ 0) and w_q (q_weight_ -1) derived from the
 # link, targetdelay_ 5 ms, linterm_ 10, mean_pktsize_ 500, gentle_ and wait_ on. Packet
@@ -309,41 +339,17 @@ def _tcp(t: Table) -> dict:
         # Loss recovery is its own choice; when unwritten the engine picks it (SACK
         # recovery with SACK, Reno's with the Reno algorithm, else NewReno).
         "recovery": t.get("recovery", F.choice(RECOVERIES), _unwritten_recovery(d, cc, t)),
-        "sack": t.get("sack", F.boolean, d["sack"]),
         "mss_bytes": t.get("mss", _bytes32(parse_frame_bytes), None),
         "initial_window_segments": t.get("initial_window", _segments, d["initial_window"]),
-        "handshake": t.get("handshake", F.boolean, d["handshake"]),
         "ack_every": every,
         "delayed_ack_ns": timeout,
         "receive_buffer": t.get("receive_buffer", _amount, _amount(d["receive_buffer"], "")),
         "max_window": t.get("max_window", _amount, None if d["max_window"] is None else _amount(d["max_window"], "")),
-        "timestamps": t.get("timestamps", F.boolean, d["timestamps"]),
-        "window_scaling": t.get("window_scaling", F.boolean, d["window_scaling"]),
-        "receive_autotuning": t.get("receive_autotuning", F.boolean, d["receive_autotuning"]),
         "rto": t.get("rto", _rto(d), _rto(d)({}, "")),
-        "pacing": t.get("pacing", F.boolean, d["pacing"]),
         "send_jitter_ns": t.get("send_jitter", parse_duration_ns, parse_duration_ns(d["send_jitter"], "")),
-        "limited_transmit": t.get("limited_transmit", F.boolean, d["limited_transmit"]),
-        "limited_transmit_after_timeout": t.get("limited_transmit_after_timeout", F.boolean,
-                                                d["limited_transmit_after_timeout"]),
-        "slow_start_at_ssthresh": t.get("slow_start_at_ssthresh", F.boolean, d["slow_start_at_ssthresh"]),
-        "restart_rto_on_duplicates": t.get("restart_rto_on_duplicates", F.boolean, d["restart_rto_on_duplicates"]),
-        "newreno_timer": t.get("newreno_timer", F.choice(format.choices("NewRenoTimer")), d["newreno_timer"]),
-        "timeout_ssthresh": t.get("timeout_ssthresh", F.choice(format.choices("TimeoutSsthresh")), d["timeout_ssthresh"]),
-        "timeout_reduction": t.get("timeout_reduction", F.choice(format.choices("TimeoutReduction")),
-                                   d["timeout_reduction"]),
-        "detect_lost_retransmits": t.get("detect_lost_retransmits", F.boolean, d["detect_lost_retransmits"]),
-        "loss_detection": t.get("loss_detection", F.choice(format.choices("LossDetection")), d["loss_detection"]),
-        "tail_loss_probe": t.get("tail_loss_probe", F.boolean, d["tail_loss_probe"]),
-        "dsack": t.get("dsack", F.boolean, d["dsack"]),
         "sack_blocks": t.get("sack_blocks", _sack_blocks, d["sack_blocks"]),
-        "undo": t.get("undo", F.boolean, d["undo"]),
-        "frto": t.get("frto", F.boolean, d["frto"]),
-        "cwnd_counting": t.get("cwnd_counting", F.choice(format.choices("CwndCounting")), d["cwnd_counting"]),
-        "rtt_sampling": t.get("rtt_sampling", F.choice(format.choices("RttSampling")), d["rtt_sampling"]),
-        "delay_growth": t.get("delay_growth", F.boolean, d["delay_growth"]),
         "reduction": _reduction(t, d),
-        "sack_after_timeout": t.get("sack_after_timeout", F.choice(format.choices("SackAfterTimeout")), d["sack_after_timeout"]),
+        **{key: t.get(key, read, d[key]) for key, read in _TCP_AS_DECLARED.items()},
     }
 
 
@@ -400,9 +406,6 @@ def _sctp(t: Table) -> dict:
         "type": "sctp",
         "streams": t.get("streams", F.count32, d["streams"]),
         "message_bytes": t.get("message_size", _bytes32(parse_size_bytes), None),
-        "unordered": t.get("unordered", F.boolean, d["unordered"]),
-        "handshake": t.get("handshake", F.boolean, d["handshake"]),
-        "nodelay": t.get("nodelay", F.boolean, d["nodelay"]),
         "cc": t.get("cc", parse_cc, parse_cc(d["cc"], "")),
         "receive_buffer": t.get("receive_buffer", _amount, _amount(d["receive_buffer"], "")),
         "send_buffer": t.get("send_buffer", _amount, _amount(d["send_buffer"], "")),
@@ -411,7 +414,7 @@ def _sctp(t: Table) -> dict:
         "sack_every": every,
         "sack_delay_ns": timeout,
         "max_burst": t.get("max_burst", F.count32, d["max_burst"]),
-        "burst_limit": t.get("burst_limit", F.choice(format.choices("BurstLimit")), d["burst_limit"]),
+        **{key: t.get(key, read, d[key]) for key, read in _SCTP_AS_DECLARED.items()},
     }
 
 
