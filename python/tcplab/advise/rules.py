@@ -6,11 +6,10 @@ found — not as this path's result.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .path import TCP_IP_HEADERS, PathSummary
+from .path import PathSummary
 
 #: A path at least this fast and this long is a long fat network in the highspeed and
 #: lfn studies' sense.
@@ -42,16 +41,6 @@ def _long_fat(path: PathSummary) -> bool:
 
 def _lan(path: PathSummary) -> bool:
     return path.rtt_s < LAN_RTT_S and path.bottleneck.bandwidth_bps <= LAN_RATE_BPS
-
-
-def mathis_bound_bps(path: PathSummary) -> float | None:
-    """Reno's throughput bound on this path's random loss, MSS/RTT · √(3/2)/√p (Mathis
-    et al. 1997; the jumbo and lfn studies quote it); None without random loss."""
-    p = path.loss_rate
-    if p <= 0:
-        return None
-    mss = path.packet_bytes - TCP_IP_HEADERS
-    return mss * 8 / path.rtt_s * math.sqrt(1.5) / math.sqrt(p)
 
 
 RULES = (

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..budget import check_memory, duration_text, estimate, warn_after_s
+from ..capture import DEFAULT_SNAPLEN
 from ..intervals import IntervalReport
 from ..output import OutputError, check_output, current_umask, record_written, replace_file
 from ..runner import InternalError, simulate
@@ -99,7 +100,7 @@ def run(
         help="Write libpcap captures into OUT/pcap: every link direction (all), a link direction (e.g. a->b), or a "
              "flow (its sender's link, both directions). Repeatable.")] = None,
     snaplen: Annotated[int, typer.Option("--snaplen", metavar="BYTES", min=40, max=65535,
-                                         help="Bytes kept of each captured packet (SCTP packets are kept whole).")] = 80,
+                                         help="Bytes kept of each captured packet (SCTP packets are kept whole).")] = DEFAULT_SNAPLEN,
 ) -> None:
     """Run a scenario: print a summary and write summary.json, CSV tables, Parquet time series and report.html."""
     progress = _simulation_progress()

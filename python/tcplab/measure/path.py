@@ -32,8 +32,6 @@ TRAINS, TRAIN_LENGTH, TRAIN_GAP_S = 12, 120, 0.25
 TRAIN_SKIP = 0.1
 #: The loaded round: a bulk TCP flow this long, its RTT sampled this often.
 LOAD_S, LOAD_BIN_NS = 4.0, 20_000_000
-#: Bytes of IPv4 and TCP headers.
-TCP_IP = 40
 
 
 def _run(agents: dict[str, Agent], work: dict[str, dict], duration_ns: int, bin_ns: int) -> dict[str, dict]:

@@ -28,11 +28,6 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([^{}]+))?\}")
 NOT_RUN = "n/a"
 
 
-def placeholders(text: str) -> list[str]:
-    """The quantity names a text refers to."""
-    return [m.group(1) for m in _PLACEHOLDER.finditer(text)]
-
-
 def format_problem(spec: str) -> str | None:
     """Why ``spec`` is not a format for a number (``.3g``, ``,.0f``), or None."""
     try:

@@ -139,8 +139,3 @@ def stored_twice(root: Path, twice: dict[str, list[str]]) -> str:
     key, names = next(iter(twice.items()))
     return (f"{root}: run {key} is stored in batches {', '.join(names)} ({len(twice):,} run(s) stored more than "
             "once; averaged they would count twice): remove the copies you made, or move one of the batches away")
-
-
-def legacy_batches(root: Path) -> int:
-    """How many batches have no manifest (written before tcplab checked them)."""
-    return sum(1 for b in batches(root) if not (b / MANIFEST).exists())

@@ -4,7 +4,6 @@ with 95% confidence intervals as error bars."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from ..charts import Chart, Line, Panel
 from .spec import PlotSpec, SweepSpec
@@ -67,17 +66,6 @@ def metric_chart(summary, spec: SweepSpec, plot: PlotSpec, title: str | None = N
     return Chart(name, (title or f"{label} vs {plot.x}") + note, plot.x, [Panel(label, lines=lines)],
                  xlog=spec.parameter(plot.x).log_scale and numeric and all(bool((ln.x > 0).all()) for ln in lines),
                  xcategories=categories, caption=caption)
-
-
-def plot_metric(summary, spec: SweepSpec, plot: PlotSpec, out: Path, title: str | None = None) -> Path:
-    """Draws one :class:`PlotSpec` from the per-point summary into a PNG in ``out``."""
-    from ..plots import draw
-
-    chart = metric_chart(summary, spec, plot, title)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{chart.name}.png"
-    draw(chart, path, dpi=110)
-    return path
 
 
 def _numeric(column) -> bool:
