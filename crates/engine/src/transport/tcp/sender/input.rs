@@ -3,6 +3,8 @@
 //! recovery and the congestion-control algorithm.
 
 use super::*;
+use crate::transport::tcp::rate::Delivered;
+use crate::transport::tcp::scoreboard::Acked;
 
 /// RFC 2883 section 4: the first SACK block reports a duplicate (a D-SACK) when it
 /// lies below the cumulative ACK or inside the second block.
@@ -12,6 +14,41 @@ pub(super) fn first_block_is_dsack(seg: &TcpSegment) -> bool {
         return false;
     };
     right <= seg.ack || blocks.next().is_some_and(|(l, r)| l <= left && right <= r)
+}
+
+/// The sender's state before an ACK, for what the ACK changed.
+struct BeforeAck {
+    /// SND.UNA.
+    una: u64,
+    /// Segments the scoreboard had marked lost.
+    losses_marked: u64,
+    /// Retransmissions it had found lost.
+    retransmissions_lost: u64,
+    /// The pipe as the algorithm sees it (`AckEvent::prior_in_flight`).
+    in_flight: u64,
+}
+
+/// What one ACK reported, gathered while it is read and handed to the algorithm, loss
+/// detection and the recovery window.
+#[derive(Clone, Copy)]
+struct AckFacts {
+    /// Bytes the cumulative ACK advanced.
+    newly_acked: u64,
+    /// Bytes newly delivered: SACKed, cumulatively acknowledged beyond what was
+    /// SACKed, or reported by a duplicate ACK without SACK.
+    delivered: u64,
+    /// Bytes newly SACKed.
+    sacked: u64,
+    /// The newest segment newly delivered, for the delivery-rate sample.
+    newest: Option<Delivered>,
+    /// The lowest end of a newly delivered segment never retransmitted.
+    original_delivered: Option<u64>,
+    /// The algorithm's RTT sample.
+    rtt: Option<SimTime>,
+    /// The first SACK block reported a duplicate (RFC 2883).
+    dsack: bool,
+    /// The algorithm sees this ACK as one in recovery.
+    in_recovery: bool,
 }
 
 impl TcpSender {
@@ -30,34 +67,74 @@ impl TcpSender {
         self.transmit(now, out);
     }
 
-    /// Processes an acknowledgement (RFC 5681, 6582, 6675).
+    /// Processes an acknowledgement (RFC 5681, 6582, 6675): what it reports (SACK
+    /// blocks, then the cumulative ACK or a duplicate), the undo checks, the
+    /// algorithm's view of it, loss detection, then the recovery window and sending.
     pub(super) fn on_ack(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) {
         self.rwnd = seg.window;
         if let Some(val) = seg.ts_val() {
             self.ts_recent = Some(val);
         }
-        let mss = self.mss();
         // The timestamp echo, for RACK and the undo tests (RFC 7323 section 4.3).
         let ts_ecr = seg.ts_ecr().filter(|_| self.p.timestamps);
         let min_rtt = self.rtt.min_rtt();
         if let Some(rack) = self.board.rack_mut() {
             rack.begin_ack(now, min_rtt, ts_ecr);
         }
-        let prior_una = self.snd_una;
-        let losses_before = self.board.losses_marked();
-        let retransmissions_lost_before = self.board.retransmissions_lost();
-        // The pipe, as the algorithm sees it: without SACK, less the segments the
-        // duplicate ACKs reported delivered (Linux `tcp_packets_in_flight` subtracts
-        // `sacked_out`, which counts them).
-        let prior_in_flight = self.pipe();
+        let before = BeforeAck {
+            una: self.snd_una,
+            losses_marked: self.board.losses_marked(),
+            retransmissions_lost: self.board.retransmissions_lost(),
+            // The pipe, as the algorithm sees it: without SACK, less the segments the
+            // duplicate ACKs reported delivered (Linux `tcp_packets_in_flight`
+            // subtracts `sacked_out`, which counts them).
+            in_flight: self.pipe(),
+        };
+        let mut facts = self.read_sack_blocks(seg);
+        if seg.ack > self.snd_una {
+            self.on_new_ack(now, seg, ts_ecr, &mut facts);
+        } else if seg.ack == self.snd_una && !self.board.is_empty() && seg.payload_bytes == 0 {
+            facts.delivered += self.on_duplicate_ack(now);
+        }
+        self.check_undo_after_ack(now, seg, &before, &facts, ts_ecr);
+        self.report_ack(now, &facts, before.in_flight);
+        if self.board.is_empty() && self.fin_sent && seg.ack >= self.snd_nxt {
+            self.conn = Connection::Closed;
+            return;
+        }
+        if self.tlp_high_seq.is_some() {
+            let pure_duplicate = facts.dsack
+                || (seg.ack == before.una && facts.delivered == 0 && seg.payload_bytes == 0);
+            self.on_probe_ack(now, seg.ack, pure_duplicate);
+        }
+        let (lost_found, count_dupacks) = self.mark_losses(now);
+        let dupthresh_reached = count_dupacks && self.recovery.dupacks as usize >= DUP_THRESH;
+        if self.board.retransmissions_lost() > before.retransmissions_lost {
+            self.on_lost_retransmission(now);
+        }
+        let starts_recovery =
+            self.recovery.phase == Phase::Open && (dupthresh_reached || lost_found);
+        if starts_recovery {
+            self.enter_fast_recovery(now);
+        }
+        self.update_recovery_window(&before, &facts, starts_recovery);
+        if self.p.tail_loss_probe && self.snd_una > before.una {
+            self.arm_loss_probe(now); // RFC 8985 7.2: restarted by an ACK of new data
+        }
+        self.transmit(now, out);
+    }
+
+    /// RFC 2018's blocks of an ACK marked on the scoreboard, the first reported to the
+    /// undo state instead when it is a D-SACK (RFC 2883). Until a timeout's recovery
+    /// ends with `SackAfterTimeout::Forget` (RFC 2018 section 8) the sender goes back
+    /// N without reading them.
+    fn read_sack_blocks(&mut self, seg: &TcpSegment) -> AckFacts {
         // The ACK that ends a recovery still belongs to it (no growth on it: RFC 6582
         // sets cwnd to ssthresh, Linux does not grow in recovery) — except in ns-2's
         // window arithmetic, whose Reno and NewReno deflate and then `opencwnd`.
-        let mut in_recovery = self.recovery.phase == Phase::FastRecovery;
+        let in_recovery = self.recovery.phase == Phase::FastRecovery;
         let mut sacked = Sacked::default();
         let mut dsack = false;
-        // RFC 2018 section 8 (`SackAfterTimeout::Forget`): until the timeout's recovery
-        // ends the sender goes back N without reading SACK blocks.
         let reads_sacks = self.p.recovery == Recovery::Sack
             && !(self.recovery.phase == Phase::TimeoutRecovery
                 && self.p.sack_after_timeout == SackAfterTimeout::Forget);
@@ -73,159 +150,224 @@ impl TcpSender {
                 self.board.sack(left, right, &mut sacked);
             }
         }
-        let mut original_delivered = sacked.original_delivered;
-        let mut newest = sacked.newest;
-        let mut delivered = sacked.bytes;
-        let mut newly_acked = 0;
-        let mut rtt = None;
-        if seg.ack > self.snd_una {
-            let acked = self.board.ack_to(seg.ack);
-            original_delivered = match (original_delivered, acked.original_delivered) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-            newly_acked = acked.bytes;
-            delivered += if self.p.recovery == Recovery::Sack {
-                acked.newly_delivered
-            } else {
-                self.take_back_reno_sacks(acked.bytes)
-            };
-            newest = acked.newest.map(|n| n.newest(newest)).or(newest);
-            if self.recovery.phase == Phase::TimeoutRecovery {
-                // Linux `tcp_process_loss` (Reno): an ACK of new data after a timeout
-                // forgets the duplicates counted so far.
-                self.recovery.reno_sacked = 0;
+        AckFacts {
+            newly_acked: 0,
+            delivered: sacked.bytes,
+            sacked: sacked.bytes,
+            newest: sacked.newest,
+            original_delivered: sacked.original_delivered,
+            rtt: None,
+            dsack,
+            in_recovery,
+        }
+    }
+
+    /// An ACK of new data: the scoreboard and counters move on, the RTT is sampled,
+    /// a recovery ends or repairs its next hole, and the timer restarts (RFC 6298
+    /// (5.2)/(5.3)).
+    fn on_new_ack(
+        &mut self,
+        now: SimTime,
+        seg: &TcpSegment,
+        ts_ecr: Option<u64>,
+        facts: &mut AckFacts,
+    ) {
+        let acked = self.board.ack_to(seg.ack);
+        facts.original_delivered = match (facts.original_delivered, acked.original_delivered) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        facts.newly_acked = acked.bytes;
+        facts.delivered += if self.p.recovery == Recovery::Sack {
+            acked.newly_delivered
+        } else {
+            self.take_back_reno_sacks(acked.bytes)
+        };
+        facts.newest = acked
+            .newest
+            .map(|n| n.newest(facts.newest))
+            .or(facts.newest);
+        if self.recovery.phase == Phase::TimeoutRecovery {
+            // Linux `tcp_process_loss` (Reno): an ACK of new data after a timeout
+            // forgets the duplicates counted so far.
+            self.recovery.reno_sacked = 0;
+        }
+        self.snd_una = seg.ack;
+        self.recovery.dupacks = 0;
+        facts.rtt = self.sample_rtt(now, seg, &acked);
+        // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
+        let restart_timer = self.recovery_on_new_ack(now, seg, ts_ecr, &acked, facts);
+        // RFC 6298 (5.2)/(5.3): stop when all is acknowledged, else restart.
+        if self.board.is_empty() {
+            self.rto_at = None;
+        } else if restart_timer {
+            self.rto_at = Some(now + self.rtt.rto());
+        }
+    }
+
+    /// Feeds the RTO estimator by its sampling rule and returns the algorithm's RTT
+    /// sample for this ACK.
+    fn sample_rtt(&mut self, now: SimTime, seg: &TcpSegment, acked: &Acked) -> Option<SimTime> {
+        // Only the once-per-RTT mode keeps a timed segment (nothing to do otherwise).
+        let timed = match self.p.rtt_sampling {
+            RttSampling::OncePerRtt => self.rtt_timer.on_ack(seg.ack),
+            RttSampling::EveryAck => None,
+        };
+        let sample = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
+            (true, Some(ecr), _) => Some((SimTime(ecr), RttSource::Timestamp)),
+            (_, _, RttSampling::EveryAck) => {
+                acked.rtt_sample_from.map(|sent| (sent, RttSource::Timed))
             }
-            self.snd_una = seg.ack;
-            self.recovery.dupacks = 0;
-            // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
-            let mut restart_timer = true;
-            // Only the once-per-RTT mode keeps a timed segment (nothing to do otherwise).
-            let timed = match self.p.rtt_sampling {
-                RttSampling::OncePerRtt => self.rtt_timer.on_ack(seg.ack),
-                RttSampling::EveryAck => None,
-            };
-            let sample = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
-                (true, Some(ecr), _) => Some((SimTime(ecr), RttSource::Timestamp)),
-                (_, _, RttSampling::EveryAck) => {
-                    acked.rtt_sample_from.map(|sent| (sent, RttSource::Timed))
-                }
-                (_, _, RttSampling::OncePerRtt) => timed.map(|sent| (sent, RttSource::Timed)),
-            };
-            if let Some((sent, source)) = sample {
-                self.rtt.sample_between(sent, now, source);
-                self.stats.record_rtt(self.rtt.srtt());
+            (_, _, RttSampling::OncePerRtt) => timed.map(|sent| (sent, RttSource::Timed)),
+        };
+        if let Some((sent, source)) = sample {
+            self.rtt.sample_between(sent, now, source);
+            self.stats.record_rtt(self.rtt.srtt());
+        }
+        // The algorithm measures every ACK whatever the estimator's rule: ns-2's
+        // once-per-RTT timing (`rtt_active_`) feeds only its RTO, while its Vegas
+        // keeps each segment's send time (`v_sendtime_`). Linux gives its modules
+        // the newest segment acknowledged (`tcp_clean_rtx_queue`'s `ca_rtt_us`
+        // from `last_ackt`), the timestamp echo only when retransmitted data was
+        // acknowledged: a delayed ACK's echo is its older segment's, and would add
+        // the wait for the second to every sample.
+        acked
+            .rtt_sample_from
+            .or(seg.ts_ecr().filter(|_| self.p.timestamps).map(SimTime))
+            .map(|sent| now - sent)
+    }
+
+    /// What an ACK of new data does to a fast recovery: a full ACK ends it (or undoes
+    /// it, Linux `tcp_try_undo_recovery`), a partial one repairs the next hole (RFC
+    /// 6582 3.2 step 3) or undoes it (`tcp_try_undo_partial`). Returns whether the
+    /// retransmission timer restarts (impatient NewReno restarts it on the first
+    /// partial ACK only).
+    fn recovery_on_new_ack(
+        &mut self,
+        now: SimTime,
+        seg: &TcpSegment,
+        ts_ecr: Option<u64>,
+        acked: &Acked,
+        facts: &mut AckFacts,
+    ) -> bool {
+        let mss = self.mss();
+        let mut restart_timer = true;
+        match self.recovery.phase {
+            Phase::FastRecovery
+                if seg.ack >= self.recovery.recover
+                    && self.recovery.undo.is_some_and(|u| u.may_undo(ts_ecr)) =>
+            {
+                self.undo_reduction(false); // Linux tcp_try_undo_recovery
             }
-            // The algorithm measures every ACK whatever the estimator's rule: ns-2's
-            // once-per-RTT timing (`rtt_active_`) feeds only its RTO, while its Vegas
-            // keeps each segment's send time (`v_sendtime_`). Linux gives its modules
-            // the newest segment acknowledged (`tcp_clean_rtx_queue`'s `ca_rtt_us`
-            // from `last_ackt`), the timestamp echo only when retransmitted data was
-            // acknowledged: a delayed ACK's echo is its older segment's, and would add
-            // the wait for the second to every sample.
-            rtt = acked
-                .rtt_sample_from
-                .or(seg.ts_ecr().filter(|_| self.p.timestamps).map(SimTime))
-                .map(|sent| now - sent);
-            match self.recovery.phase {
-                Phase::FastRecovery
-                    if seg.ack >= self.recovery.recover
-                        && self.recovery.undo.is_some_and(|u| u.may_undo(ts_ecr)) =>
-                {
-                    self.undo_reduction(false); // Linux tcp_try_undo_recovery
-                }
-                Phase::FastRecovery
-                    if seg.ack >= self.recovery.recover || self.p.recovery == Recovery::Reno =>
-                {
-                    self.recovery.phase = Phase::Open; // full ACK (or any new ACK for Reno)
-                    self.forget_marks_if_ns2_linux();
-                    in_recovery &=
-                        !(self.inflates_window() && self.p.cwnd_counting == CwndCounting::Ns2);
-                    self.recovery.inflation = 0;
-                    self.recovery.prr = None;
-                    self.recovery.sack1_pipe = None;
-                    self.cc.on_recovery_end(now);
-                    if let Some(halving) = self.recovery.halving.take() {
-                        // Linux 2.6 tcp_complete_cwr: cwnd = min(cwnd, ssthresh), where
-                        // rate halving has taken cwnd.
-                        self.cc.limit_cwnd(halving.cwnd());
-                    }
-                    if let Some(halving) = self.recovery.ns2_halving.take() {
-                        let (ssthresh, outstanding) =
-                            (self.cc.ssthresh(), self.board.outstanding());
-                        self.cc
-                            .limit_cwnd(halving.exit_cwnd(ssthresh, outstanding, self.mss()));
-                    }
-                }
-                Phase::FastRecovery
-                    if self
-                        .recovery
-                        .undo
-                        .is_some_and(|u| u.echo_predates_retransmission(ts_ecr)) =>
-                {
-                    // Linux tcp_try_undo_partial: the original of the retransmitted
-                    // segment was only delayed (reordering).
-                    self.undo_reduction(true);
-                }
-                Phase::FastRecovery => {
-                    if self.p.recovery == Recovery::NewReno {
-                        restart_timer = self.p.newreno_timer == NewRenoTimer::SlowButSteady
-                            || !self.recovery.partial_ack_restarted_timer;
-                        self.recovery.partial_ack_restarted_timer = true;
-                        // RFC 6582 3.2 step 3, partial ACK: retransmit the next hole,
-                        // deflate by the amount acknowledged, add back one SMSS.
-                        self.board.mark_first_lost();
-                        if self.inflates_window() {
-                            self.recovery.inflation -= acked.bytes as i64;
-                            if acked.bytes >= mss {
-                                self.recovery.inflation += mss as i64;
-                            }
+            Phase::FastRecovery
+                if seg.ack >= self.recovery.recover || self.p.recovery == Recovery::Reno =>
+            {
+                self.recovery.phase = Phase::Open; // full ACK (or any new ACK for Reno)
+                self.forget_marks_if_ns2_linux();
+                facts.in_recovery &=
+                    !(self.inflates_window() && self.p.cwnd_counting == CwndCounting::Ns2);
+                self.end_fast_recovery(now);
+            }
+            Phase::FastRecovery
+                if self
+                    .recovery
+                    .undo
+                    .is_some_and(|u| u.echo_predates_retransmission(ts_ecr)) =>
+            {
+                // Linux tcp_try_undo_partial: the original of the retransmitted
+                // segment was only delayed (reordering).
+                self.undo_reduction(true);
+            }
+            Phase::FastRecovery => {
+                if self.p.recovery == Recovery::NewReno {
+                    restart_timer = self.p.newreno_timer == NewRenoTimer::SlowButSteady
+                        || !self.recovery.partial_ack_restarted_timer;
+                    self.recovery.partial_ack_restarted_timer = true;
+                    // RFC 6582 3.2 step 3, partial ACK: retransmit the next hole,
+                    // deflate by the amount acknowledged, add back one SMSS.
+                    self.board.mark_first_lost();
+                    if self.inflates_window() {
+                        self.recovery.inflation -= acked.bytes as i64;
+                        if acked.bytes >= mss {
+                            self.recovery.inflation += mss as i64;
                         }
                     }
                 }
-                Phase::TimeoutRecovery | Phase::Open => {}
             }
-            // RFC 6298 (5.2)/(5.3): stop when all is acknowledged, else restart.
-            if self.board.is_empty() {
-                self.rto_at = None;
-            } else if restart_timer {
-                self.rto_at = Some(now + self.rtt.rto());
-            }
-        } else if seg.ack == self.snd_una && !self.board.is_empty() && seg.payload_bytes == 0 {
-            self.recovery.dupacks += 1;
-            if self.p.restart_rto_on_duplicates {
-                self.rto_at = Some(now + self.rtt.rto());
-            }
-            if self.inflates_window() {
-                if self.recovery.phase == Phase::FastRecovery {
-                    self.recovery.inflation += mss as i64; // RFC 5681 3.2 step 4
-                }
-            } else if self.p.recovery != Recovery::Sack
-                && (self.recovery.phase != Phase::TimeoutRecovery
-                    || self.snd_nxt > self.recovery.recover)
-            {
-                // After a timeout the duplicates echo the go-back-N resending what
-                // the receiver holds: nothing new left the network — until data
-                // beyond what was outstanding at the timeout has been sent (F-RTO's
-                // new data, or the go-back-N run past it). Then each one reports a
-                // segment delivered, to clock out the rest (Linux `tcp_process_loss`).
-                delivered += self.add_reno_sack(mss);
-            }
+            Phase::TimeoutRecovery | Phase::Open => {}
         }
+        restart_timer
+    }
+
+    /// The end of a fast recovery (a full ACK, or any new ACK for Reno): the window
+    /// arithmetic of the recovery is dropped and the algorithm told; after Linux 2.6's
+    /// rate halving, cwnd = min(cwnd, ssthresh) (`tcp_complete_cwr`).
+    fn end_fast_recovery(&mut self, now: SimTime) {
+        self.recovery.inflation = 0;
+        self.recovery.prr = None;
+        self.recovery.sack1_pipe = None;
+        self.cc.on_recovery_end(now);
+        if let Some(halving) = self.recovery.halving.take() {
+            // Rate halving has taken cwnd.
+            self.cc.limit_cwnd(halving.cwnd());
+        }
+        if let Some(halving) = self.recovery.ns2_halving.take() {
+            let (ssthresh, outstanding) = (self.cc.ssthresh(), self.board.outstanding());
+            self.cc
+                .limit_cwnd(halving.exit_cwnd(ssthresh, outstanding, self.mss()));
+        }
+    }
+
+    /// A duplicate ACK (RFC 5681 section 2): counted; in fast recovery it inflates the
+    /// window (RFC 5681 3.2 step 4), or without SACK and inflation it reports a segment
+    /// delivered. Returns the bytes it counts as delivered.
+    fn on_duplicate_ack(&mut self, now: SimTime) -> u64 {
+        let mss = self.mss();
+        self.recovery.dupacks += 1;
+        if self.p.restart_rto_on_duplicates {
+            self.rto_at = Some(now + self.rtt.rto());
+        }
+        if self.inflates_window() {
+            if self.recovery.phase == Phase::FastRecovery {
+                self.recovery.inflation += mss as i64; // RFC 5681 3.2 step 4
+            }
+        } else if self.p.recovery != Recovery::Sack
+            && (self.recovery.phase != Phase::TimeoutRecovery
+                || self.snd_nxt > self.recovery.recover)
+        {
+            // After a timeout the duplicates echo the go-back-N resending what
+            // the receiver holds: nothing new left the network — until data
+            // beyond what was outstanding at the timeout has been sent (F-RTO's
+            // new data, or the go-back-N run past it). Then each one reports a
+            // segment delivered, to clock out the rest (Linux `tcp_process_loss`).
+            return self.add_reno_sack(mss);
+        }
+        0
+    }
+
+    /// After a timeout, what the ACK says about it (F-RTO, undo: `on_ack_after_timeout`);
+    /// otherwise Linux's `tcp_try_undo_dsack`: every retransmission of the last
+    /// reduction reported a duplicate, in recovery or after it.
+    fn check_undo_after_ack(
+        &mut self,
+        now: SimTime,
+        seg: &TcpSegment,
+        before: &BeforeAck,
+        facts: &AckFacts,
+        ts_ecr: Option<u64>,
+    ) {
         match self.recovery.phase {
             Phase::TimeoutRecovery => {
-                let duplicate = seg.ack == prior_una && seg.payload_bytes == 0;
+                let duplicate = seg.ack == before.una && seg.payload_bytes == 0;
                 self.on_ack_after_timeout(
                     now,
-                    prior_una,
-                    original_delivered,
-                    sacked.bytes > 0 || duplicate,
+                    before.una,
+                    facts.original_delivered,
+                    facts.sacked > 0 || duplicate,
                     ts_ecr,
                 );
             }
-            // Linux tcp_try_undo_dsack: every retransmission of the last reduction
-            // reported a duplicate, in recovery or after it.
-            _ if dsack
+            _ if facts.dsack
                 && self
                     .recovery
                     .undo
@@ -235,25 +377,13 @@ impl TcpSender {
             }
             _ => {}
         }
-        self.report_ack(
-            now,
-            newly_acked,
-            delivered,
-            newest,
-            rtt,
-            prior_in_flight,
-            in_recovery,
-        );
-        if self.board.is_empty() && self.fin_sent && seg.ack >= self.snd_nxt {
-            self.conn = Connection::Closed;
-            return;
-        }
-        if self.tlp_high_seq.is_some() {
-            let pure_duplicate =
-                dsack || (seg.ack == prior_una && delivered == 0 && seg.payload_bytes == 0);
-            self.on_probe_ack(now, seg.ack, pure_duplicate);
-        }
-        let (lost_found, count_dupacks) = match self.p.loss_detection {
+    }
+
+    /// Marks lost what the profile's loss detection finds lost after this ACK. Returns
+    /// (something was marked lost, whether the duplicate-ACK count also starts a
+    /// recovery).
+    fn mark_losses(&mut self, now: SimTime) -> (bool, bool) {
+        match self.p.loss_detection {
             _ if self.p.recovery != Recovery::Sack => (false, true),
             LossDetection::DupThresh => (self.board.mark_lost_by_sack(), true),
             LossDetection::Holes => {
@@ -277,31 +407,33 @@ impl TcpSender {
             // (`tcp_time_to_recover`); RACK's reo_wnd of 0 at DupThresh SACKed
             // segments stands in for the duplicate-ACK count.
             LossDetection::Rack => (self.detect_losses_by_time(now, false), false),
-        };
-        let dupthresh_reached = count_dupacks && self.recovery.dupacks as usize >= DUP_THRESH;
-        if self.board.retransmissions_lost() > retransmissions_lost_before {
-            self.on_lost_retransmission(now);
         }
-        if self.recovery.phase == Phase::Open && (dupthresh_reached || lost_found) {
-            self.enter_fast_recovery(now);
-        } else if self.recovery.prr.is_some() {
+    }
+
+    /// The recovery window's own bookkeeping on an ACK: PRR's budget (RFC 6937; not on
+    /// the ACK that started the recovery, which set it up), ns-2 Sack1's pipe counter,
+    /// Linux 2.6's rate halving (`tcp_cwnd_down`, on every ACK in recovery, the first
+    /// included, with the pipe after the fast retransmit's marking) and ns-2
+    /// TCP/Linux's (its `send_much`).
+    fn update_recovery_window(&mut self, before: &BeforeAck, facts: &AckFacts, started: bool) {
+        let mss = self.mss();
+        if !started && self.recovery.prr.is_some() {
             let (pipe, ssthresh) = (self.pipe(), self.cc.ssthresh());
-            let safe_ack = self.snd_una > prior_una && self.board.losses_marked() == losses_before;
+            let safe_ack =
+                self.snd_una > before.una && self.board.losses_marked() == before.losses_marked;
             if let Some(prr) = &mut self.recovery.prr {
-                prr.on_ack(delivered, pipe, ssthresh, mss, safe_ack);
+                prr.on_ack(facts.delivered, pipe, ssthresh, mss, safe_ack);
             }
         }
-        if in_recovery {
+        if facts.in_recovery {
             if let Some(counter) = &mut self.recovery.sack1_pipe {
-                counter.on_ack(self.snd_una > prior_una);
+                counter.on_ack(self.snd_una > before.una);
             }
         }
         if self.recovery.halving.is_some() {
-            // Linux runs tcp_cwnd_down on every ACK in recovery, the first included,
-            // with the pipe after the fast retransmit's marking.
             let (pipe, min_cwnd) = (self.pipe(), self.cc.min_cwnd());
             if let Some(halving) = &mut self.recovery.halving {
-                halving.on_ack(delivered > 0, pipe, min_cwnd, mss);
+                halving.on_ack(facts.delivered > 0, pipe, min_cwnd, mss);
             }
         }
         if self.recovery.ns2_halving.is_some() {
@@ -310,10 +442,6 @@ impl TcpSender {
                 halving.on_opportunity(pipe, mss); // send_much, run after every ACK
             }
         }
-        if self.p.tail_loss_probe && self.snd_una > prior_una {
-            self.arm_loss_probe(now); // RFC 8985 7.2: restarted by an ACK of new data
-        }
-        self.transmit(now, out);
     }
 
     /// A duplicate ACK without SACK: one more segment has left the network (Linux
@@ -344,19 +472,15 @@ impl TcpSender {
     }
 
     /// Takes the delivery-rate sample and hands the ACK to the algorithm.
-    // The ACK's facts, each from a different part of the sender; a struct built only to
-    // be taken apart here would not be clearer.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn report_ack(
-        &mut self,
-        now: SimTime,
-        newly_acked: u64,
-        delivered: u64,
-        newest: Option<crate::transport::tcp::rate::Delivered>,
-        rtt: Option<SimTime>,
-        prior_in_flight: u64,
-        in_recovery: bool,
-    ) {
+    fn report_ack(&mut self, now: SimTime, facts: &AckFacts, prior_in_flight: u64) {
+        let AckFacts {
+            newly_acked,
+            delivered,
+            newest,
+            rtt,
+            in_recovery,
+            ..
+        } = *facts;
         let rate = self.rate.on_ack(
             now,
             delivered,
