@@ -7,7 +7,6 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -35,27 +34,28 @@ def test_every_error_pickles_with_its_message_and_fields(error):
     assert vars(back) == vars(error)
 
 
-def test_a_result_pickles():
-    result = tcplab.run(_scenario_file(BASE))
+def test_a_result_pickles(tmp_path):
+    result = tcplab.run(_scenario_file(str(tmp_path), BASE))
     back = pickle.loads(pickle.dumps(result))
     assert back.summary == result.summary
     assert back.flow_series.equals(result.flow_series)
 
 
-def _scenario_file(text: str) -> str:
-    """A scenario file (runs from a file name, as users' pool workers do)."""
-    d = Path(tempfile.mkdtemp())
-    (d / "s.toml").write_text(text)
-    return str(d / "s.toml")
+def _scenario_file(directory: str, text: str) -> str:
+    """A scenario file in ``directory`` (the test's own, so nothing is left behind;
+    runs from a file name, as users' pool workers do)."""
+    with tempfile.NamedTemporaryFile("w", dir=directory, suffix=".toml", delete=False) as f:
+        f.write(text)
+    return f.name
 
 
-def _goodput(text: str) -> float:
-    return tcplab.run(_scenario_file(text)).summary["flows"][0]["goodput_bps"]
+def _goodput(directory: str, text: str) -> float:
+    return tcplab.run(_scenario_file(directory, text)).summary["flows"][0]["goodput_bps"]
 
 
-def test_a_pool_with_one_bad_point_reports_it_and_finishes_the_others():
+def test_a_pool_with_one_bad_point_reports_it_and_finishes_the_others(tmp_path):
     with multiprocessing.get_context("fork").Pool(2) as pool:
-        pending = [pool.apply_async(_goodput, (text,)) for text in (BASE, BAD, BASE)]
+        pending = [pool.apply_async(_goodput, (str(tmp_path), text)) for text in (BASE, BAD, BASE)]
         outcomes = []
         for p in pending:
             try:
@@ -65,4 +65,4 @@ def test_a_pool_with_one_bad_point_reports_it_and_finishes_the_others():
     assert isinstance(outcomes[1], ScenarioError) and "simulation.duration" in str(outcomes[1])
     assert outcomes[0] == outcomes[2] > 0
     with multiprocessing.get_context("fork").Pool(2) as pool, pytest.raises(ScenarioError):
-        pool.map_async(_goodput, [BASE, BAD]).get(timeout=60)  # raises instead of hanging
+        pool.starmap_async(_goodput, [(str(tmp_path), BASE), (str(tmp_path), BAD)]).get(timeout=60)  # raises, no hang
