@@ -187,28 +187,41 @@ def test_tcplab_schema_prints_and_writes_the_format(tmp_path):
     assert refused.returncode == 2 and "cannot be written" in refused.stderr
 
 
-def test_a_transport_key_the_schema_declares_plainly_needs_no_python(monkeypatch):
-    """#34 item 1: a boolean or string-choice key of a transport table is read as the
-    schema declares it, under its own name, so adding one touches the Rust format, the
-    engine and the docs; a key of another kind fails at import, naming itself."""
+def test_a_transport_key_the_schema_declares_needs_no_python(monkeypatch):
+    """#34 item 1: a key of a transport table that the engine takes as the schema
+    declares it — a boolean, a word of a choice, a count, a value with a unit — is read
+    from the schema alone, under its engine name (the key, with the unit's suffix, or
+    `x-tcplab-engine`), so adding one touches the Rust format, the engine and the docs;
+    a key of another kind fails at import, naming itself."""
     from tcplab.scenario import schema
 
     table = copy.deepcopy(format.table("TransportTable", "tcp"))
-    table["properties"]["new_flag"] = {"type": "boolean", "default": False}
-    table["properties"]["new_word"] = {"$ref": "#/$defs/NewRenoTimer", "default": "impatient"}
-    table["properties"]["new_size"] = {"$ref": "#/$defs/Bytes"}
+    table["properties"].update({
+        "new_flag": {"type": "boolean", "default": False},
+        "new_word": {"$ref": "#/$defs/NewRenoTimer", "default": "impatient"},
+        "new_wait": {"$ref": "#/$defs/Duration", "default": "0s"},
+        "new_size": {"$ref": "#/$defs/Size", "x-tcplab-engine": "new_bytes"},
+        "new_table": {"$ref": "#/$defs/Rto"},
+    })
     monkeypatch.setattr(format, "table", lambda name, variant=None: table)
-    assert schema._read_as_declared("TransportTable", "tcp", "new_flag")(True, "x") is True
+    name, read = schema._read_as_declared("TransportTable", "tcp", "new_flag")
+    assert name == "new_flag" and read(True, "x") is True
+    name, read = schema._read_as_declared("TransportTable", "tcp", "new_word")
     with pytest.raises(ScenarioError, match="did you mean 'impatient'"):
-        schema._read_as_declared("TransportTable", "tcp", "new_word")("impatiant", "x")
-    with pytest.raises(TypeError, match="'new_size'.*needs a hand-written rule"):
-        schema._read_as_declared("TransportTable", "tcp", "new_size")
+        read("impatiant", "x")
+    name, read = schema._read_as_declared("TransportTable", "tcp", "new_wait")
+    assert (name, read("1.5ms", "x")) == ("new_wait_ns", 1_500_000)
+    name, read = schema._read_as_declared("TransportTable", "tcp", "new_size")
+    assert (name, read("2KiB", "x")) == ("new_bytes", 2048)
+    with pytest.raises(TypeError, match="'new_table'.*needs a hand-written rule"):
+        schema._read_as_declared("TransportTable", "tcp", "new_table")
 
 
 @pytest.mark.parametrize("profile", format.choices("Profile"))
-def test_every_plainly_declared_tcp_key_reaches_the_engine_with_its_profiles_value(profile):
+def test_every_declared_tcp_key_reaches_the_engine_with_its_profiles_value(profile):
     """What the generic translation gives is the profile's value (format.rs's
-    `profiles` extension) or the key's schema default, and a written value wins."""
+    `profiles` extension) or the key's schema default, read as written, and a written
+    value wins."""
     from tcplab.scenario.schema import _TCP_AS_DECLARED
 
     profiles = format.extension("TransportTable", "profile", "profiles", "tcp")
@@ -221,8 +234,11 @@ def test_every_plainly_declared_tcp_key_reaches_the_engine_with_its_profiles_val
         return compile_scenario({**base, "flow": [flow]})["flows"][0]["transport"]
 
     unwritten = transport()
-    assert len(_TCP_AS_DECLARED) >= 20
-    for key in _TCP_AS_DECLARED:
-        assert unwritten[key] == profiles[profile].get(key, defaults[key]), key
-    flipped = {key: not unwritten[key] for key in _TCP_AS_DECLARED if isinstance(unwritten[key], bool)}
+    assert len(_TCP_AS_DECLARED) >= 25
+    for key, (name, read) in _TCP_AS_DECLARED.items():
+        written = profiles[profile].get(key, defaults.get(key))
+        assert unwritten[name] == (None if written is None else read(written, "")), key
+    assert unwritten["send_jitter_ns"] == 0 and unwritten["mss_bytes"] is None  # by hand: "0s", no default
+    flipped = {key: not unwritten[key] for key, (name, _) in _TCP_AS_DECLARED.items() if isinstance(unwritten[name], bool)}
     assert {k: v for k, v in transport(**flipped).items() if k in flipped} == flipped
+    assert transport(send_jitter="2ms", mss="1200B")["send_jitter_ns"] == 2_000_000

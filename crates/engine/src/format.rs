@@ -620,6 +620,7 @@ pub struct Sctp {
     pub streams: u32,
     /// Bytes per application message (default: the largest DATA chunk a packet carries, path MTU − 48); larger messages are fragmented.
     #[serde(default)]
+    #[schemars(extend("x-tcplab-engine" = "message_bytes"))]
     pub message_size: Option<Size>,
     /// Deliver messages unordered (U flag): none waits behind a gap.
     #[serde(default)]

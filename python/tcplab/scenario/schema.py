@@ -66,35 +66,6 @@ SCTP_DEFAULTS = format.defaults("TransportTable", "sctp")
 TCP_PROFILES: dict[str, dict] = format.extension("TransportTable", "profile", "profiles", "tcp")
 
 
-def _read_as_declared(table: str, variant: str, key: str):
-    """The reader of a key whose engine field has the key's own name and whose value the
-    engine takes as written: a boolean, or one word of a string choice. Raises TypeError,
-    at import, for a key of another kind that no hand-written rule translates."""
-    node = format.table(table, variant)["properties"][key]
-    if node.get("type") == "boolean":
-        return F.boolean
-    if "$ref" in node:
-        definition = node["$ref"].rsplit("/", 1)[-1]
-        try:
-            return F.choice(format.choices(definition))
-        except (KeyError, TypeError):
-            pass
-    raise TypeError(f"the {variant} key {key!r} ({node}) needs a hand-written rule in tcplab.scenario.schema")
-
-
-#: TCP keys whose translation changes a name, a unit or a meaning (profiles, the SACK
-#: rule of `recovery`, nested tables, older spellings); every other key of the table is
-#: read as the schema declares it (:func:`_read_as_declared`), so a new boolean or
-#: choice needs no Python.
-_TCP_BY_HAND = frozenset({"type", "profile", "cc", "recovery", "mss", "initial_window", "delayed_ack", "receive_buffer",
-                          "max_window", "rto", "send_jitter", "sack_blocks", "reduction", "prr"})
-_TCP_AS_DECLARED = {key: _read_as_declared("TransportTable", "tcp", key) for key in TCP_KEYS if key not in _TCP_BY_HAND}
-#: SCTP's, the same way.
-_SCTP_BY_HAND = frozenset({"type", "streams", "message_size", "cc", "receive_buffer", "send_buffer", "rto",
-                           "fast_retransmit_after", "delayed_sack", "max_burst"})
-_SCTP_AS_DECLARED = {key: _read_as_declared("TransportTable", "sctp", key) for key in SCTP_KEYS
-                     if key not in _SCTP_BY_HAND}
-
 # RED defaults where the scenario is silent: what ns-2.35 runs (tcl/lib/ns-default.tcl):
 # automatic min_th/max_th (thresh_ 0, maxthresh_ 0) and w_q (q_weight_ -1) derived from the
 # link, targetdelay_ 5 ms, linterm_ 10, mean_pktsize_ 500, gentle_ and wait_ on. Packet
@@ -339,17 +310,12 @@ def _tcp(t: Table) -> dict:
         # Loss recovery is its own choice; when unwritten the engine picks it (SACK
         # recovery with SACK, Reno's with the Reno algorithm, else NewReno).
         "recovery": t.get("recovery", F.choice(RECOVERIES), _unwritten_recovery(d, cc, t)),
-        "mss_bytes": t.get("mss", _bytes32(parse_frame_bytes), None),
-        "initial_window_segments": t.get("initial_window", _segments, d["initial_window"]),
         "ack_every": every,
         "delayed_ack_ns": timeout,
-        "receive_buffer": t.get("receive_buffer", _amount, _amount(d["receive_buffer"], "")),
-        "max_window": t.get("max_window", _amount, None if d["max_window"] is None else _amount(d["max_window"], "")),
         "rto": t.get("rto", _rto(d), _rto(d)({}, "")),
-        "send_jitter_ns": t.get("send_jitter", parse_duration_ns, parse_duration_ns(d["send_jitter"], "")),
         "sack_blocks": t.get("sack_blocks", _sack_blocks, d["sack_blocks"]),
         "reduction": _reduction(t, d),
-        **{key: t.get(key, read, d[key]) for key, read in _TCP_AS_DECLARED.items()},
+        **_read_declared_keys(t, _TCP_AS_DECLARED, d),
     }
 
 
@@ -404,17 +370,11 @@ def _sctp(t: Table) -> dict:
     rto = t.get("rto", _sctp_rto, _sctp_rto({}, ""))
     return {
         "type": "sctp",
-        "streams": t.get("streams", F.count32, d["streams"]),
-        "message_bytes": t.get("message_size", _bytes32(parse_size_bytes), None),
         "cc": t.get("cc", parse_cc, parse_cc(d["cc"], "")),
-        "receive_buffer": t.get("receive_buffer", _amount, _amount(d["receive_buffer"], "")),
-        "send_buffer": t.get("send_buffer", _amount, _amount(d["send_buffer"], "")),
         "rto": rto,
-        "fast_retransmit_after": t.get("fast_retransmit_after", F.count32, d["fast_retransmit_after"]),
         "sack_every": every,
         "sack_delay_ns": timeout,
-        "max_burst": t.get("max_burst", F.count32, d["max_burst"]),
-        **{key: t.get(key, read, d[key]) for key, read in _SCTP_AS_DECLARED.items()},
+        **_read_declared_keys(t, _SCTP_AS_DECLARED, d),
     }
 
 
@@ -543,3 +503,65 @@ def parse_routing(value: object, path: str = "routing") -> dict:
     """The ``[routing]`` table."""
     t = Table(value, path, format.keys("Routing"))
     return {"multipath": t.get("multipath", F.choice(format.choices("Multipath")), format.default("Routing", "multipath"))}
+
+
+# Keys read as the schema declares them. Last in the module: their readers are the
+# ones above, and the tables are built when it is imported.
+
+#: How a value of each unit type is read, and the suffix its engine field carries (the
+#: engine's configuration is in SI base units, named by them).
+_UNIT_READERS = {
+    "Duration": (parse_duration_ns, "_ns"),
+    "Bytes": (_bytes32(parse_frame_bytes), "_bytes"),
+    "Size": (_bytes32(parse_size_bytes), "_bytes"),
+    "Segments": (_segments, "_segments"),
+    "Amount": (_amount, ""),
+}
+
+
+def _read_as_declared(table: str, variant: str, key: str) -> tuple[str, Any]:
+    """The engine field of a key that the engine takes as the schema declares it, and
+    its reader: a boolean or one word of a string choice under the key's own name, a
+    whole number under its own name, a value with a unit in SI base units under the key
+    with the unit's suffix (`send_jitter` -> `send_jitter_ns`) or the name the schema
+    gives (`x-tcplab-engine`). Raises TypeError, at import, for a key of another kind
+    that no hand-written rule translates."""
+    node = format.table(table, variant)["properties"][key]
+    engine = node.get("x-tcplab-engine")
+    if node.get("type") == "boolean":
+        return engine or key, F.boolean
+    if node.get("type") == "integer" and node.get("minimum") == 1 and node.get("format") == "uint32":
+        return engine or key, F.count32
+    if "$ref" in node:
+        definition = node["$ref"].rsplit("/", 1)[-1]
+        if definition in _UNIT_READERS:
+            reader, suffix = _UNIT_READERS[definition]
+            return engine or key + suffix, reader
+        try:
+            return engine or key, F.choice(format.choices(definition))
+        except (KeyError, TypeError):
+            pass
+    raise TypeError(f"the {variant} key {key!r} ({node}) needs a hand-written rule in tcplab.scenario.schema")
+
+
+def _read_declared_keys(t: Table, declared: dict, defaults: dict) -> dict:
+    """Every key of ``declared`` read from ``t``, under its engine name; an unwritten
+    key takes ``defaults`` (as a user would write it: parsed like a written one), or
+    None where there is none."""
+    engine = {}
+    for key, (name, read) in declared.items():
+        default = defaults.get(key)
+        engine[name] = t.get(key, read, None if default is None else read(default, ""))
+    return engine
+
+
+#: TCP keys whose translation changes a name, a unit or a meaning (profiles, the SACK
+#: rule of `recovery`, nested tables, older spellings); every other key of the table is
+#: read as the schema declares it (:func:`_read_as_declared`), so a new boolean,
+#: choice, count or value with a unit needs no Python.
+_TCP_BY_HAND = frozenset({"type", "profile", "cc", "recovery", "delayed_ack", "rto", "sack_blocks", "reduction", "prr"})
+_TCP_AS_DECLARED = {key: _read_as_declared("TransportTable", "tcp", key) for key in TCP_KEYS if key not in _TCP_BY_HAND}
+#: SCTP's, the same way.
+_SCTP_BY_HAND = frozenset({"type", "cc", "rto", "delayed_sack"})
+_SCTP_AS_DECLARED = {key: _read_as_declared("TransportTable", "sctp", key) for key in SCTP_KEYS
+                     if key not in _SCTP_BY_HAND}
