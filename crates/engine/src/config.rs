@@ -588,6 +588,13 @@ pub struct TcpConfig {
     /// new data is acknowledged.
     #[serde(default)]
     pub restart_rto_on_duplicates: bool,
+    /// Linux's linear timeouts for thin streams (socket option
+    /// `TCP_THIN_LINEAR_TIMEOUTS`, sysctl `tcp_thin_linear_timeouts`, off by default):
+    /// `tcp_retransmit_timer` recomputes the RTO instead of doubling it for the first
+    /// `TCP_THIN_LINEAR_RETRIES` (6) timeouts in a row of a stream with fewer than 4
+    /// segments out that has left its initial slow start (`tcp_stream_is_thin`).
+    #[serde(default)]
+    pub thin_linear_timeouts: bool,
     /// NewReno's timer variant (RFC 6582 section 4).
     #[serde(default)]
     pub newreno_timer: NewRenoTimer,

@@ -802,6 +802,10 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub restart_rto_on_duplicates: bool,
+    /// Linux's linear timeouts for thin streams (`TCP_THIN_LINEAR_TIMEOUTS`; off in Linux by default): while fewer than 4 segments are outstanding after slow start, the first 6 timeouts in a row keep the RTO instead of doubling it.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub thin_linear_timeouts: bool,
     /// NewReno's retransmission timer in recovery (RFC 6582 section 4).
     #[serde(default)]
     #[schemars(extend("default" = "impatient"))]

@@ -266,6 +266,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
                 && cfg.limited_transmit_after_timeout
                 && recovery != Recovery::Sack,
             restart_rto_on_duplicates: cfg.restart_rto_on_duplicates,
+            thin_linear_timeouts: cfg.thin_linear_timeouts,
             slow_start_at_ssthresh: cfg.slow_start_at_ssthresh,
             newreno_timer: cfg.newreno_timer,
             cwnd_counting: cfg.cwnd_counting,

@@ -398,3 +398,42 @@ fn duplicates_after_a_timeout_send_the_go_back_n_only_when_told_to() {
     with_duplicates.sort_unstable();
     assert_eq!(resent(true), with_duplicates);
 }
+
+/// The gaps between the retransmissions of segment 2 of a 3-segment transfer whose
+/// first nine transmissions of segment 2 are lost (from the first retransmission on).
+fn retransmission_gaps(cfg: serde_json::Value) -> Vec<u64> {
+    const LOST: &[(u64, u32)] = &[
+        (2, 2),
+        (2, 3),
+        (2, 4),
+        (2, 5),
+        (2, 6),
+        (2, 7),
+        (2, 8),
+        (2, 9),
+    ];
+    let h = transfer(cfg, 3, 2..3, LOST);
+    let at: Vec<u64> = h
+        .transmissions_of(seq(2))
+        .iter()
+        .map(|s| s.at.as_ns())
+        .collect();
+    assert_eq!(at.len(), 10, "the original and nine retransmissions");
+    at.windows(2).skip(1).map(|w| w[1] - w[0]).collect()
+}
+
+/// Linux's linear timeouts for thin streams (`tcp_retransmit_timer`,
+/// `TCP_THIN_LINEAR_RETRIES` = 6): with one segment out after slow start, the RTO
+/// after each of the first six timeouts in a row is the unbacked-off R, then RFC 6298
+/// (5.5)'s doubling resumes from R (2R, 4R); without the option every timeout doubles
+/// it (2R, 4R, 8R, ...).
+#[test]
+fn a_thin_stream_keeps_its_rto_for_six_timeouts_in_a_row() {
+    let linear = retransmission_gaps(json!({"thin_linear_timeouts": true}));
+    let r = linear[0];
+    assert!(r >= SimTime::from_ms(200).as_ns(), "R is at least RTO.min");
+    assert_eq!(linear, [r, r, r, r, r, r, 2 * r, 4 * r]);
+    let doubling = retransmission_gaps(json!({}));
+    let expected: Vec<u64> = (1..=8).map(|k| r << k).collect();
+    assert_eq!(doubling, expected);
+}

@@ -236,6 +236,11 @@ impl Scoreboard {
         self.outstanding
     }
 
+    /// Segments sent and not cumulatively acknowledged (Linux `packets_out`).
+    pub fn segments(&self) -> usize {
+        self.segs.len()
+    }
+
     /// Bytes of retransmissions in flight (not SACKed, not marked lost again).
     pub fn retransmitted_bytes(&self) -> u64 {
         self.retransmitted

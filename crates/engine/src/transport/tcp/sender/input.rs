@@ -194,6 +194,7 @@ impl TcpSender {
         }
         self.snd_una = seg.ack;
         self.recovery.dupacks = 0;
+        self.timeouts_in_a_row = 0;
         facts.rtt = self.sample_rtt(now, seg, &acked);
         // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
         let restart_timer = self.recovery_on_new_ack(now, seg, ts_ecr, &acked, facts);

@@ -88,6 +88,8 @@ pub struct SenderParams {
     pub slow_start_at_ssthresh: bool,
     /// Duplicate ACKs restart the retransmission timer (ns-2's TCP/Linux).
     pub restart_rto_on_duplicates: bool,
+    /// A thin stream's first timeouts keep the RTO (Linux `tcp_thin_linear_timeouts`).
+    pub thin_linear_timeouts: bool,
     /// NewReno's timer restarts on partial ACKs (RFC 6582 section 4).
     pub newreno_timer: NewRenoTimer,
     /// What an ACK counts for in cwnd growth (RFC 3465 bytes, or ns-2's one per ACK).
@@ -186,6 +188,8 @@ pub struct TcpSender {
     // Read only after timeouts or with jitter.
     /// snd_una when the last timeout fired: a further timeout there is a repeat.
     last_timeout_una: Option<u64>,
+    /// Timeouts since an ACK last acknowledged new data (Linux `icsk_retransmits`).
+    timeouts_in_a_row: u32,
     /// RACK's reordering timer and the Tail Loss Probe timeout (RFC 8985).
     loss_timers: LossTimers,
     /// TLP.end_seq (Linux `tlp_high_seq`): SND.NXT when the outstanding probe went.
@@ -249,6 +253,7 @@ impl TcpSender {
             rtt_timer: RttTimer::default(),
             rto_at: None,
             last_timeout_una: None,
+            timeouts_in_a_row: 0,
             loss_timers: LossTimers::default(),
             tlp_high_seq: None,
             tlp_retrans: false,

@@ -344,6 +344,20 @@ impl TcpSender {
         }
     }
 
+    /// Linux `tcp_retransmit_timer` with linear timeouts: an established thin stream
+    /// (`tcp_stream_is_thin`: fewer than 4 segments out, ssthresh set) recomputes its
+    /// RTO for the first `TCP_THIN_LINEAR_RETRIES` timeouts in a row instead of backing
+    /// it off (RFC 6298 (5.5)).
+    fn keeps_rto_after_timeout(&self) -> bool {
+        /// Linux `TCP_THIN_LINEAR_RETRIES`.
+        const THIN_LINEAR_RETRIES: u32 = 6;
+        self.p.thin_linear_timeouts
+            && self.conn == Connection::Established
+            && self.board.segments() < 4
+            && self.cc.ssthresh() != u64::MAX
+            && self.timeouts_in_a_row <= THIN_LINEAR_RETRIES
+    }
+
     /// The retransmission timer expired (RFC 6298 (5.4)–(5.6), RFC 5681 3.1).
     pub(super) fn on_timeout(&mut self, now: SimTime, out: &mut Outbox) {
         self.stats.rto_count += 1;
@@ -358,7 +372,12 @@ impl TcpSender {
         // repeated one; not the first timeout inside a fast recovery.
         self.recovery.frto = self.p.frto && (self.recovery.phase == Phase::Open || repeated);
         self.cc.on_retransmission_timeout(now, basis, new_event);
-        self.rtt.on_timeout();
+        self.timeouts_in_a_row += 1;
+        if self.keeps_rto_after_timeout() {
+            self.rtt.reset_backoff();
+        } else {
+            self.rtt.on_timeout();
+        }
         self.rtt_timer.cancel();
         self.growth_delayed = false;
         if self.p.sack_after_timeout == SackAfterTimeout::Forget {
