@@ -9,6 +9,7 @@
 //! time. Each flow has two endpoints: the sender at its source and the receiver at its
 //! destination; forward packets go sender → receiver, reverse packets come back.
 
+pub mod rto;
 pub mod sctp;
 pub mod tcp;
 pub mod udp;

@@ -23,7 +23,7 @@ use crate::cc::BuildContext;
 use crate::config::{Amount, AppConfig, CcConfig, ConfigError, SctpConfig};
 use crate::rng::Rng;
 use crate::time::SimTime;
-use crate::transport::tcp::rto::RttEstimator;
+use crate::transport::rto::RttEstimator;
 use crate::validate::{at, err};
 use crate::wire::sctp::{COMMON_HEADER_BYTES, DATA_CHUNK_HEADER_BYTES};
 use crate::wire::IPV4_HEADER_BYTES;

@@ -9,7 +9,7 @@ use crate::cc::{AckEvent, CongestionControl};
 use crate::config::BurstLimit;
 use crate::metrics::Probe;
 use crate::time::SimTime;
-use crate::transport::tcp::rto::RttEstimator;
+use crate::transport::rto::RttEstimator;
 use crate::transport::{Endpoint, Outbox, TransportStats};
 use crate::wire::sctp::{
     self as wire, control, flags, DataChunk, DataPacket, SackPacket, MAX_DATA_CHUNKS,

@@ -28,7 +28,6 @@ pub mod rack;
 pub mod rate;
 pub mod rate_halving;
 pub mod receiver;
-pub mod rto;
 pub mod sack1_pipe;
 pub mod scoreboard;
 pub mod sender;

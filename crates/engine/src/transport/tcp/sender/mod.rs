@@ -40,7 +40,6 @@ use loss_detection::LossTimers;
 use recovery::RecoveryWindow;
 
 use super::rate::RateSampler;
-use super::rto::{RttEstimator, RttSource, RttTimer};
 use super::scoreboard::{Sacked, Scoreboard, SentSegment};
 use super::DUP_THRESH;
 use crate::app::ByteSource;
@@ -52,6 +51,7 @@ use crate::config::{
 use crate::metrics::Probe;
 use crate::rng::Rng;
 use crate::time::{round_ns, SimTime};
+use crate::transport::rto::{RttEstimator, RttSource, RttTimer};
 use crate::transport::{Endpoint, Outbox, TransportStats};
 use crate::wire::tcp::{flags, TcpSegment};
 use crate::wire::TransportHeader;
