@@ -6,6 +6,7 @@
 //! ([`crate::transport`]) stand on: a link moves a [`TransportHeader`] without reading
 //! it, an endpoint reads only its own variant.
 
+pub mod capture;
 pub mod sctp;
 pub mod tcp;
 
