@@ -1,5 +1,5 @@
 //! A packet's transport header as a packet capture writes it (libpcap, docs/pcap.md):
-//! each transport encodes its own — [`tcp`], [`sctp`], UDP here — with the checksums a
+//! each transport encodes its own — `tcp`, `sctp`, UDP here — with the checksums a
 //! reader verifies; the payload is zeros, as the engine carries none.
 
 mod sctp;
