@@ -43,6 +43,7 @@ test: install lint test-rust test-python
 lint: install
 	cargo fmt --all -- --check
 	cargo clippy --locked --profile test-release --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p tcplab-engine -p tcplab-emu
 	$(BIN)/ruff check python/tcplab
 	$(BIN)/mypy
 

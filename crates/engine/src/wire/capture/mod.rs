@@ -1,6 +1,6 @@
-//! A packet's transport header as a packet capture writes it (libpcap, docs/pcap.md):
-//! each transport encodes its own — `tcp`, `sctp`, UDP here — with the checksums a
-//! reader verifies; the payload is zeros, as the engine carries none.
+//! A packet's transport header as a packet capture writes it (`tcplab run --pcap`,
+//! docs/results.md): each transport encodes its own — `tcp`, `sctp`, UDP here — with
+//! the checksums a reader verifies; the payload is zeros, as the engine carries none.
 
 mod sctp;
 mod tcp;
