@@ -52,7 +52,7 @@ def _check(overrides: list[str]) -> None:
 
 @pytest.mark.parametrize(("override", "field", "why"), [
     ("flow[0].transport.cc=vegas", "flow[0].transport.cc", "the kernel has no 'vegas'"),
-    ("flow[0].transport.delayed_ack=false", "flow[0].transport.delayed_ack", "Linux cannot be told this"),
+    ("flow[0].transport.delayed_ack=false", "flow[0].transport.delayed_ack", "does not set this in the kernel"),
     ("flow[0].transport.rto.initial=3s", "flow[0].transport.rto.initial", "only the minimum RTO"),
     ("flow[0].transport.rto.tick=10ms", "flow[0].transport.rto.tick", "only the minimum RTO"),
     ('flow[0].transport={type="sctp"}', "flow[0].transport", "no SCTP"),

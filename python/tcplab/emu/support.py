@@ -98,7 +98,8 @@ def kernel_tcp(flow: dict) -> dict:
     for key in (k for k in t if k not in _KERNEL_SETS):
         if t.get(key) not in _accepted(algorithm, key):
             raise _refuse(origin, _FIELD.get(key, key),
-                          "Linux cannot be told this; remove it (or use profile = \"linux\") to run the kernel's own")
+                          "the emulator does not set this in the kernel, which runs its own; remove it "
+                          "(or use profile = \"linux\")")
     rto = t["rto"]
     for key in ("initial_ns", "max_ns", "fixed_ns", "floor", "tick_ns"):
         if rto.get(key) not in _accepted(algorithm, "rto", key):
