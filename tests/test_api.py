@@ -177,31 +177,30 @@ def test_numpy_scalars_are_read_as_the_numbers_they_hold():
     assert numpy.summary["flows"] == plain.summary["flows"]
 
 
-def test_a_position_in_the_engine_json_maps_back_to_its_keys():
-    """The locator behind field-named engine errors: every scalar's offset in the
-    text json.dumps writes leads back to the keys and indices of that scalar."""
-    import json
+def test_the_engine_names_where_in_its_configuration_a_value_is_wrong():
+    """#34 item 1: a value of the wrong type or range is reported by the engine at its
+    place in the configuration, and the front end restates it at the scenario's item
+    and key without re-reading the JSON text. Inside a tagged table (a transport: serde
+    reads it whole before choosing the variant) the place is the table, and the key
+    serde was at then; the item and the value are still named."""
+    from tcplab import _core
+    from tcplab.engine_errors import scenario_error
 
-    from tcplab.engine_errors import _json_path_at
-
-    doc = {"a": [1, {"b": "x,\\\"y", "c": [True, None]}], "d": {"e": 2.5}, "f": "]"}
-    text = json.dumps(doc)
-
-    def scalars(node, path):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                yield from scalars(v, path + [k])
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                yield from scalars(v, path + [i])
-        else:
-            yield path, json.dumps(node)
-
-    start = 0
-    for path, token in scalars(doc, []):
-        at = text.index(token, start) + len(token)  # serde reports the end of the token
-        assert _json_path_at(text, at) == path, (path, token)
-        start = at
+    for place, value, engine_says, user_sees in (
+            (("links", 1, "mtu_bytes"), 10**10, "at links[1].mtu_bytes: ",
+             "topology.dumbbell.access: mtu: integer 10000000000, expected u32 (at most 4294967295)"),
+            (("simulation", "duration_ns"), -1, "at simulation.duration_ns: ", "simulation.duration: integer -1, expected u64"),
+            (("flows", 0, "transport", "mss_bytes"), -5, "at flows[0].transport.", "flow[0]: transport."),
+            (("flows", 0, "transport", "sack"), "yes", "at flows[0].transport.", 'invalid type: string "yes"')):
+        scenario = tcplab.load(SCENARIOS / "linux-tcp.toml")
+        node = scenario.engine
+        for step in place[:-1]:
+            node = node[step]
+        node[place[-1]] = value
+        with pytest.raises(_core.EngineConfigError) as caught:
+            _core.Simulation(scenario.engine_json())
+        assert engine_says in caught.value.args[1]
+        assert user_sees in str(scenario_error(scenario, caught.value))
 
 
 def test_every_flow_says_what_ran():

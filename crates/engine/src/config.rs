@@ -820,12 +820,23 @@ impl std::fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl ScenarioConfig {
-    /// Parses the JSON form of a scenario (as produced by the Python front end).
+    /// Parses the JSON form of a scenario (as produced by the Python front end). A value
+    /// of the wrong type or range is reported at its place in the configuration
+    /// (`flows[0].transport.mss_bytes: invalid value: ...`), which the front end
+    /// restates at the scenario's own file and key.
     pub fn from_json(text: &str) -> Result<ScenarioConfig, ConfigError> {
         serde_json::from_str(text).map_err(|e| {
+            // serde_json's message ends with the line and column, which name nothing
+            // the user wrote: the path does.
+            let message = e.to_string();
+            let detail = message.split(" at line ").next().unwrap_or(&message);
+            let at = crate::json_path::path_at(
+                text,
+                crate::json_path::offset_of(text, e.line(), e.column()),
+            );
             ConfigError::new(
                 "engine config",
-                format!("not a valid engine configuration: {e}"),
+                format!("not a valid engine configuration at {at}: {detail}"),
             )
         })
     }

@@ -49,6 +49,7 @@ pub mod config;
 pub mod emulate;
 pub mod estimate;
 pub mod format;
+pub mod json_path;
 pub mod metrics;
 pub mod net;
 pub mod observe;
