@@ -61,13 +61,14 @@ def failed_emulated_runs(sweep: Path) -> list[str]:
     time (a stored run fails with it: sweeps/task.py), as
     :func:`skip_unless_emulation_kept_time` does for one run."""
     import tcplab
+    from tcplab.emu.timekeeping import UNRELIABLE
 
     con = tcplab.open_sweep(str(sweep))
     try:
         messages = [m for (m,) in con.execute("SELECT message FROM runs WHERE status != 'ok'").fetchall()]
     finally:
         con.close()
-    if messages and all(str(m).startswith("the emulator could not keep time") for m in messages):
+    if messages and all(str(m).startswith(UNRELIABLE) for m in messages):
         pytest.skip(f"the emulator could not keep time on this machine now: {messages}")
     return messages
 

@@ -76,10 +76,14 @@ def judge(calibration: list[dict], link_rates: list[dict], forwarder: dict) -> d
     return {"verdict": verdict, "problems": unreliable or flagged, "flag": asdict(FLAG), "refuse": asdict(REFUSE)}
 
 
+#: How :func:`describe` begins for a run whose timekeeping was unreliable (a stored
+#: emulated run fails with this message).
+UNRELIABLE = "the emulator could not keep time: the results are unreliable"
+
+
 def describe(timekeeping: dict) -> str | None:
     """One line for the console, or None when the run kept time."""
     if timekeeping["verdict"] == "kept":
         return None
-    head = ("the emulator could not keep time: the results are unreliable"
-            if timekeeping["verdict"] == "unreliable" else "the emulator kept time only roughly")
+    head = UNRELIABLE if timekeeping["verdict"] == "unreliable" else "the emulator kept time only roughly"
     return f"{head} (a busy machine?): {'; '.join(timekeeping['problems'])}"

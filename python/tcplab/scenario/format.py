@@ -63,6 +63,13 @@ def variants(name: str) -> list[str]:
     return [table["properties"][TAG]["const"] for table in definition(name)["oneOf"]]
 
 
+def is_choice(name: str) -> bool:
+    """Whether a definition is a string choice (an ``enum``, or a ``oneOf`` of
+    documented constants)."""
+    node = definition(name)
+    return "enum" in node or ("oneOf" in node and all("const" in option for option in node["oneOf"]))
+
+
 def choices(name: str) -> list[str]:
     """The words a string-choice definition allows (an ``enum``, or a ``oneOf`` of
     documented constants)."""

@@ -537,10 +537,8 @@ def _read_as_declared(table: str, variant: str, key: str) -> tuple[str, Any]:
         if definition in _UNIT_READERS:
             reader, suffix = _UNIT_READERS[definition]
             return engine or key + suffix, reader
-        try:
+        if format.is_choice(definition):
             return engine or key, F.choice(format.choices(definition))
-        except (KeyError, TypeError):
-            pass
     raise TypeError(f"the {variant} key {key!r} ({node}) needs a hand-written rule in tcplab.scenario.schema")
 
 
