@@ -180,6 +180,25 @@ def test_committed_ns2_samples_still_agree(name, tmp_path):
 
 @pytest.mark.realtime
 @pytest.mark.skipif(os.geteuid() != 0, reason="emulation needs root")
+def _unfaithful_kernel_run(run: Path) -> str | None:
+    """Why the emulated run in ``run`` measured the machine rather than the kernel's
+    stack, or None: the emulator judged its own timekeeping unreliable, or other work
+    kept every core busy while it ran (the 1-minute load average just after a 20-s run
+    is mostly that run's). CI saw this sample's Reno flow at 74 Mb/s beside a fuzz
+    campaign against 96-103 Mb/s in the three committed idle runs."""
+    from conftest import machine_too_busy_for_real_time
+
+    timekeeping = json.loads((run / "summary.json").read_text())["emulation"]["timekeeping"]
+    if timekeeping["verdict"] == "unreliable":
+        return f"the emulator could not keep time: {timekeeping['problems']}"
+    return machine_too_busy_for_real_time()
+
+
+#: Kernel runs tried before the comparison is given up as unmeasurable here: a single
+#: late wake-up of the forwarder can make one run unreliable on an idle machine.
+KERNEL_ATTEMPTS = 2
+
+
 def test_committed_kernel_samples_still_agree(tmp_path: Path):
     from tcplab.differential import kernel
 
@@ -189,9 +208,19 @@ def test_committed_kernel_samples_still_agree(tmp_path: Path):
     indices = ci_samples("kernel", 1)
     assert len(indices) == 1, "tests/differential/kernel has no agreeing sample without random loss"
     for index in indices:
-        c = kernel.compare(space.draw("kernel", 1, index), tmp_path / str(index))
+        sample = space.draw("kernel", 1, index)
+        discarded = []
+        for attempt in range(KERNEL_ATTEMPTS):
+            where = tmp_path / f"{index}-{attempt}"
+            c = kernel.compare(sample, where)
+            assert c.status == "compared", (c.name, c.status, c.reason)
+            if (why := _unfaithful_kernel_run(where / f"emu-seed{c.seeds[0]}")) is None:
+                break
+            discarded.append(why)
+        else:
+            pytest.skip(f"no faithful kernel run of {sample.name} in {KERNEL_ATTEMPTS}: {discarded}")
         print(f"\n{c.name}: class errors {[f'{e:+.1%}' for e in c.flow_errors() if e is not None]}, "
-              f"retransmissions ×{c.retransmit_factor():.2f}")
+              f"retransmissions ×{c.retransmit_factor():.2f} (kernel runs discarded: {discarded})")
         assert all(c.verdicts().values()), (c.name, c.description, c.flow_errors(), c.retransmit_factor())
 
 
