@@ -75,12 +75,35 @@ fn packet(i: u32) -> Vec<u8> {
     p
 }
 
-/// 200 packets sent back to back by a reach b intact and in order; the first after
-/// the two hops' serialization and propagation (0.08 + 1 + 0.8 + 20 = 21.88 ms)
-/// within 0.5 ms, the rest at the bottleneck's rate (one per 0.8 ms) within 2%, by
-/// the receiver's clock and by the forwarder's own pacing check.
-#[test]
-fn packets_cross_the_emulated_path_on_time_and_at_its_rate() {
+/// What one trial's timing showed against the path: the first packet's delay (ms),
+/// the receiver's rate (b/s), and the forwarder's own measure of the bottleneck: how
+/// many departures followed the one before back to back, and at what rate.
+#[derive(Debug)]
+struct Timing {
+    first_ms: f64,
+    received_bps: f64,
+    back_to_back: u64,
+    achieved_bps: Option<f64>,
+}
+
+impl Timing {
+    /// Whether the path's timing held: the first packet after the two hops'
+    /// serialization and propagation (0.08 + 1 + 0.8 + 20 = 21.88 ms) within 0.5 ms, the
+    /// rest at the bottleneck's rate (one per 0.8 ms) within 2%, all 199 departures after
+    /// the first back to back.
+    fn on_time(&self) -> bool {
+        (self.first_ms - 21.88).abs() < 0.5
+            && (self.received_bps / 10e6 - 1.0).abs() < 0.02
+            && self.back_to_back == 199
+            && self
+                .achieved_bps
+                .is_some_and(|bps| (bps / 10e6 - 1.0).abs() < 0.02)
+    }
+}
+
+/// 200 packets sent back to back from a to b through a fresh forwarder: they must
+/// arrive intact and in order, every one counted; returns their timing.
+fn trial() -> Timing {
     let (a, b) = (socket_pair(), socket_pair());
     let mut stop = [0; 2];
     assert_eq!(unsafe { libc::pipe(stop.as_mut_ptr()) }, 0);
@@ -117,24 +140,45 @@ fn packets_cross_the_emulated_path_on_time_and_at_its_rate() {
     }
     assert_eq!(unsafe { libc::write(stop[1], [0u8].as_ptr().cast(), 1) }, 1);
     let (stats, pacing, (links, _)) = forwarder.join().unwrap();
+    for fd in a.into_iter().chain(b).chain(stop) {
+        unsafe { libc::close(fd) };
+    }
     assert_eq!((stats.read_packets, stats.written_packets), (200, 200));
     assert_eq!(links[2].tx_packets, 200);
+    assert_eq!(links[2].id, "r->b");
+    Timing {
+        first_ms: (arrivals[0] - sent_at) as f64 / 1e6,
+        received_bps: 199.0 * 8000.0 / ((arrivals[199] - arrivals[0]) as f64 / 1e9),
+        back_to_back: pacing[2].intervals,
+        achieved_bps: pacing[2].achieved_bps(10_000_000),
+    }
+}
+
+/// Trials of [`trial`] before the timing is judged wrong: one late wake-up of the
+/// forwarder or of the receiving thread (a compiler beside the tests: the first packet
+/// 0.9 ms late) spoils a trial, while an emulator that keeps wrong time fails them all.
+const TRIALS: usize = 3;
+
+/// The packets cross the emulated path intact and in order in every trial, and on time
+/// and at the bottleneck's rate (by the receiver's clock and by the forwarder's own
+/// pacing check) in at least one of [`TRIALS`].
+#[test]
+fn packets_cross_the_emulated_path_on_time_and_at_its_rate() {
+    let mut seen = Vec::new();
+    for _ in 0..TRIALS {
+        let timing = trial();
+        if timing.on_time() {
+            return;
+        }
+        seen.push(timing);
+    }
     if let Some(why) = machine_busy() {
         // Timing needs the forwarder and this test's two hosts scheduled on time
         // (tests/conftest.py's machine_too_busy_for_real_time says the same for
         // Python's emulation tests): under a busy loop per core a late write left a
         // gap before the bottleneck (198 back-to-back departures of 199).
-        println!("timing not checked: {why}");
+        println!("timing not checked: {why}; trials {seen:?}");
         return;
     }
-    let first = (arrivals[0] - sent_at) as f64 / 1e6;
-    assert!((first - 21.88).abs() < 0.5, "first packet after {first} ms");
-    let rate = 199.0 * 8000.0 / ((arrivals[199] - arrivals[0]) as f64 / 1e9);
-    assert!((rate / 10e6 - 1.0).abs() < 0.02, "rate {rate}");
-    assert_eq!(links[2].id, "r->b");
-    // The forwarder's own measure of the bottleneck's rate: its 199 back-to-back
-    // departures, as moved on by the forwarder's clock.
-    assert_eq!(pacing[2].intervals, 199);
-    let achieved = pacing[2].achieved_bps(10_000_000).unwrap();
-    assert!((achieved / 10e6 - 1.0).abs() < 0.02, "achieved {achieved}");
+    panic!("no trial on time: {seen:#?}");
 }
