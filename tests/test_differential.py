@@ -178,8 +178,6 @@ def test_committed_ns2_samples_still_agree(name, tmp_path):
         assert all(c.verdicts().values()), (c.name, c.description, c.flow_errors())
 
 
-@pytest.mark.realtime
-@pytest.mark.skipif(os.geteuid() != 0, reason="emulation needs root")
 def _unfaithful_kernel_run(run: Path) -> str | None:
     """Why the emulated run in ``run`` measured the machine rather than the kernel's
     stack, or None: the emulator judged its own timekeeping unreliable, or other work
@@ -199,6 +197,8 @@ def _unfaithful_kernel_run(run: Path) -> str | None:
 KERNEL_ATTEMPTS = 2
 
 
+@pytest.mark.realtime
+@pytest.mark.skipif(os.geteuid() != 0, reason="emulation needs root")
 def test_committed_kernel_samples_still_agree(tmp_path: Path):
     from tcplab.differential import kernel
 

@@ -159,3 +159,25 @@ def test_every_python_example_is_valid_python_that_names_real_api(where, body):
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "tcplab":
             assert hasattr(tcplab, node.attr), f"{where}: tcplab.{node.attr} does not exist"
+
+
+#: Directories whose every module and sub-directory docs/architecture.md's map names.
+MAPPED = ["crates/engine/src", "crates/engine/src/net", "crates/engine/src/transport", "python/tcplab",
+          "python/tcplab/scenario", "python/tcplab/emu", "python/tcplab/differential"]
+#: Not modules of their own: package markers, build products, the binding's stubs.
+UNMAPPED = {"mod", "__init__", "__main__", "__pycache__", "_core", "py.typed"}
+
+
+@pytest.mark.parametrize("directory", MAPPED)
+def test_the_architecture_map_names_every_module(directory):
+    """docs/architecture.md is a map that matches the tree: a module added, moved or
+    renamed without it fails here."""
+    text = (REPO / "docs" / "architecture.md").read_text()
+    missing = []
+    for entry in sorted((REPO / directory).iterdir()):
+        stem = entry.name.split(".")[0]
+        if stem in UNMAPPED or entry.suffix not in ("", ".rs", ".py"):
+            continue
+        if not re.search(rf"(?<![\w/]){re.escape(stem)}(\.rs|\.py|/|\b)", text):
+            missing.append(entry.name)
+    assert not missing, f"docs/architecture.md does not name {missing} of {directory}"

@@ -187,34 +187,50 @@ def test_tcplab_schema_prints_and_writes_the_format(tmp_path):
     assert refused.returncode == 2 and "cannot be written" in refused.stderr
 
 
-def test_a_transport_key_the_schema_declares_needs_no_python(monkeypatch):
-    """#34 item 1: a key of a transport table that the engine takes as the schema
-    declares it — a boolean, a word of a choice, a count, a value with a unit — is read
-    from the schema alone, under its engine name (the key, with the unit's suffix, or
-    `x-tcplab-engine`), so adding one touches the Rust format, the engine and the docs;
-    a key of another kind fails at import, naming itself."""
-    from tcplab.scenario import schema
+def test_a_key_the_schema_declares_needs_no_python(monkeypatch):
+    """#34 item 1: a key that the engine takes as the schema declares it — a boolean, a
+    word of a choice, a count, a value with a unit — is read from the schema alone,
+    under its engine name (the key, with the unit's suffix, or `x-tcplab-engine`), and
+    the engine's errors at that name are restated at the key; so adding one touches the
+    Rust format, the engine and the docs. A key of another kind fails at import, naming
+    itself."""
+    from tcplab.scenario import declared
 
-    table = copy.deepcopy(format.table("TransportTable", "tcp"))
-    table["properties"].update({
+    monkeypatch.setattr(declared, "SCENARIO_KEYS", {})
+    new_keys = {
         "new_flag": {"type": "boolean", "default": False},
         "new_word": {"$ref": "#/$defs/NewRenoTimer", "default": "impatient"},
         "new_wait": {"$ref": "#/$defs/Duration", "default": "0s"},
         "new_size": {"$ref": "#/$defs/Size", "x-tcplab-engine": "new_bytes"},
-        "new_table": {"$ref": "#/$defs/Rto"},
-    })
-    monkeypatch.setattr(format, "table", lambda name, variant=None: table)
-    name, read = schema._read_as_declared("TransportTable", "tcp", "new_flag")
-    assert name == "new_flag" and read(True, "x") is True
-    name, read = schema._read_as_declared("TransportTable", "tcp", "new_word")
+        "new_rate": {"anyOf": [{"$ref": "#/$defs/Rate"}, {"$ref": "#/$defs/Each"}]},
+    }
+    monkeypatch.setattr(format, "table", lambda name, variant=None: {"properties": new_keys})
+    read = {key: reader for key, (_, reader) in declared.declared_keys("TransportTable", "tcp", units=declared.UNIT_READERS_32).items()}
+    assert declared.SCENARIO_KEYS == {"new_flag": "new_flag", "new_word": "new_word", "new_wait_ns": "new_wait",
+                                      "new_bytes": "new_size", "new_rate_bps": "new_rate"}
+    assert read["new_flag"](True, "x") is True
     with pytest.raises(ScenarioError, match="did you mean 'impatient'"):
-        read("impatiant", "x")
-    name, read = schema._read_as_declared("TransportTable", "tcp", "new_wait")
-    assert (name, read("1.5ms", "x")) == ("new_wait_ns", 1_500_000)
-    name, read = schema._read_as_declared("TransportTable", "tcp", "new_size")
-    assert (name, read("2KiB", "x")) == ("new_bytes", 2048)
+        read["new_word"]("impatiant", "x")
+    assert read["new_wait"]("1.5ms", "x") == 1_500_000
+    assert read["new_size"]("2KiB", "x") == 2048
+    with pytest.raises(ScenarioError, match="at most 4,294,967,295"):
+        read["new_size"]("5GB", "x")  # a transport's byte counts are 32-bit in the engine
+    assert read["new_rate"]("2Mbps", "x") == 2_000_000
+    new_keys["new_table"] = {"$ref": "#/$defs/Rto"}
     with pytest.raises(TypeError, match="'new_table'.*needs a hand-written rule"):
-        schema._read_as_declared("TransportTable", "tcp", "new_table")
+        declared.declared_keys("LinkProperties")
+
+
+def test_one_engine_field_from_two_keys_fails_at_import(monkeypatch):
+    """The engine's errors are restated at the user's key through one map from engine
+    field to key, so two keys may not fill one field name."""
+    from tcplab.scenario import declared
+
+    monkeypatch.setattr(declared, "SCENARIO_KEYS", {})
+    monkeypatch.setattr(format, "table", lambda name, variant=None: {"properties": {
+        "size": {"$ref": "#/$defs/Size"}, "length": {"$ref": "#/$defs/Size", "x-tcplab-engine": "size_bytes"}}})
+    with pytest.raises(TypeError, match="'size_bytes' comes from both 'size' and 'length'"):
+        declared.declared_keys("App", "file")
 
 
 @pytest.mark.parametrize("profile", format.choices("Profile"))

@@ -9,6 +9,7 @@ import re
 
 from . import _core
 from .scenario import Scenario, ScenarioError
+from .scenario.declared import SCENARIO_KEYS
 
 
 def scenario_error(scenario: Scenario, error: _core.EngineConfigError) -> ScenarioError:
@@ -17,12 +18,6 @@ def scenario_error(scenario: Scenario, error: _core.EngineConfigError) -> Scenar
     path, message = _name_the_field(scenario, *error.args)
     return ScenarioError(path, message, scenario.source)
 
-
-#: Engine keys (SI units in the name) and the scenario keys they come from.
-SCENARIO_KEYS = {"mtu_bytes": "mtu", "bandwidth_bps": "bandwidth", "delay_ns": "delay", "framing_bytes": "framing",
-                  "rate_bps": "rate", "payload_bytes": "packet_size", "size_bytes": "size", "duration_ns": "duration",
-                  "bin_ns": "bin", "start_ns": "start", "stop_ns": "stop", "mss_bytes": "mss", "on_ns": "on", "off_ns": "off",
-                  "initial_window_segments": "initial_window", "mean_packet_bytes": "mean_packet_size"}
 
 #: A type or range error from the engine's reader: where in its configuration, and what.
 _AT_PATH = re.compile(r"^not a valid engine configuration at ([^:]*): (.*)$")

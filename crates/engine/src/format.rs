@@ -437,7 +437,7 @@ pub struct Red {
     pub target_delay: Option<Duration>,
     /// Packet size the automatic configuration and byte mode assume.
     #[serde(default)]
-    #[schemars(extend("default" = 500))]
+    #[schemars(extend("default" = "500B", "x-tcplab-engine" = "mean_packet_bytes"))]
     pub mean_packet_size: Option<Size>,
     /// "packet", or "byte" (ns-2's bytes_: the drop probability scales with the packet's size).
     #[serde(default)]
@@ -1250,6 +1250,7 @@ pub enum App {
         /// Sending rate.
         rate: Rate,
         /// Payload per datagram.
+        #[schemars(extend("x-tcplab-engine" = "payload_bytes"))]
         packet_size: Size,
     },
     /// Exponential gaps with the given mean rate (UDP).
@@ -1257,6 +1258,7 @@ pub enum App {
         /// Mean sending rate.
         rate: Rate,
         /// Payload per datagram.
+        #[schemars(extend("x-tcplab-engine" = "payload_bytes"))]
         packet_size: Size,
     },
     /// CBR during on periods (UDP).
@@ -1264,6 +1266,7 @@ pub enum App {
         /// Rate while on.
         rate: Rate,
         /// Payload per datagram.
+        #[schemars(extend("x-tcplab-engine" = "payload_bytes"))]
         packet_size: Size,
         /// Mean on period.
         on: Duration,

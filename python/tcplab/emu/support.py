@@ -15,8 +15,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from ..engine_errors import SCENARIO_KEYS
 from ..scenario import load
+from ..scenario.declared import SCENARIO_KEYS
 from ..scenario.errors import ScenarioError
 from ..scenario.units import amount_bytes
 
@@ -32,7 +32,7 @@ _KERNEL_SETS = frozenset({"type", "cc", "rto", "initial_window_segments", "recei
 
 
 #: Scenario keys of the engine's transport keys.
-_FIELD = {**SCENARIO_KEYS, "ack_every": "delayed_ack", "delayed_ack_ns": "delayed_ack", "send_jitter_ns": "send_jitter"}
+_FIELD = {**SCENARIO_KEYS, "ack_every": "delayed_ack", "delayed_ack_ns": "delayed_ack"}
 
 
 class EmulationRefused(ScenarioError):

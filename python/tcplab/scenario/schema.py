@@ -13,22 +13,15 @@ from typing import Any
 from . import fields as F
 from . import format
 from .congestion import parse_cc
+from .declared import UNIT_READERS_32, DeclaredTable, declared_keys, name_by_hand, read_declared
 from .errors import ScenarioError, describe_value
 from .fields import Table, join
 from .topology import expand_topology
-from .units import (
-    parse_amount,
-    parse_duration_ns,
-    parse_frame_bytes,
-    parse_probability,
-    parse_rate_bps,
-    parse_size_bytes,
-)
+from .units import parse_amount, parse_duration_ns, parse_frame_bytes, parse_probability
 
 # Every key list, choice and default below comes from the published format
 # (crates/engine/src/format.rs, read through tcplab.scenario.format): change it there.
 DEFAULT_SEED: int = format.default("Simulation", "seed")
-DEFAULT_BIN: str = format.default("Simulation", "bin")
 DEFAULT_MTU: int = format.default("LinkProperties", "mtu")
 #: Queue of a link direction when none is given: large enough that only a real
 #: bottleneck (where you should set the queue explicitly) drops packets.
@@ -75,11 +68,6 @@ RED_DEFAULTS = format.defaults("Queue", "red")
 RED_MODES = format.choices("RedMode")
 
 
-def _limit(value: object, path: str) -> dict:
-    amount = parse_amount(value, path)
-    return {"value": int(amount.value), "unit": amount.unit}
-
-
 def _auto_or(parse):
     """A value parsed by ``parse``, or ``"auto"`` (→ None: the engine derives it as ns-2.35 does)."""
 
@@ -91,14 +79,19 @@ def _auto_or(parse):
     return read
 
 
+_DROPTAIL = DeclaredTable("Queue", "droptail")
+#: RED's thresholds and weight may be "auto" (the engine derives them as ns-2.35
+#: does), and `mode` becomes a flag.
+_RED = DeclaredTable("Queue", "red", by_hand=("min_th", "max_th", "w_q", "mode"))
+
+
 def parse_queue(value: object, path: str) -> dict:
     """A queue table: DropTail or RED."""
     kind = F.tagged(value, path, QUEUE_TYPES, '{ type = "droptail", limit = "100 packets" }')
     if kind == "droptail":
-        t = Table(value, path, format.keys("Queue", "droptail"))
-        return {"type": "droptail", "limit": t.get("limit", _limit)}
-    t = Table(value, path, format.keys("Queue", "red"))
-    limit = t.get("limit", _limit)
+        return {"type": "droptail", **_DROPTAIL.read(Table(value, path, _DROPTAIL.keys))}
+    t = Table(value, path, _RED.keys)
+    declared = _RED.read(t)
     threshold = _auto_or(lambda v, p: parse_amount(v, p, integral=False))
     min_th = t.get("min_th", threshold, None)
     max_th = t.get("max_th", threshold, None)
@@ -106,48 +99,34 @@ def parse_queue(value: object, path: str) -> dict:
     if len(units) > 1:
         raise ScenarioError(join(path, "max_th"), f"min_th and max_th must use the same unit (min_th is in {min_th.unit}, max_th in {max_th.unit})")
     # Automatic thresholds count what the limit counts (ns-2's queue_in_bytes_ governs both).
-    unit = units.pop() if units else limit["unit"]
-    w_q = t.get("w_q", _auto_or(parse_probability), None)
+    unit = units.pop() if units else declared["limit"]["unit"]
     return {
         "type": "red",
-        "limit": limit,
+        **declared,
         "min_th": None if min_th is None else float(min_th.value),
         "max_th": None if max_th is None else float(max_th.value),
         "thresholds_unit": unit,
-        "max_p": t.get("max_p", parse_probability, RED_DEFAULTS["max_p"]),
-        "w_q": w_q,
-        "target_delay_ns": t.get("target_delay", parse_duration_ns, parse_duration_ns(RED_DEFAULTS["target_delay"], "")),
-        "mean_packet_bytes": t.get("mean_packet_size", parse_size_bytes, RED_DEFAULTS["mean_packet_size"]),
+        "w_q": t.get("w_q", _auto_or(parse_probability), None),
         "byte_mode": t.get("mode", F.choice(RED_MODES), RED_DEFAULTS["mode"]) == "byte",
-        "gentle": t.get("gentle", F.boolean, RED_DEFAULTS["gentle"]),
-        "wait": t.get("wait", F.boolean, RED_DEFAULTS["wait"]),
     }
+
+
+#: Each loss model; a list's packet numbers count from 1, which the schema's
+#: unsigned integers do not say.
+_LOSSES = {kind: DeclaredTable("Loss", kind, by_hand=("packets",)) for kind in LOSS_TYPES}
 
 
 def parse_loss(value: object, path: str) -> dict:
     """A loss-model table."""
     kind = F.tagged(value, path, LOSS_TYPES, '{ type = "bernoulli", rate = 0.01 }')
-    if kind == "none":
-        Table(value, path, format.keys("Loss", kind))
-        return {"type": "none"}
-    if kind == "bernoulli":
-        t = Table(value, path, format.keys("Loss", kind))
-        return {"type": "bernoulli", "rate": t.get("rate", parse_probability)}
-    if kind == "gilbert_elliott":
-        t = Table(value, path, format.keys("Loss", kind))
-        return {
-            "type": "gilbert_elliott",
-            "p_good_to_bad": t.get("p_good_to_bad", parse_probability),
-            "p_bad_to_good": t.get("p_bad_to_good", parse_probability),
-            "loss_good": t.get("loss_good", parse_probability, format.default("Loss", "loss_good", kind)),
-            "loss_bad": t.get("loss_bad", parse_probability, format.default("Loss", "loss_bad", kind)),
-        }
+    model = _LOSSES[kind]
+    t = Table(value, path, model.keys)
     if kind == "list":
-        t = Table(value, path, format.keys("Loss", kind))
         return {"type": "list", "packets": t.get("packets", F.list_of(F.positive_integer))}
-    t = Table(value, path, format.keys("Loss", kind))
-    offset = format.default("Loss", "offset", kind)
-    return {"type": "every_nth", "n": t.get("n", F.positive_integer), "offset": t.get("offset", F.integer, offset)}
+    return {"type": kind, **model.read(t)}
+
+
+_FRAMING = name_by_hand("framing_bytes", "framing")
 
 
 def _framing(value: object, path: str) -> int:
@@ -173,6 +152,13 @@ def _direction(t: Table, side: str, queue: tuple[dict, str], loss: tuple[dict, s
             "loss_origin": loss_origin}
 
 
+#: A link's framing takes a name or a size; its queue, loss and placement are given
+#: per direction (`forward`/`reverse` override the link's).
+_LINK_PROPERTIES = DeclaredTable("LinkProperties", by_hand=("framing", "queue", "loss", "loss_at", "forward", "reverse"))
+#: An explicit link's ends (its `count` is expanded before it is read).
+_LINK_ENDS = DeclaredTable("Link", by_hand=(*LINK_PROPERTY_KEYS, "count"))
+
+
 def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] = ()) -> dict:
     """Bandwidth, delay, MTU, framing, cost, queue and loss of a link (both directions)."""
     t = Table(value, path, [*extra_keys, *LINK_PROPERTY_KEYS], "a link table")
@@ -180,11 +166,8 @@ def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] 
     loss = (t.get("loss", parse_loss, None) or parse_loss(DEFAULT_LOSS, ""), join(path, "loss"))
     loss_at = t.get("loss_at", F.choice(LOSS_PLACEMENTS), format.default("LinkProperties", "loss_at"))
     return {
-        "bandwidth_bps": t.get("bandwidth", parse_rate_bps),
-        "delay_ns": t.get("delay", parse_duration_ns),
-        "mtu_bytes": t.get("mtu", parse_frame_bytes, DEFAULT_MTU),
-        "framing_bytes": t.get("framing", _framing, _framing(format.default("LinkProperties", "framing"), "")),
-        "cost": t.get("cost", F.count32, format.default("LinkProperties", "cost")),
+        **_LINK_PROPERTIES.read(t),
+        _FRAMING: t.get("framing", _framing, _framing(format.default("LinkProperties", "framing"), "")),
         "forward": _direction(t, "forward", queue, loss, loss_at),
         "reverse": _direction(t, "reverse", queue, loss, loss_at),
         "origin": path,
@@ -194,8 +177,7 @@ def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] 
 def parse_link(value: object, path: str) -> dict:
     """An explicit ``[[link]]``."""
     link = parse_link_properties(value, path, extra_keys=("from", "to"))
-    t = Table(value, path, format.keys("Link"))
-    return {"from": t.get("from", F.string), "to": t.get("to", F.string), **link}
+    return {**_LINK_ENDS.read(Table(value, path, format.keys("Link"))), **link}
 
 
 SEGMENT_KEYS = format.keys("Segment")
@@ -221,44 +203,30 @@ def parse_segment(value: Any, path: str) -> tuple[dict, list[dict]]:
     return {"name": name, "kind": "router", "origin": path}, links
 
 
+_NODE = DeclaredTable("Node", by_hand=("count",))
+
+
 def parse_node(value: object, path: str) -> dict:
     """An explicit ``[[node]]``."""
-    t = Table(value, path, format.keys("Node"))
-    kind = t.get("kind", F.choice(format.choices("NodeKind")), format.default("Node", "kind"))
-    return {"name": t.get("name", F.string), "kind": kind, "origin": path}
+    return {**_NODE.read(Table(value, path, _NODE.keys)), "origin": path}
+
+
+#: Each application; an on/off source's `distribution` becomes a flag.
+_APPS = {kind: DeclaredTable("App", kind, by_hand=("distribution",)) for kind in APP_TYPES}
+#: The engine's name of a kind the scenario spells otherwise.
+_APP_ENGINE_TYPES = {"onoff": "on_off"}
 
 
 def parse_app(value: object, path: str) -> dict:
     """A traffic source."""
     kind = F.tagged(value, path, APP_TYPES, '{ type = "cbr", rate = "6Mbps", packet_size = "1000B" }')
-    if kind in ("cbr", "poisson"):
-        t = Table(value, path, format.keys("App", kind))
-        return {"type": kind, "rate_bps": t.get("rate", parse_rate_bps), "payload_bytes": t.get("packet_size", parse_size_bytes)}
-    if kind == "bulk":
-        Table(value, path, format.keys("App", kind))
-        return {"type": "bulk"}
-    if kind == "file":
-        t = Table(value, path, format.keys("App", kind))
-        return {"type": "file", "size_bytes": t.get("size", parse_size_bytes)}
-    if kind == "rate_limited":
-        t = Table(value, path, format.keys("App", kind))
-        return {"type": "rate_limited", "rate_bps": t.get("rate", parse_rate_bps), "size_bytes": t.get("size", parse_size_bytes, None)}
-    t = Table(value, path, format.keys("App", kind))
-    distribution = t.get("distribution", F.choice(format.choices("OnOffDistribution")),
-                         format.default("App", "distribution", kind))
-    return {
-        "type": "on_off",
-        "rate_bps": t.get("rate", parse_rate_bps),
-        "payload_bytes": t.get("packet_size", parse_size_bytes),
-        "on_ns": t.get("on", parse_duration_ns),
-        "off_ns": t.get("off", parse_duration_ns),
-        "exponential": distribution == "exponential",
-    }
-
-
-def _amount(value: object, path: str) -> dict:
-    amount = parse_amount(value, path)
-    return {"value": int(amount.value), "unit": amount.unit}
+    app = _APPS[kind]
+    t = Table(value, path, app.keys)
+    engine = {"type": _APP_ENGINE_TYPES.get(kind, kind), **app.read(t)}
+    if "distribution" in app.keys:
+        distribution = t.get("distribution", F.choice(format.choices("OnOffDistribution")), app.defaults["distribution"])
+        engine["exponential"] = distribution == "exponential"
+    return engine
 
 
 def _delayed_ack(defaults: dict):
@@ -315,7 +283,7 @@ def _tcp(t: Table) -> dict:
         "rto": t.get("rto", _rto(d), _rto(d)({}, "")),
         "sack_blocks": t.get("sack_blocks", _sack_blocks, d["sack_blocks"]),
         "reduction": _reduction(t, d),
-        **_read_declared_keys(t, _TCP_AS_DECLARED, d),
+        **read_declared(t, _TCP_AS_DECLARED, d),
     }
 
 
@@ -351,19 +319,6 @@ def _sack_blocks(value: object, path: str) -> int:
     return n
 
 
-def _segments(value: object, path: str) -> int:
-    """A whole number of segments: 10 or "10 segments"."""
-    amount = parse_amount(value, path)
-    if amount.unit != "packets":
-        raise ScenarioError(path, f'expected a number of segments, e.g. 10 or "10 segments", got {value!r}')
-    return F.at_most_u32(int(amount.value), path)
-
-
-def _bytes32(parse):
-    """``parse`` (a size reader) bounded to what the engine keeps in 32 bits."""
-    return lambda value, path: F.at_most_u32(parse(value, path), path)
-
-
 def _sctp(t: Table) -> dict:
     d = SCTP_DEFAULTS
     every, timeout = t.get("delayed_sack", _delayed_sack, _delayed_sack(d["delayed_sack"], ""))
@@ -374,7 +329,7 @@ def _sctp(t: Table) -> dict:
         "rto": rto,
         "sack_every": every,
         "sack_delay_ns": timeout,
-        **_read_declared_keys(t, _SCTP_AS_DECLARED, d),
+        **read_declared(t, _SCTP_AS_DECLARED, d),
     }
 
 
@@ -431,31 +386,29 @@ def _refuse_other_transports_keys(value: dict, path: str, kind: str, keys: list[
                                 f"this flow's transport is {kind}")
 
 
+#: A flow's default name counts the flows; its transport and application are tables
+#: of their own.
+_FLOW = DeclaredTable("Flow", by_hand=("name", "transport", "app", "count"))
+
+
 def parse_flow(value: object, path: str, index: int) -> dict:
     """A ``[[flow]]``."""
-    t = Table(value, path, format.keys("Flow"))
-    stop = t.get("stop", parse_duration_ns, None)
+    t = Table(value, path, _FLOW.keys)
     return {
         "name": t.get("name", F.string, f"flow{index}"),
-        "from": t.get("from", F.string),
-        "to": t.get("to", F.string),
         "transport": t.get("transport", _transport),
         "app": t.get("app", parse_app),
-        "start_ns": t.get("start", parse_duration_ns, parse_duration_ns(format.default("Flow", "start"), "")),
-        "stop_ns": stop,
-        "path": t.get("path", F.list_of(F.string), None),
+        **_FLOW.read(t),
         "origin": path,
     }
 
 
+_SIMULATION = DeclaredTable("Simulation")
+
+
 def parse_simulation(value: object, path: str = "simulation") -> dict:
     """The ``[simulation]`` table."""
-    t = Table(value, path, format.keys("Simulation"))
-    return {
-        "duration_ns": t.get("duration", parse_duration_ns),
-        "seed": t.get("seed", F.integer, DEFAULT_SEED),
-        "bin_ns": t.get("bin", parse_duration_ns, parse_duration_ns(DEFAULT_BIN, "")),
-    }
+    return _SIMULATION.read(Table(value, path, _SIMULATION.keys))
 
 
 def _array_of_tables(raw: dict, key: str) -> list:
@@ -491,75 +444,25 @@ def compile_scenario(raw: dict[str, Any]) -> dict:
     if not flow_items:
         raise ScenarioError("flow", "the scenario has no traffic: add at least one [[flow]]")
     flows = [parse_flow(v, join("flow", i), i) for i, v in enumerate(flow_items)]
-    fairness = None
-    if top.has("metrics"):
-        m = Table(raw["metrics"], "metrics", format.keys("Metrics"))
-        fairness = m.get("fairness_flows", F.list_of(F.string), None)
-    return {"simulation": simulation, "nodes": nodes, "links": links, "flows": flows, "fairness_flows": fairness,
-            "routing": top.get("routing", parse_routing, {"multipath": format.default("Routing", "multipath")})}
+    metrics = _METRICS.read(Table(raw.get("metrics", {}), "metrics", _METRICS.keys))
+    return {"simulation": simulation, "nodes": nodes, "links": links, "flows": flows, **metrics,
+            "routing": parse_routing(raw.get("routing", {}))}
+
+
+_METRICS = DeclaredTable("Metrics")
+_ROUTING = DeclaredTable("Routing")
 
 
 def parse_routing(value: object, path: str = "routing") -> dict:
     """The ``[routing]`` table."""
-    t = Table(value, path, format.keys("Routing"))
-    return {"multipath": t.get("multipath", F.choice(format.choices("Multipath")), format.default("Routing", "multipath"))}
-
-
-# Keys read as the schema declares them. Last in the module: their readers are the
-# ones above, and the tables are built when it is imported.
-
-#: How a value of each unit type is read, and the suffix its engine field carries (the
-#: engine's configuration is in SI base units, named by them).
-_UNIT_READERS = {
-    "Duration": (parse_duration_ns, "_ns"),
-    "Bytes": (_bytes32(parse_frame_bytes), "_bytes"),
-    "Size": (_bytes32(parse_size_bytes), "_bytes"),
-    "Segments": (_segments, "_segments"),
-    "Amount": (_amount, ""),
-}
-
-
-def _read_as_declared(table: str, variant: str, key: str) -> tuple[str, Any]:
-    """The engine field of a key that the engine takes as the schema declares it, and
-    its reader: a boolean or one word of a string choice under the key's own name, a
-    whole number under its own name, a value with a unit in SI base units under the key
-    with the unit's suffix (`send_jitter` -> `send_jitter_ns`) or the name the schema
-    gives (`x-tcplab-engine`). Raises TypeError, at import, for a key of another kind
-    that no hand-written rule translates."""
-    node = format.table(table, variant)["properties"][key]
-    engine = node.get("x-tcplab-engine")
-    if node.get("type") == "boolean":
-        return engine or key, F.boolean
-    if node.get("type") == "integer" and node.get("minimum") == 1 and node.get("format") == "uint32":
-        return engine or key, F.count32
-    if "$ref" in node:
-        definition = node["$ref"].rsplit("/", 1)[-1]
-        if definition in _UNIT_READERS:
-            reader, suffix = _UNIT_READERS[definition]
-            return engine or key + suffix, reader
-        if format.is_choice(definition):
-            return engine or key, F.choice(format.choices(definition))
-    raise TypeError(f"the {variant} key {key!r} ({node}) needs a hand-written rule in tcplab.scenario.schema")
-
-
-def _read_declared_keys(t: Table, declared: dict, defaults: dict) -> dict:
-    """Every key of ``declared`` read from ``t``, under its engine name; an unwritten
-    key takes ``defaults`` (as a user would write it: parsed like a written one), or
-    None where there is none."""
-    engine = {}
-    for key, (name, read) in declared.items():
-        default = defaults.get(key)
-        engine[name] = t.get(key, read, None if default is None else read(default, ""))
-    return engine
+    return _ROUTING.read(Table(value, path, _ROUTING.keys))
 
 
 #: TCP keys whose translation changes a name, a unit or a meaning (profiles, the SACK
 #: rule of `recovery`, nested tables, older spellings); every other key of the table is
-#: read as the schema declares it (:func:`_read_as_declared`), so a new boolean,
+#: read as the schema declares it (tcplab.scenario.declared), so a new boolean,
 #: choice, count or value with a unit needs no Python.
-_TCP_BY_HAND = frozenset({"type", "profile", "cc", "recovery", "delayed_ack", "rto", "sack_blocks", "reduction", "prr"})
-_TCP_AS_DECLARED = {key: _read_as_declared("TransportTable", "tcp", key) for key in TCP_KEYS if key not in _TCP_BY_HAND}
+_TCP_BY_HAND = ("profile", "cc", "recovery", "delayed_ack", "rto", "sack_blocks", "reduction", "prr")
+_TCP_AS_DECLARED = declared_keys("TransportTable", "tcp", by_hand=_TCP_BY_HAND, units=UNIT_READERS_32)
 #: SCTP's, the same way.
-_SCTP_BY_HAND = frozenset({"type", "cc", "rto", "delayed_sack"})
-_SCTP_AS_DECLARED = {key: _read_as_declared("TransportTable", "sctp", key) for key in SCTP_KEYS
-                     if key not in _SCTP_BY_HAND}
+_SCTP_AS_DECLARED = declared_keys("TransportTable", "sctp", by_hand=("cc", "rto", "delayed_sack"), units=UNIT_READERS_32)

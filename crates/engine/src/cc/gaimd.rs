@@ -8,7 +8,7 @@
 //! TCP-friendly as Reno (Yang & Lam, eq. 6): preset `tcp-friendly` is β = 1/8,
 //! α = 0.2, the gentler decrease of TFRC-like "slowly responsive" controls.
 //!
-//! This file is also the worked example of adding an algorithm (docs/architecture.md,
+//! This file is also the worked example of adding an algorithm (docs/engine.md,
 //! "Adding a congestion control"): a `Config` with its defaults, checks and presets,
 //! a controller, and one line in the `algorithms!` registration.
 
