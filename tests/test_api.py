@@ -180,9 +180,9 @@ def test_numpy_scalars_are_read_as_the_numbers_they_hold():
 def test_the_engine_names_where_in_its_configuration_a_value_is_wrong():
     """#34 item 1: a value of the wrong type or range is reported by the engine at its
     place in the configuration, and the front end restates it at the scenario's item
-    and key without re-reading the JSON text. Inside a tagged table (a transport: serde
-    reads it whole before choosing the variant) the place is the table, and the key
-    serde was at then; the item and the value are still named."""
+    and key without re-reading the JSON text. Inside a tagged table (a transport, an
+    application: serde reads it whole before choosing the variant, and reports its end)
+    the engine names the member holding the value serde quotes, wherever it stands."""
     from tcplab import _core
     from tcplab.engine_errors import scenario_error
 
@@ -190,8 +190,12 @@ def test_the_engine_names_where_in_its_configuration_a_value_is_wrong():
             (("links", 1, "mtu_bytes"), 10**10, "at links[1].mtu_bytes: ",
              "topology.dumbbell.access: mtu: integer 10000000000, expected u32 (at most 4294967295)"),
             (("simulation", "duration_ns"), -1, "at simulation.duration_ns: ", "simulation.duration: integer -1, expected u64"),
-            (("flows", 0, "transport", "mss_bytes"), -5, "at flows[0].transport.", "flow[0]: transport."),
-            (("flows", 0, "transport", "sack"), "yes", "at flows[0].transport.", 'invalid type: string "yes"')):
+            (("flows", 0, "transport", "mss_bytes"), -5, "at flows[0].transport.mss_bytes: ",
+             "flow[0]: transport.mss: integer -5, expected u32"),
+            (("flows", 0, "transport", "sack"), "yes", "at flows[0].transport.sack: ",
+             'flow[0]: transport.sack: invalid type: string "yes", expected a boolean'),
+            (("flows", 0, "transport", "initial_window_segments"), 7.5, "at flows[0].transport.initial_window_segments: ",
+             "flow[0]: transport.initial_window: invalid type: floating point 7.5, expected u32")):
         scenario = tcplab.load(SCENARIOS / "linux-tcp.toml")
         node = scenario.engine
         for step in place[:-1]:

@@ -56,6 +56,11 @@ CASES = [
     ("deeply_nested_arrays", BASE + "\nx = " + "[" * 2000 + "]" * 2000 + "\n", ["nested too deeply"]),
     ("deeply_nested_tables", BASE + "\ny = " + "{a = " * 2000 + "1" + "}" * 2000 + "\n", ["nested too deeply"]),
     ("markup_in_a_key", BASE + '\n"odd[/]key" = 1\n', ["unknown key 'odd[/]key'"]),
+    # Inside a tagged table serde reports a bad member at the table's end; the engine
+    # names the member by the value (before: "app.exponential", the table's last key).
+    ("engine_range_error_in_a_tagged_table", BASE.replace('app = { type = "cbr", rate = "6Mbps", packet_size = "1000B" }',
+                                                          'app = { type = "onoff", rate = "6Mbps", packet_size = "5GB", on = "1s", off = "1s" }'),
+     ["flow[0]: app.packet_size: integer 5000000000", "at most 4294967295"]),
     ("engine_range_error_names_the_field", BASE.replace('bandwidth = "10Mbps"', 'bandwidth = "10Mbps", mtu = 10000000000'), ["topology.dumbbell.bottleneck: mtu: integer 10000000000", "at most 4294967295"]),
     ("zero_duration", BASE.replace('duration = "2s"', 'duration = "0s"'), ["simulation.duration", "greater than 0"]),
     ("missing_duration", BASE.replace('duration = "2s"', ''), ["simulation.duration", "missing"]),

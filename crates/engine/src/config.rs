@@ -830,9 +830,10 @@ impl ScenarioConfig {
             // the user wrote: the path does.
             let message = e.to_string();
             let detail = message.split(" at line ").next().unwrap_or(&message);
-            let at = crate::json_path::path_at(
+            let at = crate::json_path::locate(
                 text,
                 crate::json_path::offset_of(text, e.line(), e.column()),
+                detail,
             );
             ConfigError::new(
                 "engine config",

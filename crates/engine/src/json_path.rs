@@ -5,8 +5,13 @@
 
 /// One open container while the text is scanned.
 enum Open {
-    /// An object: the key of the member being read, and whether a key comes next.
-    Object { key: Option<String>, key_next: bool },
+    /// An object: the key of the member being read, whether a key comes next, and the
+    /// members read so far (key, and where its value starts).
+    Object {
+        key: Option<String>,
+        key_next: bool,
+        members: Vec<(Option<String>, usize)>,
+    },
     /// An array: the index of the element being read.
     Array { index: usize },
 }
@@ -21,9 +26,8 @@ pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
     (line_start + column.saturating_sub(1)).min(text.len())
 }
 
-/// The path to the value in progress at byte `offset` of the JSON `text`: object keys
-/// joined by dots, array indices in brackets; empty at the top level.
-pub fn path_at(text: &str, offset: usize) -> String {
+/// The containers open at byte `offset` of the JSON `text`, outermost first.
+fn open_at(text: &str, offset: usize) -> Vec<Open> {
     let bytes = text.as_bytes();
     let mut open: Vec<Open> = Vec::new();
     let mut i = 0;
@@ -35,7 +39,7 @@ pub fn path_at(text: &str, offset: usize) -> String {
                 while i < bytes.len() && bytes[i] != b'"' {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
-                if let Some(Open::Object { key, key_next }) = open.last_mut() {
+                if let Some(Open::Object { key, key_next, .. }) = open.last_mut() {
                     if *key_next {
                         let quoted = text.get(start..=i.min(bytes.len() - 1)).unwrap_or("");
                         *key = serde_json::from_str(quoted).ok();
@@ -43,9 +47,15 @@ pub fn path_at(text: &str, offset: usize) -> String {
                     }
                 }
             }
+            b':' => {
+                if let Some(Open::Object { key, members, .. }) = open.last_mut() {
+                    members.push((key.clone(), i + 1));
+                }
+            }
             b'{' => open.push(Open::Object {
                 key: None,
                 key_next: true,
+                members: Vec::new(),
             }),
             b'[' => open.push(Open::Array { index: 0 }),
             b'}' | b']' => {
@@ -60,8 +70,14 @@ pub fn path_at(text: &str, offset: usize) -> String {
         }
         i += 1;
     }
+    open
+}
+
+/// The path of `open`'s containers: object keys joined by dots, array indices in
+/// brackets; empty at the top level.
+fn path_of(open: &[Open]) -> String {
     let mut path = String::new();
-    for step in &open {
+    for step in open {
         match step {
             Open::Object { key: Some(key), .. } => {
                 if !path.is_empty() {
@@ -74,6 +90,57 @@ pub fn path_at(text: &str, offset: usize) -> String {
         }
     }
     path
+}
+
+/// The path to the value in progress at byte `offset` of the JSON `text`.
+pub fn path_at(text: &str, offset: usize) -> String {
+    path_of(&open_at(text, offset))
+}
+
+/// The value serde's message quotes as the one it could not take: the token between
+/// backticks (`integer `5000000000`, expected u32`) or after `string ` (`string "x"`).
+fn quoted_value(detail: &str) -> Option<&str> {
+    if let Some((_, rest)) = detail.split_once('`') {
+        return rest.split_once('`').map(|(token, _)| token);
+    }
+    let (_, rest) = detail.split_once("string \"")?;
+    let end = rest.find("\", expected")?;
+    Some(&detail[detail.len() - rest.len() - 1..detail.len() - rest.len() + end + 1])
+}
+
+/// Where a reader's error at byte `offset` of `text` lies, `detail` being serde's
+/// message. Usually the value in progress there ([`path_at`]); but serde reads an
+/// internally tagged table (a transport, an application, a queue, a loss model) whole
+/// before its variant, and reports a bad member at the table's end: there the member
+/// whose value is the one the message quotes is named, when exactly one is.
+pub fn locate(text: &str, offset: usize, detail: &str) -> String {
+    let mut open = open_at(text, offset);
+    let at_table_end = text
+        .get(offset..)
+        .is_some_and(|rest| rest.trim_start().starts_with('}'));
+    let Some(quoted) = quoted_value(detail).filter(|_| at_table_end) else {
+        return path_of(&open);
+    };
+    let Some(Open::Object { members, key, .. }) = open.last_mut() else {
+        return path_of(&open);
+    };
+    let value_of = |index: usize| {
+        let start = members[index].1;
+        let end = members
+            .get(index + 1)
+            .map_or(offset, |next| text[..next.1].rfind(',').unwrap_or(next.1));
+        text[start..end.max(start)]
+            .trim()
+            .trim_end_matches(',')
+            .trim()
+    };
+    let matching: Vec<usize> = (0..members.len())
+        .filter(|&i| value_of(i) == quoted)
+        .collect();
+    if let [only] = matching[..] {
+        *key = members[only].0.clone();
+    }
+    path_of(&open)
 }
 
 #[cfg(test)]
@@ -105,6 +172,35 @@ mod tests {
         let offset = offset_of(text, 3, 9);
         assert_eq!(&text[offset - 1..offset], "x");
         assert_eq!(path_at(text, offset), "b");
+    }
+
+    /// A bad member of an internally tagged table is named by the value serde quotes,
+    /// wherever it stands in the table; a value found twice leaves the table's end.
+    #[test]
+    fn a_tagged_tables_bad_member_is_found_by_its_value() {
+        let text = r#"{"app": {"type": "on_off", "rate_bps": 5, "payload_bytes": 5000000000, "on_ns": 1, "tail": "a,b"}}"#;
+        let end = text.rfind('}').unwrap() - 1;
+        let detail = "invalid value: integer `5000000000`, expected u32";
+        assert_eq!(locate(text, end, detail), "app.payload_bytes");
+        assert_eq!(
+            locate(text, end, "invalid value: integer `1`, expected u32"),
+            "app.on_ns"
+        );
+        assert_eq!(
+            locate(text, end, "invalid type: string \"a,b\", expected u32"),
+            "app.tail"
+        );
+        let twice = r#"{"app": {"type": "cbr", "rate_bps": 7, "payload_bytes": 7}}"#;
+        let end = twice.rfind('}').unwrap() - 1;
+        assert_eq!(
+            locate(twice, end, "integer `7`, expected u32"),
+            "app.payload_bytes"
+        );
+        // Not at a table's end: the value in progress, as path_at says.
+        assert_eq!(
+            locate(text, text.find("5,").unwrap() + 1, detail),
+            "app.rate_bps"
+        );
     }
 
     /// What the engine says of a value of the wrong type: where, then what.

@@ -22,7 +22,6 @@ from .units import parse_amount, parse_duration_ns, parse_frame_bytes, parse_pro
 # Every key list, choice and default below comes from the published format
 # (crates/engine/src/format.rs, read through tcplab.scenario.format): change it there.
 DEFAULT_SEED: int = format.default("Simulation", "seed")
-DEFAULT_MTU: int = format.default("LinkProperties", "mtu")
 #: Queue of a link direction when none is given: large enough that only a real
 #: bottleneck (where you should set the queue explicitly) drops packets.
 DEFAULT_QUEUE: dict = format.default("LinkProperties", "queue")
