@@ -125,10 +125,17 @@ def _without_tests(source: str) -> tuple[str, set[str]]:
         else:
             depth = 1
             while depth:
+                if (literal := _LITERAL.match(source, end)) is not None:
+                    end = literal.end()  # a brace in a string or a char is not one
+                    continue
                 depth += {"{": 1, "}": -1}.get(source[end], 0)
                 end += 1
         source = source[: m.start()] + source[end:]
     return source, in_files
+
+
+#: A Rust string, raw string or char literal, whose braces do not open or close blocks.
+_LITERAL = re.compile(r"""r(#*)".*?"\1|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])'""", re.S)
 
 
 def _use_paths(tree: str) -> list[str]:
@@ -178,8 +185,9 @@ def engine_graph() -> dict[str, set[str]]:
 
 def test_the_engine_checker_reads_use_trees_and_leaves_tests_out():
     assert _use_paths("crate::a::{b, c::{d, e as f}}") == ["crate::a::b", "crate::a::c::d", "crate::a::c::e"]
-    source, in_files = _without_tests("fn a() {}\n#[cfg(test)]\nmod tests { fn b() { crate::x::y(); } }\n"
-                                      "#[cfg(test)]\nmod harness;\nfn c() {}")
+    # Braces inside string, raw string and char literals neither open nor close a block.
+    tests = """mod tests { fn b() { s.find('}'); "}\\"}"; r#"}"#; crate::x::y(); } }"""
+    source, in_files = _without_tests(f"fn a() {{}}\n#[cfg(test)]\n{tests}\n#[cfg(test)]\nmod harness;\nfn c() {{}}")
     assert "crate::x" not in source and "fn c" in source and in_files == {"harness"}
 
 
