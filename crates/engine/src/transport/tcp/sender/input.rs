@@ -214,12 +214,14 @@ impl TcpSender {
             RttSampling::OncePerRtt => self.rtt_timer.on_ack(seg.ack),
             RttSampling::EveryAck => None,
         };
-        let sample = match (self.p.timestamps, seg.ts_ecr(), self.p.rtt_sampling) {
-            (true, Some(ecr), _) => Some((SimTime(ecr), RttSource::Timestamp)),
-            (_, _, RttSampling::EveryAck) => {
+        // The timestamp echo, when this sender uses timestamps (RFC 7323 section 4.1).
+        let echoed = seg.ts_ecr().filter(|_| self.p.timestamps).map(SimTime);
+        let sample = match (echoed, self.p.rtt_sampling) {
+            (Some(sent), _) => Some((sent, RttSource::Timestamp)),
+            (None, RttSampling::EveryAck) => {
                 acked.rtt_sample_from.map(|sent| (sent, RttSource::Timed))
             }
-            (_, _, RttSampling::OncePerRtt) => timed.map(|sent| (sent, RttSource::Timed)),
+            (None, RttSampling::OncePerRtt) => timed.map(|sent| (sent, RttSource::Timed)),
         };
         if let Some((sent, source)) = sample {
             self.rtt.sample_between(sent, now, source);
@@ -232,10 +234,7 @@ impl TcpSender {
         // from `last_ackt`), the timestamp echo only when retransmitted data was
         // acknowledged: a delayed ACK's echo is its older segment's, and would add
         // the wait for the second to every sample.
-        acked
-            .rtt_sample_from
-            .or(seg.ts_ecr().filter(|_| self.p.timestamps).map(SimTime))
-            .map(|sent| now - sent)
+        acked.rtt_sample_from.or(echoed).map(|sent| now - sent)
     }
 
     /// What an ACK of new data does to a fast recovery: a full ACK ends it (or undoes
