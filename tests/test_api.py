@@ -6,6 +6,8 @@ import math
 import pickle
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tcplab
 from conftest import BASE, SCENARIOS
@@ -205,6 +207,55 @@ def test_the_engine_names_where_in_its_configuration_a_value_is_wrong():
             _core.Simulation(scenario.engine_json())
         assert engine_says in caught.value.args[1]
         assert user_sees in str(scenario_error(scenario, caught.value))
+
+
+def _tagged_members() -> list[tuple[str, tuple]]:
+    """Every plain member of the tagged tables (transport, application, queue, loss
+    model) of a scenario that has each kind: (scenario, place in the engine's
+    configuration)."""
+    found = []
+    for name in ("linux-tcp", "jumbo-base"):
+        engine = tcplab.load(SCENARIOS / f"{name}.toml").engine
+        tables = [("flows", i, kind) for i, f in enumerate(engine["flows"]) for kind in ("transport", "app")]
+        tables += [("links", i, side, "queue") for i, _ in enumerate(engine["links"]) for side in ("forward", "reverse")]
+        tables += [("links", i, side, "loss") for i, _ in enumerate(engine["links"]) for side in ("forward", "reverse")]
+        seen = set()
+        for place in tables:
+            table = engine
+            for step in place:
+                table = table[step]
+            for key, value in table.items():
+                if key != "type" and not isinstance(value, (dict, list)) and (table["type"], key) not in seen:
+                    seen.add((table["type"], key))
+                    found.append((name, (*place, key)))
+    return found
+
+
+TAGGED_MEMBERS = _tagged_members()
+
+
+@settings(max_examples=60, deadline=None)
+@given(member=st.sampled_from(TAGGED_MEMBERS), word=st.text("qxz", min_size=3, max_size=8))
+def test_any_bad_member_of_a_tagged_table_is_named(member, word):
+    """Across every plain member of every tagged table kind: a value of the wrong type
+    there (a word no field takes) is reported at that member's own key, wherever it
+    stands in its table — not at the table's last key, where serde stops."""
+    from tcplab import _core
+    from tcplab.engine_errors import scenario_error
+    from tcplab.scenario.declared import SCENARIO_KEYS
+
+    name, place = member
+    scenario = tcplab.load(SCENARIOS / f"{name}.toml")
+    table = scenario.engine
+    for step in place[:-1]:
+        table = table[step]
+    table[place[-1]] = word
+    with pytest.raises(_core.EngineConfigError) as caught:
+        _core.Simulation(scenario.engine_json())
+    engine_place = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in place).lstrip(".")
+    assert f"at {engine_place}: " in caught.value.args[1]
+    key = SCENARIO_KEYS.get(place[-1], place[-1])
+    assert f".{key}: " in str(scenario_error(scenario, caught.value))
 
 
 def test_every_flow_says_what_ran():

@@ -134,8 +134,12 @@ pub fn locate(text: &str, offset: usize, detail: &str) -> String {
             .trim_end_matches(',')
             .trim()
     };
+    // A word serde quotes between backticks (`unknown variant `qqq``) was a JSON string.
+    let is_quoted = |token: &str| {
+        token == quoted || serde_json::from_str::<String>(token).is_ok_and(|word| word == quoted)
+    };
     let matching: Vec<usize> = (0..members.len())
-        .filter(|&i| value_of(i) == quoted)
+        .filter(|&i| is_quoted(value_of(i)))
         .collect();
     if let [only] = matching[..] {
         *key = members[only].0.clone();
@@ -195,6 +199,12 @@ mod tests {
         assert_eq!(
             locate(twice, end, "integer `7`, expected u32"),
             "app.payload_bytes"
+        );
+        let words = r#"{"t": {"type": "tcp", "recovery": "qqq", "sack": true}}"#;
+        let end = words.rfind('}').unwrap() - 1;
+        assert_eq!(
+            locate(words, end, "unknown variant `qqq`, expected one of `reno`"),
+            "t.recovery"
         );
         // Not at a table's end: the value in progress, as path_at says.
         assert_eq!(
