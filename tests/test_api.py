@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import pickle
+from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 import tcplab
 from conftest import BASE, SCENARIOS
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def test_run_accepts_a_path_toml_text_and_a_dict():
@@ -209,13 +209,26 @@ def test_the_engine_names_where_in_its_configuration_a_value_is_wrong():
         assert user_sees in str(scenario_error(scenario, caught.value))
 
 
+#: Scenarios that between them have every tagged table kind: TCP, SCTP and UDP
+#: transports; bulk, file, CBR and Poisson sources; DropTail and RED; no loss and
+#: Bernoulli loss.
+TAGGED_SCENARIOS = ("linux-tcp", "jumbo-base", "sctp/sctp", "lfn/path")
+
+
+def _tagged_scenario(name: str) -> Path:
+    """A bundled example by name, or a study's scenario template as ``study/name``."""
+    if "/" in name:
+        return Path(tcplab.__file__).parent / "studies" / f"{name}.toml"
+    return SCENARIOS / f"{name}.toml"
+
+
 def _tagged_members() -> list[tuple[str, tuple]]:
     """Every plain member of the tagged tables (transport, application, queue, loss
     model) of a scenario that has each kind: (scenario, place in the engine's
     configuration)."""
     found = []
-    for name in ("linux-tcp", "jumbo-base"):
-        engine = tcplab.load(SCENARIOS / f"{name}.toml").engine
+    for name in TAGGED_SCENARIOS:
+        engine = tcplab.load(_tagged_scenario(name)).engine
         tables = [("flows", i, kind) for i, f in enumerate(engine["flows"]) for kind in ("transport", "app")]
         tables += [("links", i, side, "queue") for i, _ in enumerate(engine["links"]) for side in ("forward", "reverse")]
         tables += [("links", i, side, "loss") for i, _ in enumerate(engine["links"]) for side in ("forward", "reverse")]
@@ -245,7 +258,7 @@ def test_any_bad_member_of_a_tagged_table_is_named(member, word):
     from tcplab.scenario.declared import SCENARIO_KEYS
 
     name, place = member
-    scenario = tcplab.load(SCENARIOS / f"{name}.toml")
+    scenario = tcplab.load(_tagged_scenario(name))
     table = scenario.engine
     for step in place[:-1]:
         table = table[step]
