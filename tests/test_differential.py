@@ -385,3 +385,30 @@ def test_repeat_runs_keeps_the_recorded_runs_and_reads_stored_ones(tmp_path: Pat
     assert repeated.theirs is not None
     assert repeated.theirs.goodput_bps == pytest.approx([sum(g[i] for g in expected) / 3 for i in range(len(expected[0]))])
     assert kernel.repeat_runs(repeated, sample, tmp_path, 3).reference_runs == repeated.reference_runs
+
+
+def test_a_shared_mechanism_is_written_once_and_names_its_misses(tmp_path: Path):
+    """explanations.toml: a mechanism several misses share is a class described once
+    under [mechanisms]; each miss shows its own text and the class's title, the class
+    appears once with the misses it explains, and a class not described is an error."""
+    from tcplab.differential import report
+
+    def missed(name: str, ours: float) -> Comparison:
+        c = Comparison(name, "kernel", "a path", "compared", seeds=[1], classes=[[0]])
+        c.ours, c.theirs = _fake_metrics(ours), _fake_metrics(10.0)
+        return c
+
+    outcomes = [missed("kernel-s1-000", 5.0), missed("kernel-s1-001", 7.0), missed("kernel-s1-002", 8.0)]
+    (tmp_path / report.EXPLANATIONS).write_text(
+        '[mechanisms.phase]\ntitle = "Phase effects"\ntext = "The long shared story."\n\n'
+        '[kernel-s1-000]\nclass = "phase"\n\n'
+        '[kernel-s1-001]\nmechanism = "Its own part."\nclass = "phase"\n')
+    text = report.markdown(outcomes, "kernel", 1, "Linux", report._explanations(tmp_path), "cmd")
+    assert text.count("The long shared story.") == 1
+    assert "Missed: goodput (worst flow -50.0%, retransmissions ×1.00). Mechanism: Phase effects (below)." in text
+    assert "Its own part. Mechanism: Phase effects (below)." in text
+    assert "Misses it explains: `kernel-s1-000`, `kernel-s1-001`." in text
+    assert "`kernel-s1-002`** — a path. Missed: goodput (worst flow -20.0%, retransmissions ×1.00). *not explained yet*" in text
+    (tmp_path / report.EXPLANATIONS).write_text('[kernel-s1-000]\nclass = "nowhere"\n')
+    with pytest.raises(ValueError, match="class 'nowhere' is not under \\[mechanisms\\]"):
+        report._explanations(tmp_path)

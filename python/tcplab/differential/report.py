@@ -1,9 +1,12 @@
 """The report of a differential campaign: ``REPORT.md`` and ``report.html`` in the
 campaign's directory, plus ``goodput.png`` (every flow, tcplab against the reference).
 
-Misses are explained by hand in ``explanations.toml`` beside the report (``[sample
-name] mechanism = "…"``): the report prints each miss with its explanation, or says
-that it has none yet.
+Misses are explained by hand in ``explanations.toml`` beside the report: a sample's
+own text (``[sample name] mechanism = "…"``) and, for a mechanism several samples
+share, its class (``class = "bbr-v1"``, described once under ``[mechanisms.bbr-v1]``
+with a ``title`` and a ``text``). The report prints each miss with its own text and
+its class's title, each class once with the misses it explains, or says that a miss
+has no explanation yet.
 """
 
 from __future__ import annotations
@@ -11,11 +14,28 @@ from __future__ import annotations
 import html
 import math
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .metrics import Comparison, mean_of, targets
 
 EXPLANATIONS = "explanations.toml"
+
+
+@dataclass
+class Explanations:
+    """What ``explanations.toml`` says: per sample its own text and the class of its
+    mechanism; per class a title and the text it shares."""
+
+    own: dict[str, str] = field(default_factory=dict)
+    classes: dict[str, str] = field(default_factory=dict)
+    mechanisms: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def of(self, name: str) -> str:
+        """The sample's explanation as a miss line shows it."""
+        own, kind = self.own.get(name, ""), self.classes.get(name)
+        shared = f"Mechanism: {self.mechanisms[kind][0]} (below)." if kind else ""
+        return " ".join(x for x in (own, shared) if x) or "*not explained yet*"
 
 
 def progress_line(done: int, total: int, c: Comparison) -> str:
@@ -51,11 +71,30 @@ def summary(outcomes: list[Comparison], space: str) -> list[tuple[str, int, int,
     return rows
 
 
-def _explanations(out: Path) -> dict[str, str]:
+def _explanations(out: Path) -> Explanations:
     path = out / EXPLANATIONS
     if not path.exists():
-        return {}
-    return {name: entry.get("mechanism", "") for name, entry in tomllib.loads(path.read_text()).items()}
+        return Explanations()
+    data = tomllib.loads(path.read_text())
+    mechanisms = {kind: (m["title"], m["text"]) for kind, m in data.pop("mechanisms", {}).items()}
+    found = Explanations(mechanisms=mechanisms)
+    for name, entry in data.items():
+        if entry.get("mechanism"):
+            found.own[name] = entry["mechanism"]
+        if "class" in entry:
+            if entry["class"] not in mechanisms:
+                raise ValueError(f"{path}: [{name}] class {entry['class']!r} is not under [mechanisms]")
+            found.classes[name] = entry["class"]
+    return found
+
+
+def _classes_used(misses: list[tuple[Comparison, str, str]], explanations: Explanations) -> dict[str, list[str]]:
+    """Each mechanism class the misses name, in order of first use, with its misses."""
+    used: dict[str, list[str]] = {}
+    for c, _, _ in misses:
+        if (kind := explanations.classes.get(c.name)) is not None:
+            used.setdefault(kind, []).append(c.name)
+    return used
 
 
 def _noise_note(c: Comparison) -> str:
@@ -99,14 +138,14 @@ def _rows(outcomes: list[Comparison], reference: str) -> tuple[list[str], list[l
     return head, rows
 
 
-def _misses(outcomes: list[Comparison], explanations: dict[str, str]) -> list[tuple[Comparison, str, str]]:
+def _misses(outcomes: list[Comparison], explanations: Explanations) -> list[tuple[Comparison, str, str]]:
     """(comparison, targets missed, explanation) for every miss, worst first."""
     misses = [c for c in outcomes if c.status == "compared" and not all(c.verdicts().values())]
     out = []
     for c in sorted(misses, key=lambda c: -abs(c.worst_flow_error())):
         missed = ", ".join(k for k, v in c.verdicts().items() if not v)
         note = _noise_note(c) + _spread_note(c)
-        out.append((c, missed, explanations.get(c.name, "*not explained yet*") + note))
+        out.append((c, missed, explanations.of(c.name) + note))
     return out
 
 
@@ -121,7 +160,7 @@ def _header(outcomes: list[Comparison], space: str, seed: int, reference: str, c
     return title, provenance, counts
 
 
-def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: dict[str, str],
+def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: Explanations,
              command: str) -> str:
     title, provenance, counts = _header(outcomes, space, seed, reference, command)
     provenance = provenance.replace(command, f"`{command}`").replace("scenario.toml", "`scenario.toml`")
@@ -138,6 +177,12 @@ def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, 
     for c, missed, why in misses:
         lines.append(f"- **`{c.name}`** — {c.description}. Missed: {missed} (worst flow {_pct(c.worst_flow_error())}, "
                      f"retransmissions ×{c.retransmit_factor():.2f}). {why}")
+    used = _classes_used(misses, explanations)
+    if used:
+        lines += ["", "## Mechanisms"]
+        for kind, names in used.items():
+            title, text = explanations.mechanisms[kind]
+            lines += ["", f"### {title}", "", text, "", "Misses it explains: " + ", ".join(f"`{n}`" for n in names) + "."]
     head, rows = _rows(outcomes, reference)
     lines += ["", "## Every scenario", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -145,7 +190,7 @@ def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, 
     return "\n".join(lines)
 
 
-def _html(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: dict[str, str],
+def _html(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: Explanations,
           command: str) -> str:
     e = html.escape
     title, provenance, counts = _header(outcomes, space, seed, reference, command)
@@ -166,7 +211,15 @@ def _html(outcomes: list[Comparison], space: str, seed: int, reference: str, exp
         parts.append(f'<li><a href="{e(c.name)}/scenario.toml"><code>{e(c.name)}</code></a> — {e(c.description)}. '
                      f"Missed: <b>{e(missed)}</b> (worst flow {_pct(c.worst_flow_error())}, retransmissions "
                      f"×{c.retransmit_factor():.2f}). {e(why)}</li>")
-    parts.append('</ul><img src="goodput.png" alt="goodput of every flow class" style="max-width:600px">')
+    parts.append("</ul>")
+    used = _classes_used(misses, explanations)
+    if used:
+        parts.append("<h2>Mechanisms</h2>")
+        for kind, names in used.items():
+            title, text = explanations.mechanisms[kind]
+            parts += [f"<h3>{e(title)}</h3><p>{e(text)}</p>",
+                      "<p>Misses it explains: " + ", ".join(f"<code>{e(n)}</code>" for n in names) + ".</p>"]
+    parts.append('<img src="goodput.png" alt="goodput of every flow class" style="max-width:600px">')
     head, rows = _rows(outcomes, reference)
     descriptions = {c.name: c.description for c in outcomes}
     parts += ["<h2>Every scenario</h2>",
