@@ -408,6 +408,9 @@ def test_a_shared_mechanism_is_written_once_and_names_its_misses(tmp_path: Path)
     assert "Missed: goodput (worst flow -50.0%, retransmissions ×1.00). Mechanism: Phase effects (below)." in text
     assert "Its own part. Mechanism: Phase effects (below)." in text
     assert "Misses it explains: `kernel-s1-000`, `kernel-s1-001`." in text
+    page = report._html(outcomes, "kernel", 1, "Linux", report._explanations(tmp_path), "cmd")
+    assert page.count('Mechanism: <a href="#mechanism-phase">Phase effects</a> (below).') == 2
+    assert '<h3 id="mechanism-phase">Phase effects</h3>' in page
     assert "`kernel-s1-002`** — a path. Missed: goodput (worst flow -20.0%, retransmissions ×1.00). *not explained yet*" in text
     (tmp_path / report.EXPLANATIONS).write_text('[kernel-s1-000]\nclass = "nowhere"\n')
     with pytest.raises(ValueError, match="class 'nowhere' is not under \\[mechanisms\\]"):

@@ -190,6 +190,15 @@ def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, 
     return "\n".join(lines)
 
 
+def _linked(why: str, name: str, explanations: Explanations) -> str:
+    """A miss's escaped explanation with its class's title linked to the class's
+    section."""
+    if (kind := explanations.classes.get(name)) is None:
+        return why
+    title = html.escape(explanations.mechanisms[kind][0])
+    return why.replace(f"Mechanism: {title} (below).", f'Mechanism: <a href="#mechanism-{html.escape(kind)}">{title}</a> (below).')
+
+
 def _html(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: Explanations,
           command: str) -> str:
     e = html.escape
@@ -210,14 +219,14 @@ def _html(outcomes: list[Comparison], space: str, seed: int, reference: str, exp
     for c, missed, why in misses:
         parts.append(f'<li><a href="{e(c.name)}/scenario.toml"><code>{e(c.name)}</code></a> — {e(c.description)}. '
                      f"Missed: <b>{e(missed)}</b> (worst flow {_pct(c.worst_flow_error())}, retransmissions "
-                     f"×{c.retransmit_factor():.2f}). {e(why)}</li>")
+                     f"×{c.retransmit_factor():.2f}). {_linked(e(why), c.name, explanations)}</li>")
     parts.append("</ul>")
     used = _classes_used(misses, explanations)
     if used:
         parts.append("<h2>Mechanisms</h2>")
         for kind, names in used.items():
             title, text = explanations.mechanisms[kind]
-            parts += [f"<h3>{e(title)}</h3><p>{e(text)}</p>",
+            parts += [f'<h3 id="mechanism-{e(kind)}">{e(title)}</h3><p>{e(text)}</p>',
                       "<p>Misses it explains: " + ", ".join(f"<code>{e(n)}</code>" for n in names) + ".</p>"]
     parts.append('<img src="goodput.png" alt="goodput of every flow class" style="max-width:600px">')
     head, rows = _rows(outcomes, reference)
