@@ -179,15 +179,28 @@ def test_numpy_scalars_are_read_as_the_numbers_they_hold():
     assert numpy.summary["flows"] == plain.summary["flows"]
 
 
+def _rejected_with(path: Path, place: tuple, value: object) -> tuple[str, str]:
+    """The engine's message, and the user's, when ``value`` is put at ``place`` of the
+    engine configuration of the scenario at ``path`` (past the front end's checks)."""
+    from tcplab import _core
+    from tcplab.engine_errors import scenario_error
+
+    scenario = tcplab.load(path)
+    table = scenario.engine
+    for step in place[:-1]:
+        table = table[step]
+    table[place[-1]] = value
+    with pytest.raises(_core.EngineConfigError) as caught:
+        _core.Simulation(scenario.engine_json())
+    return caught.value.args[1], str(scenario_error(scenario, caught.value))
+
+
 def test_the_engine_names_where_in_its_configuration_a_value_is_wrong():
     """#34 item 1: a value of the wrong type or range is reported by the engine at its
     place in the configuration, and the front end restates it at the scenario's item
     and key without re-reading the JSON text. Inside a tagged table (a transport, an
     application: serde reads it whole before choosing the variant, and reports its end)
     the engine names the member holding the value serde quotes, wherever it stands."""
-    from tcplab import _core
-    from tcplab.engine_errors import scenario_error
-
     for place, value, engine_says, user_sees in (
             (("links", 1, "mtu_bytes"), 10**10, "at links[1].mtu_bytes: ",
              "topology.dumbbell.access: mtu: integer 10000000000, expected u32 (at most 4294967295)"),
@@ -198,15 +211,9 @@ def test_the_engine_names_where_in_its_configuration_a_value_is_wrong():
              'flow[0]: transport.sack: invalid type: string "yes", expected a boolean'),
             (("flows", 0, "transport", "initial_window_segments"), 7.5, "at flows[0].transport.initial_window_segments: ",
              "flow[0]: transport.initial_window: invalid type: floating point 7.5, expected u32")):
-        scenario = tcplab.load(SCENARIOS / "linux-tcp.toml")
-        node = scenario.engine
-        for step in place[:-1]:
-            node = node[step]
-        node[place[-1]] = value
-        with pytest.raises(_core.EngineConfigError) as caught:
-            _core.Simulation(scenario.engine_json())
-        assert engine_says in caught.value.args[1]
-        assert user_sees in str(scenario_error(scenario, caught.value))
+        engine_message, user_message = _rejected_with(SCENARIOS / "linux-tcp.toml", place, value)
+        assert engine_says in engine_message
+        assert user_sees in user_message
 
 
 #: Scenarios that between them have every tagged table kind: TCP, SCTP and UDP
@@ -253,22 +260,13 @@ def test_any_bad_member_of_a_tagged_table_is_named(member, word):
     """Across every plain member of every tagged table kind: a value of the wrong type
     there (a word no field takes) is reported at that member's own key, wherever it
     stands in its table — not at the table's last key, where serde stops."""
-    from tcplab import _core
-    from tcplab.engine_errors import scenario_error
     from tcplab.scenario.declared import SCENARIO_KEYS
 
     name, place = member
-    scenario = tcplab.load(_tagged_scenario(name))
-    table = scenario.engine
-    for step in place[:-1]:
-        table = table[step]
-    table[place[-1]] = word
-    with pytest.raises(_core.EngineConfigError) as caught:
-        _core.Simulation(scenario.engine_json())
+    engine_message, user_message = _rejected_with(_tagged_scenario(name), place, word)
     engine_place = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in place).lstrip(".")
-    assert f"at {engine_place}: " in caught.value.args[1]
-    key = SCENARIO_KEYS.get(place[-1], place[-1])
-    assert f".{key}: " in str(scenario_error(scenario, caught.value))
+    assert f"at {engine_place}: " in engine_message
+    assert f".{SCENARIO_KEYS.get(place[-1], place[-1])}: " in user_message
 
 
 def test_every_flow_says_what_ran():
