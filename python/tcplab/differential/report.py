@@ -34,8 +34,12 @@ class Explanations:
     def of(self, name: str) -> str:
         """The sample's explanation as a miss line shows it."""
         own, kind = self.own.get(name, ""), self.classes.get(name)
-        shared = f"Mechanism: {self.mechanisms[kind][0]} (below)." if kind else ""
+        shared = self.reference(kind) if kind else ""
         return " ".join(x for x in (own, shared) if x) or "*not explained yet*"
+
+    def reference(self, kind: str, title: str | None = None) -> str:
+        """How a miss line names its class (``title``: the title as rendered)."""
+        return f"Mechanism: {self.mechanisms[kind][0] if title is None else title} (below)."
 
 
 def progress_line(done: int, total: int, c: Comparison) -> str:
@@ -196,7 +200,8 @@ def _linked(why: str, name: str, explanations: Explanations) -> str:
     if (kind := explanations.classes.get(name)) is None:
         return why
     title = html.escape(explanations.mechanisms[kind][0])
-    return why.replace(f"Mechanism: {title} (below).", f'Mechanism: <a href="#mechanism-{html.escape(kind)}">{title}</a> (below).')
+    link = f'<a href="#mechanism-{html.escape(kind)}">{title}</a>'
+    return why.replace(explanations.reference(kind, title), explanations.reference(kind, link))
 
 
 def _html(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: Explanations,

@@ -58,12 +58,6 @@ SCTP_DEFAULTS = format.defaults("TransportTable", "sctp")
 TCP_PROFILES: dict[str, dict] = format.extension("TransportTable", "profile", "profiles", "tcp")
 
 
-# RED defaults where the scenario is silent: what ns-2.35 runs (tcl/lib/ns-default.tcl):
-# automatic min_th/max_th (thresh_ 0, maxthresh_ 0) and w_q (q_weight_ -1) derived from the
-# link, targetdelay_ 5 ms, linterm_ 10, mean_pktsize_ 500, gentle_ and wait_ on. Packet
-# mode is tcplab's default (ns-2.35 defaults to bytes_ true, queue_in_bytes_ true; say
-# mode = "byte" and a limit in bytes for that): docs/scenario.md explains why.
-RED_DEFAULTS = format.defaults("Queue", "red")
 RED_MODES = format.choices("RedMode")
 
 
@@ -80,7 +74,12 @@ def _auto_or(parse):
 
 _DROPTAIL = DeclaredTable("Queue", "droptail")
 #: RED's thresholds and weight may be "auto" (the engine derives them as ns-2.35
-#: does), and `mode` becomes a flag.
+#: does), and `mode` becomes a flag. Its defaults where the scenario is silent are what
+#: ns-2.35 runs (tcl/lib/ns-default.tcl): automatic min_th/max_th (thresh_ 0,
+#: maxthresh_ 0) and w_q (q_weight_ -1) derived from the link, targetdelay_ 5 ms,
+#: linterm_ 10, mean_pktsize_ 500, gentle_ and wait_ on. Packet mode is tcplab's default
+#: (ns-2.35 defaults to bytes_ true, queue_in_bytes_ true; say mode = "byte" and a limit
+#: in bytes for that): docs/scenario.md explains why.
 _RED = DeclaredTable("Queue", "red", by_hand=("min_th", "max_th", "w_q", "mode"))
 
 
@@ -106,7 +105,7 @@ def parse_queue(value: object, path: str) -> dict:
         "max_th": None if max_th is None else float(max_th.value),
         "thresholds_unit": unit,
         "w_q": t.get("w_q", _auto_or(parse_probability), None),
-        "byte_mode": t.get("mode", F.choice(RED_MODES), RED_DEFAULTS["mode"]) == "byte",
+        "byte_mode": t.get("mode", F.choice(RED_MODES), _RED.defaults["mode"]) == "byte",
     }
 
 
@@ -176,7 +175,7 @@ def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] 
 def parse_link(value: object, path: str) -> dict:
     """An explicit ``[[link]]``."""
     link = parse_link_properties(value, path, extra_keys=("from", "to"))
-    return {**_LINK_ENDS.read(Table(value, path, format.keys("Link"))), **link}
+    return {**_LINK_ENDS.read(Table(value, path, _LINK_ENDS.keys)), **link}
 
 
 SEGMENT_KEYS = format.keys("Segment")
@@ -263,6 +262,16 @@ def _rto(defaults: dict):
         }
 
     return read
+
+
+#: TCP keys whose translation changes a name, a unit or a meaning (profiles, the SACK
+#: rule of `recovery`, nested tables, older spellings); every other key of the table is
+#: read as the schema declares it (tcplab.scenario.declared), so a new boolean,
+#: choice, count or value with a unit needs no Python.
+_TCP_BY_HAND = ("profile", "cc", "recovery", "delayed_ack", "rto", "sack_blocks", "reduction", "prr")
+_TCP_AS_DECLARED = declared_keys("TransportTable", "tcp", by_hand=_TCP_BY_HAND, units=UNIT_READERS_32)
+#: SCTP's, the same way.
+_SCTP_AS_DECLARED = declared_keys("TransportTable", "sctp", by_hand=("cc", "rto", "delayed_sack"), units=UNIT_READERS_32)
 
 
 def _tcp(t: Table) -> dict:
@@ -455,13 +464,3 @@ _ROUTING = DeclaredTable("Routing")
 def parse_routing(value: object, path: str = "routing") -> dict:
     """The ``[routing]`` table."""
     return _ROUTING.read(Table(value, path, _ROUTING.keys))
-
-
-#: TCP keys whose translation changes a name, a unit or a meaning (profiles, the SACK
-#: rule of `recovery`, nested tables, older spellings); every other key of the table is
-#: read as the schema declares it (tcplab.scenario.declared), so a new boolean,
-#: choice, count or value with a unit needs no Python.
-_TCP_BY_HAND = ("profile", "cc", "recovery", "delayed_ack", "rto", "sack_blocks", "reduction", "prr")
-_TCP_AS_DECLARED = declared_keys("TransportTable", "tcp", by_hand=_TCP_BY_HAND, units=UNIT_READERS_32)
-#: SCTP's, the same way.
-_SCTP_AS_DECLARED = declared_keys("TransportTable", "sctp", by_hand=("cc", "rto", "delayed_sack"), units=UNIT_READERS_32)
