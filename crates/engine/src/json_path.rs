@@ -98,14 +98,14 @@ pub fn path_at(text: &str, offset: usize) -> String {
 }
 
 /// The value serde's message quotes as the one it could not take: the token between
-/// backticks (`integer `5000000000`, expected u32`) or after `string ` (`string "x"`).
+/// backticks (`integer `5000000000`, expected u32`, `unknown variant `qqq``) or the
+/// words of a string (`string "x", expected u32`).
 fn quoted_value(detail: &str) -> Option<&str> {
     if let Some((_, rest)) = detail.split_once('`') {
         return rest.split_once('`').map(|(token, _)| token);
     }
     let (_, rest) = detail.split_once("string \"")?;
-    let end = rest.find("\", expected")?;
-    Some(&detail[detail.len() - rest.len() - 1..detail.len() - rest.len() + end + 1])
+    rest.split_once("\", expected").map(|(words, _)| words)
 }
 
 /// Where a reader's error at byte `offset` of `text` lies, `detail` being serde's
@@ -129,12 +129,9 @@ pub fn locate(text: &str, offset: usize, detail: &str) -> String {
         let end = members
             .get(index + 1)
             .map_or(offset, |next| text[..next.1].rfind(',').unwrap_or(next.1));
-        text[start..end.max(start)]
-            .trim()
-            .trim_end_matches(',')
-            .trim()
+        text[start..end.max(start)].trim()
     };
-    // A word serde quotes between backticks (`unknown variant `qqq``) was a JSON string.
+    // A number or a boolean is quoted as the JSON holds it; a string by its words.
     let is_quoted = |token: &str| {
         token == quoted || serde_json::from_str::<String>(token).is_ok_and(|word| word == quoted)
     };
