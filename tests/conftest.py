@@ -73,15 +73,23 @@ def emulate_keeping_time(out: Path, *args: str, accept: tuple[str, ...] = ("kept
     pytest.skip(f"no emulated run kept time in {EMU_ATTEMPTS}: {problems}")
 
 
-def skip_unless_emulation_kept_time(results: Path) -> None:
-    """Skips the calling test, with the run's own reason, when the emulated run in
-    ``results`` judged that it could not keep time (docs/emulation.md, timekeeping):
-    the machine, not the stack, would be measured."""
+def emulation_unreliable(results: Path) -> str | None:
+    """Why the emulated run in ``results`` judged that it could not keep time
+    (docs/emulation.md, timekeeping), or None: then the machine, not the stack, was
+    measured."""
     import json
 
     timekeeping = json.loads((results / "summary.json").read_text())["emulation"]["timekeeping"]
     if timekeeping["verdict"] == "unreliable":
-        pytest.skip(f"the emulator could not keep time on this machine now: {timekeeping['problems']}")
+        return f"the emulator could not keep time on this machine now: {timekeeping['problems']}"
+    return None
+
+
+def skip_unless_emulation_kept_time(results: Path) -> None:
+    """Skips the calling test, with the run's own reason, when the emulated run in
+    ``results`` could not keep time (:func:`emulation_unreliable`)."""
+    if (reason := emulation_unreliable(results)) is not None:
+        pytest.skip(reason)
 
 
 def failed_emulated_runs(sweep: Path) -> list[str]:

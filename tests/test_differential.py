@@ -184,12 +184,9 @@ def _unfaithful_kernel_run(run: Path) -> str | None:
     kept every core busy while it ran (the 1-minute load average just after a 20-s run
     is mostly that run's). CI saw this sample's Reno flow at 74 Mb/s beside a fuzz
     campaign against 96-103 Mb/s in the three committed idle runs."""
-    from conftest import machine_too_busy_for_real_time
+    from conftest import emulation_unreliable, machine_too_busy_for_real_time
 
-    timekeeping = json.loads((run / "summary.json").read_text())["emulation"]["timekeeping"]
-    if timekeeping["verdict"] == "unreliable":
-        return f"the emulator could not keep time: {timekeeping['problems']}"
-    return machine_too_busy_for_real_time()
+    return emulation_unreliable(run) or machine_too_busy_for_real_time()
 
 
 #: Kernel runs tried before the comparison is given up as unmeasurable here: a single
