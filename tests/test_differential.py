@@ -306,6 +306,33 @@ def test_committed_kernel_sample_rescored_by_the_simulator_alone(tmp_path: Path)
     assert "--rescore" in (tmp_path / "REPORT.md").read_text()
 
 
+def test_the_reference_against_itself_is_measured_run_by_run_against_the_others():
+    """The report's yardstick: each repeated reference run against the mean of the
+    *other* runs (hand-worked: runs 10, 10.5, 9.5 Mb/s give 0%, +7.7%, -7.3%, all
+    within 10%; runs 10, 6, 8 give +42.9%, -33.3%, 0%: 4 of 6 runs within). The
+    steady sample's tcplab figure (10.2 against their mean 10) meets the target, the
+    other's (7 against 8) does not."""
+    from tcplab.differential import report
+
+    def sample(name: str, ours: float, runs: list[float]) -> Comparison:
+        c = Comparison(name, "kernel", "", "compared", seeds=[1], classes=[[0]])
+        c.reference_runs = [_fake_metrics(g) for g in runs]
+        c.ours, c.theirs = _fake_metrics(ours), mean(c.reference_runs)
+        return c
+
+    steady, unsteady = sample("a", 10.2, [10.0, 10.5, 9.5]), sample("b", 7.0, [10.0, 6.0, 8.0])
+    assert steady.reference_self_errors() == pytest.approx([0.0, 0.75 / 9.75, 0.75 / 10.25])
+    assert unsteady.reference_self_errors() == pytest.approx([3 / 7, 3 / 9, 0.0])
+    once = Comparison("c", "kernel", "", "compared", seeds=[1], classes=[[0]], ours=_fake_metrics(1.0), theirs=_fake_metrics(1.0))
+    assert once.reference_self_errors() == []
+    text = report.self_agreement([steady, unsteady, once], "kernel", "Linux")
+    assert text is not None
+    assert "2 samples ran Linux 3 times" in text and "in 4 of 6 runs (67%)" in text, text
+    assert "On the 1 of these samples where every run agrees with the others so, tcplab meets the target in 1; " \
+           "on the other 1, in 0." in text, text
+    assert report.self_agreement([once], "kernel", "Linux") is None
+
+
 def test_repeated_reference_runs_give_the_mean_and_name_misses_inside_their_range(tmp_path: Path):
     """More runs of the reference on a stored campaign: `theirs` becomes their mean and
     a miss whose tcplab figure lies within the reference's own lowest-highest range is

@@ -174,6 +174,24 @@ class Comparison:
         runs = [self.class_goodput(run) for run in self.reference_runs]
         return [(min(r[j] for r in runs), max(r[j] for r in runs)) for j in range(len(runs[0]))]
 
+    def reference_self_errors(self) -> list[float]:
+        """Per repeated run of the reference: its worst flow-class error (magnitude)
+        relative to the mean of the *other* runs; empty without repeats.
+
+        What a model that behaved exactly like one more run of the reference could
+        expect against it: the reference's own reproducibility, a yardstick for the
+        goodput target (not a tolerance: the target is never changed by it)."""
+        if len(self.reference_runs) < 2:
+            return []
+        runs = [self.class_goodput(run) for run in self.reference_runs]
+        errors = []
+        for i, run in enumerate(runs):
+            others = [r for j, r in enumerate(runs) if j != i]
+            rest = [statistics.fmean(o[k] for o in others) for k in range(len(run))]
+            worst = [abs(e) if (e := relative(a, b)) is not None else math.inf for a, b in zip(run, rest, strict=True)]
+            errors.append(max(worst))
+        return errors
+
     def aggregate_error(self) -> float | None:
         """Goodput summed over every flow, tcplab relative to the reference."""
         assert self.ours is not None and self.theirs is not None
@@ -211,6 +229,13 @@ class Comparison:
         runs = [RunMetrics(**run) for run in fields.pop("reference_runs", [])]
         return cls(**fields, ours=RunMetrics(**ours) if ours else None, theirs=RunMetrics(**theirs) if theirs else None,
                    reference_runs=runs)
+
+
+def flow_target(space: str) -> tuple[str, float, float]:
+    """(verdict key, tolerance, required share) of the space's per-flow-class goodput target."""
+    if space == "kernel":
+        return "goodput", KERNEL_FLOW_TOLERANCE, KERNEL_SHARES[0]
+    return "per flow", NS2_FLOW_TOLERANCE, NS2_SHARES[1]
 
 
 def targets(space: str) -> list[tuple[str, float, str]]:

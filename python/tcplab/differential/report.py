@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .metrics import Comparison, mean_of, targets
+from .metrics import Comparison, flow_target, mean_of, targets
 
 EXPLANATIONS = "explanations.toml"
 
@@ -73,6 +73,31 @@ def summary(outcomes: list[Comparison], space: str) -> list[tuple[str, int, int,
         met = sum(c.verdicts()[key] for c in compared)
         rows.append((wording, met, len(compared), share, bool(compared) and met >= share * len(compared)))
     return rows
+
+
+def self_agreement(outcomes: list[Comparison], space: str, reference: str) -> str | None:
+    """The reference against itself, on the samples it ran more than once on the same
+    seed: how often one run meets the per-class goodput target against the mean of
+    the others, and how tcplab fares where the reference does and does not agree
+    with itself. None when no sample has repeated runs."""
+    key, tolerance, share = flow_target(space)
+    repeated = [c for c in outcomes if c.status == "compared" and len(c.reference_runs) > 1]
+    if not repeated:
+        return None
+    errors = [c.reference_self_errors() for c in repeated]
+    runs = sum(len(e) for e in errors)
+    within = sum(x <= tolerance for e in errors for x in e)
+    steady = [c for c, e in zip(repeated, errors, strict=True) if all(x <= tolerance for x in e)]
+    unsteady = [c for c in repeated if c not in steady]
+    counts = sorted({len(c.reference_runs) for c in repeated})
+    times = " or ".join(str(n) for n in counts)
+    return (f"The reference against itself: {len(repeated)} samples ran {reference} {times} times on the same seed. "
+            f"One run's every flow class lies within ±{tolerance:.0%} of the mean of the other runs in {within} of "
+            f"{runs} runs ({within / runs:.0%}), against the {share:.0%} required of tcplab: what a model that behaved "
+            f"exactly like one more run of {reference} could expect. On the {len(steady)} of these samples where every "
+            f"run agrees with the others so, tcplab meets the target in {sum(c.verdicts()[key] for c in steady)}; on "
+            f"the other {len(unsteady)}, in {sum(c.verdicts()[key] for c in unsteady)}. A yardstick, not a tolerance: "
+            "the targets above are unchanged.")
 
 
 def _explanations(out: Path) -> Explanations:
@@ -172,6 +197,8 @@ def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, 
              "## Summary", "", counts, "", "| target | met | share | required | |", "|---|---|---|---|---|"]
     for wording, met, n, share, ok in summary(outcomes, space):
         lines.append(f"| {wording} | {met} of {n} | {met / max(n, 1):.0%} | {share:.0%} | {'met' if ok else 'NOT MET'} |")
+    if (itself := self_agreement(outcomes, space, reference)) is not None:
+        lines += ["", itself]
     excluded = [c for c in outcomes if c.status != "compared"]
     if excluded:
         lines += ["", "## Excluded or failed", ""]
@@ -214,6 +241,8 @@ def _html(outcomes: list[Comparison], space: str, seed: int, reference: str, exp
         parts.append(f"<tr><td>{e(wording)}</td><td>{met} of {n}</td><td>{met / max(n, 1):.0%}</td><td>{share:.0%}</td>"
                      f"<td class={'ok' if ok else 'miss'}>{'met' if ok else 'NOT MET'}</td></tr>")
     parts.append("</table>")
+    if (itself := self_agreement(outcomes, space, reference)) is not None:
+        parts.append(f"<p>{e(itself)}</p>")
     excluded = [c for c in outcomes if c.status != "compared"]
     if excluded:
         parts += ["<h2>Excluded or failed</h2><ul>"]
