@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import tomllib
 
+import pytest
 import tcplab
 from conftest import TCP_BASE
+from tcplab.scenario.errors import ScenarioError
 from tcplab.scenario.schema import compile_scenario
 
 
@@ -126,3 +128,33 @@ app = { type = "cbr", rate = "20Mbps", packet_size = "972B" }
     goodputs = [f["goodput_bps"] for f in r.summary["flows"]]
     for g in goodputs:
         assert abs(g / (5e6 * 972 / 1000) - 1) < 0.01, goodputs
+
+
+def _run_tcp(extra: str, mtu: int | None) -> tuple[object, str]:
+    text = TCP_BASE.replace('cc = "newreno"', f'cc = "newreno", handshake = false, {extra}')
+    if mtu is not None:
+        text = text.replace('delay = "2ms" }', f'delay = "2ms", mtu = {mtu} }}')
+        text = text.replace('limit = "50 packets" } }', f'limit = "50 packets" }}, mtu = {mtu} }}')
+    return tcplab.run(tcplab.load(text)), text
+
+
+def test_option_sizes_put_ns2s_1510_byte_tcp_linux_packets_on_the_wire():
+    """ns-2.35's TCP/Linux with timestamps_ true sends 1,460 bytes of payload in
+    1,510-byte packets (headersize(): 40 + ts_option_size_ 10, read off its queue
+    traces); RFC 7323's 12 option bytes come out of a 1,460-byte MSS instead (1,448 of
+    payload, 1,500 on the wire)."""
+    ns2, _ = _run_tcp('timestamps = true, option_sizes = "ns2", mss = "1460B"', mtu=1510)
+    rfc, _ = _run_tcp('timestamps = true, mss = "1460B"', mtu=None)
+    for result, size in ((ns2, 1510), (rfc, 1500)):
+        neck = result.links.set_index("id").loc["router_left->router_right"]
+        assert neck["tx_packets"] > 1000
+        assert neck["tx_bytes"] == size * neck["tx_packets"]
+        assert neck["fragmented_packets"] == 0
+
+
+def test_option_sizes_beyond_the_mss_must_fit_the_first_link():
+    """ns-2's options lie beyond the MSS, so a 1,460-byte MSS with them needs links of
+    1,510 bytes: on the default 1,500 the engine names the key and the limit."""
+    with pytest.raises(ScenarioError) as e:
+        _run_tcp('timestamps = true, option_sizes = "ns2", mss = "1460B"', mtu=None)
+    assert "flow[0].transport.mss" in str(e.value) and "at most MTU − 50 = 1450 B" in str(e.value), e.value

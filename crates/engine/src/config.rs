@@ -617,6 +617,9 @@ pub struct TcpConfig {
     /// The receiver reports duplicate segments in D-SACK blocks (RFC 2883; with SACK).
     #[serde(default = "default_true")]
     pub dsack: bool,
+    /// How many bytes the options take on the wire (as encoded, or as ns-2 counts them).
+    #[serde(default)]
+    pub option_sizes: crate::wire::tcp::OptionSizes,
     /// SACK blocks the receiver remembers and reports, the newest first (RFC 2018
     /// section 4; Linux's `selective_acks` keeps 4, ns-2's `Sacker` 3).
     #[serde(default = "default_sack_blocks")]

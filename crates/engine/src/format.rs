@@ -834,6 +834,10 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub dsack: bool,
+    /// Bytes TCP options take on the wire: as real stacks encode them ("rfc": timestamps 12 on every segment, inside the MSS; SACK 4 + 8 per block) or as ns-2.35 counts them ("ns2": timestamps 10 on the sender's segments only, beyond the MSS; SACK 8 per block).
+    #[serde(default)]
+    #[schemars(extend("default" = "rfc"))]
+    pub option_sizes: Option<OptionSizes>,
     /// SACK blocks the receiver remembers and reports, newest first (RFC 2018 section 4; Linux keeps 4, ns-2's sink 3); 3 fit beside timestamps.
     #[serde(default)]
     #[schemars(extend("default" = 4), range(min = 1, max = 4))]
@@ -1229,6 +1233,16 @@ pub enum Reduction {
     Sack1Pipe,
     /// ns-2.35's TCP/Linux: cwnd at min_cwnd at once, the flight down one segment per two ACKs from the old window to it.
     Ns2Linux,
+}
+
+/// How TCP options are counted on the wire.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionSizes {
+    /// As real stacks encode them (RFC 7323, RFC 2018): timestamps 12 bytes on every segment, taken from the MSS.
+    Rfc,
+    /// As ns-2.35 counts them (`headersize()`): timestamps 10 bytes on the sender's segments only, beyond the MSS; SACK 8 per block.
+    Ns2,
 }
 
 /// SACK information after a retransmission timeout.

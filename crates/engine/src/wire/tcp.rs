@@ -28,6 +28,47 @@ pub mod flags {
     pub const ACK: u8 = 4;
 }
 
+/// How many bytes TCP options take on the wire: what a link serializes for each segment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionSizes {
+    /// As real stacks encode them (RFC 7323 section 3, RFC 2018 section 3): timestamps
+    /// 12 bytes with their two NOPs on every segment, SACK 4 + 8 per block, the SYN's
+    /// options 12; a full segment's options come out of the MSS (RFC 6691).
+    #[default]
+    Rfc,
+    /// As ns-2.35 counts them (`TcpAgent::headersize()`): a sender with timestamps
+    /// adds `ts_option_size_` (10 bytes) to each segment it sends, its sink's ACKs add
+    /// nothing for them, a SACK block adds 8 bytes (`hdr_tcp::sa_length`), and the
+    /// payload of a full segment is the whole MSS (`packetSize_`). ns-2's TCP/Linux
+    /// with `timestamps_ true` sends 1,510-byte packets of 1,460 bytes. Packet
+    /// captures still write the RFC encoding.
+    Ns2,
+}
+
+impl OptionSizes {
+    /// Option bytes a full data segment's payload gives up (RFC 6691): the
+    /// timestamps option where it is carried inside the MSS.
+    pub fn within_mss(self, timestamps: bool) -> u32 {
+        match self {
+            OptionSizes::Rfc if timestamps => TIMESTAMPS_OPTION_BYTES,
+            _ => 0,
+        }
+    }
+
+    /// Option bytes a full data segment carries beyond its MSS (ns-2's
+    /// `ts_option_size_`).
+    pub fn beyond_mss(self, timestamps: bool) -> u32 {
+        match self {
+            OptionSizes::Ns2 if timestamps => NS2_TIMESTAMPS_OPTION_BYTES,
+            _ => 0,
+        }
+    }
+}
+
+/// ns-2.35's `Agent/TCP ts_option_size_`: the timestamps option without padding.
+pub const NS2_TIMESTAMPS_OPTION_BYTES: u32 = 10;
+
 /// "No timestamp" in the compact timestamp fields.
 const NO_TIMESTAMP: u64 = u64::MAX;
 
@@ -159,6 +200,26 @@ impl TcpSegment {
     pub fn ip_bytes(&self) -> u32 {
         IPV4_HEADER_BYTES + TCP_HEADER_BYTES + self.option_bytes() + self.payload_bytes
     }
+
+    /// Size of the IP packet carrying this segment with options counted as `sizes`
+    /// says; `from_sender`: a data sender's segment (ns-2 counts timestamps only there).
+    pub fn ip_bytes_as(&self, sizes: OptionSizes, from_sender: bool) -> u32 {
+        match sizes {
+            OptionSizes::Rfc => self.ip_bytes(),
+            OptionSizes::Ns2 => {
+                let ts = if from_sender && self.ts_val().is_some() {
+                    NS2_TIMESTAMPS_OPTION_BYTES
+                } else {
+                    0
+                };
+                IPV4_HEADER_BYTES
+                    + TCP_HEADER_BYTES
+                    + ts
+                    + 8 * self.sack_len as u32
+                    + self.payload_bytes
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -183,6 +244,31 @@ mod tests {
             vec![(10, 20), (30, 40)]
         );
         assert_eq!(TcpSegment::new(0, 0, 0, flags::SYN, 0).seq_len(), 1);
+    }
+
+    /// ns-2.35's counting, read off its queue traces of TCP/Linux with
+    /// `timestamps_ true` over TCPSink/Sack1: data packets of 1,460 bytes are 1,510 on
+    /// the wire, ACKs 40, 48, 56 and 64 bytes with 0 to 3 SACK blocks.
+    #[test]
+    fn ns2_counts_its_timestamps_on_data_only_and_sack_blocks_at_8_bytes() {
+        let mut data = TcpSegment::new(0, 0, 1460, flags::ACK, 0);
+        data.set_timestamps(Some(1), Some(1));
+        assert_eq!(data.ip_bytes_as(OptionSizes::Ns2, true), 1510);
+        assert_eq!(data.ip_bytes_as(OptionSizes::Rfc, true), 1512);
+        let mut ack = TcpSegment::new(0, 5, 0, flags::ACK, 0);
+        ack.set_timestamps(Some(1), Some(1));
+        for (blocks, ns2) in [(0, 40), (1, 48), (2, 56), (3, 64)] {
+            if blocks > 0 {
+                ack.push_sack((10 * blocks, 10 * blocks + 5));
+            }
+            assert_eq!(ack.ip_bytes_as(OptionSizes::Ns2, false), ns2);
+            assert_eq!(ack.ip_bytes_as(OptionSizes::Rfc, false), ack.ip_bytes());
+        }
+        assert_eq!(OptionSizes::Ns2.beyond_mss(true), 10);
+        assert_eq!(OptionSizes::Ns2.within_mss(true), 0);
+        assert_eq!(OptionSizes::Rfc.within_mss(true), 12);
+        assert_eq!(OptionSizes::Rfc.beyond_mss(true), 0);
+        assert_eq!(OptionSizes::Ns2.beyond_mss(false), 0);
     }
 
     #[test]

@@ -217,6 +217,7 @@ pub fn tcp() -> TcpConfig {
         loss_detection: tcplab_engine::config::LossDetection::Rack,
         tail_loss_probe: true,
         dsack: true,
+        option_sizes: Default::default(),
         undo: true,
         frto: true,
         cwnd_counting: CwndCounting::Bytes,

@@ -57,10 +57,7 @@ use crate::config::{Amount, AppConfig, CcConfig, ConfigError, RtoConfig, TcpConf
 use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::validate::{at, err};
-use crate::wire::tcp::{
-    MAX_SACK_BLOCKS, SCALED_WINDOW_MAX, TCP_HEADER_BYTES, TIMESTAMPS_OPTION_BYTES,
-    UNSCALED_WINDOW_MAX,
-};
+use crate::wire::tcp::{MAX_SACK_BLOCKS, SCALED_WINDOW_MAX, TCP_HEADER_BYTES, UNSCALED_WINDOW_MAX};
 use crate::wire::IPV4_HEADER_BYTES;
 use autotune::Autotune;
 
@@ -86,20 +83,18 @@ impl Transport for TcpConfig {
     /// path; returns the MSS (RFC 9293 section 3.7.1: path MTU − 40 unless given).
     fn check(&self, origin: &str, first_hop_mtu: u32, path_mtu: u32) -> Result<u32, ConfigError> {
         let o = at(origin, "transport");
-        let header = IPV4_HEADER_BYTES + TCP_HEADER_BYTES;
-        let option_bytes = if self.timestamps {
-            TIMESTAMPS_OPTION_BYTES
-        } else {
-            0
-        };
+        // Options beyond the MSS (ns-2's counting) make every full segment larger.
+        let header =
+            IPV4_HEADER_BYTES + TCP_HEADER_BYTES + self.option_sizes.beyond_mss(self.timestamps);
+        let option_bytes = self.option_sizes.within_mss(self.timestamps);
         let mss = match self.mss_bytes {
             Some(m) if m + header > first_hop_mtu => {
                 return err(
                     &o,
                     "mss",
                     format!(
-                        "{m} B does not fit the sender's link: at most MTU − 40 = {} B",
-                        first_hop_mtu - header
+                        "{m} B does not fit the sender's link: at most MTU − {header} = {} B",
+                        first_hop_mtu.saturating_sub(header)
                     ),
                 );
             }
@@ -225,12 +220,7 @@ pub fn check_rto(o: &str, r: &RtoConfig) -> Result<(), ConfigError> {
 /// The two endpoints of a TCP flow whose maximum segment size is `mss` (payload bytes
 /// of a full segment without options; option bytes come out of it, RFC 6691).
 pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSender, TcpReceiver) {
-    let segment_bytes = mss
-        - if cfg.timestamps {
-            TIMESTAMPS_OPTION_BYTES
-        } else {
-            0
-        };
+    let segment_bytes = mss - cfg.option_sizes.within_mss(cfg.timestamps);
     let window_limit = if cfg.window_scaling {
         SCALED_WINDOW_MAX
     } else {
@@ -257,6 +247,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             peer_window: autotune.as_ref().map_or(window, Autotune::window),
             handshake: cfg.handshake,
             timestamps: cfg.timestamps,
+            option_sizes: cfg.option_sizes,
             pacing: cfg.pacing,
             send_jitter: SimTime(cfg.send_jitter_ns),
             limited_transmit: cfg.limited_transmit,
@@ -302,6 +293,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
         dsack: cfg.dsack,
         sack_blocks: usize::from(cfg.sack_blocks).clamp(1, MAX_SACK_BLOCKS),
         timestamps: cfg.timestamps,
+        option_sizes: cfg.option_sizes,
         window,
         handshake: cfg.handshake,
         autotune,

@@ -18,7 +18,7 @@
 use super::autotune::Autotune;
 use crate::time::SimTime;
 use crate::transport::{Endpoint, Outbox, TransportStats};
-use crate::wire::tcp::{flags, TcpSegment, MAX_SACK_BLOCKS};
+use crate::wire::tcp::{flags, OptionSizes, TcpSegment, MAX_SACK_BLOCKS};
 use crate::wire::TransportHeader;
 use std::collections::VecDeque;
 
@@ -37,6 +37,8 @@ pub struct ReceiverParams {
     pub sack_blocks: usize,
     /// Echo timestamps.
     pub timestamps: bool,
+    /// How the ACKs' options count on the wire.
+    pub option_sizes: OptionSizes,
     /// Advertised window, bytes (already capped by window scaling).
     pub window: u64,
     /// Wait for a SYN before accepting data.
@@ -155,7 +157,10 @@ impl TcpReceiver {
             self.p.timestamps.then_some(now.as_ns()),
             self.ts_to_echo.take(),
         );
-        out.send(seg.ip_bytes(), TransportHeader::Tcp(seg));
+        out.send(
+            seg.ip_bytes_as(self.p.option_sizes, false),
+            TransportHeader::Tcp(seg),
+        );
         self.unacked_segments = 0;
         self.delayed_ack_at = None;
     }
@@ -322,6 +327,7 @@ mod tests {
             dsack: true,
             sack_blocks: MAX_SACK_BLOCKS,
             timestamps: false,
+            option_sizes: OptionSizes::Rfc,
             window: 1 << 20,
             handshake: false,
             autotune: None,

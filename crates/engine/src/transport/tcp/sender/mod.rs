@@ -53,7 +53,7 @@ use crate::rng::Rng;
 use crate::time::{round_ns, SimTime};
 use crate::transport::rto::{RttEstimator, RttSource, RttTimer};
 use crate::transport::{Endpoint, Outbox, TransportStats};
-use crate::wire::tcp::{flags, TcpSegment};
+use crate::wire::tcp::{flags, OptionSizes, TcpSegment};
 use crate::wire::TransportHeader;
 
 /// Fixed parameters of a sender that it reads while running (the congestion-control
@@ -75,6 +75,8 @@ pub struct SenderParams {
     pub handshake: bool,
     /// Carry RFC 7323 timestamps.
     pub timestamps: bool,
+    /// How the segments' options count on the wire.
+    pub option_sizes: OptionSizes,
     /// Pace segments instead of sending bursts.
     pub pacing: bool,
     /// Largest random delay before a transmission (0: none).
