@@ -190,8 +190,9 @@ def run_ns2(sample: Sample, seed: int, directory: Path, ns: str) -> RunMetrics:
 
 
 def scenario_of(sample: Sample) -> dict:
-    """The sample as tcplab's scenario (the mapping of the module docstring)."""
-    return scenario(sample, transport)
+    """The sample as tcplab's scenario (the mapping of the module docstring); TCP/Linux's
+    1,510-byte packets need links that carry them whole."""
+    return scenario(sample, transport, mtu=linux_cc.WIRE_MTU if sample.space == "ns2-linux" else None)
 
 
 def ns2_ran(sample: Sample, directory: Path) -> bool:

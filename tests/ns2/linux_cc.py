@@ -24,6 +24,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SCRIPT = HERE / "linux_cc.tcl"
 MSS = 1460
+#: The links' MTU in every TCP/Linux comparison: ns-2 has none, and its TCP/Linux
+#: packets are 1,510 bytes (MSS + 40 + ts_option_size_ 10).
+WIRE_MTU = MSS + 50
 
 #: Agreement target (issue #11, section 3): relative error of mean goodput.
 GOODPUT_TOLERANCE = 0.10
@@ -45,10 +48,15 @@ def tcp_linux_transport(cc: str) -> dict:
     return {
         "type": "tcp", "profile": "linux", "cc": ALGORITHMS[cc],
         # One ACK per segment (ns-2's TCPSink/Sack1), no handshake (ns-2's TCP is
-        # one-way), IW 2 as on the ns-2 side. No timestamps: ns-2's carry no
-        # option bytes, tcplab's would make each packet 12 bytes longer; RTT is
-        # sampled on every ACK of never-retransmitted data instead.
-        "delayed_ack": False, "handshake": False, "initial_window": 2, "timestamps": False,
+        # one-way), IW 2 as on the ns-2 side. Timestamps as the scripts set them
+        # (timestamps_ true), counted as ns-2 counts them: 10 bytes on each data
+        # packet beyond the 1,460 of payload (1,510 on the wire, ns-2's
+        # headersize()), none on the sink's ACKs, 8 per SACK block. With RFC 7323's
+        # 12 bytes inside the MSS, or without timestamps (1,500 bytes, as until
+        # 2026-11-28), every DropTail queue filled at another phase than ns-2's
+        # (tests/ns2/README.md, case (f)).
+        "delayed_ack": False, "handshake": False, "initial_window": 2, "timestamps": True,
+        "option_sizes": "ns2",
         # ns-2's TCP/Linux sends while packets in flight < snd_cwnd and never
         # consults window_ (which only sizes its scoreboard): no receive window, and
         # none of a Linux receiver's autotuning (the linux profile's default).
@@ -102,10 +110,11 @@ class CcPath:
             "simulation": {"duration": f"{self.duration_s}s", "seed": 1, "bin": "100ms"},
             "node": [{"name": "src"}, {"name": "r", "kind": "router"}, {"name": "dst"}],
             "link": [
-                {"from": "src", "to": "r", "bandwidth": f"{10 * self.neck_mbps}Mbps", "delay": "1ms", "queue": big},
+                {"from": "src", "to": "r", "bandwidth": f"{10 * self.neck_mbps}Mbps", "delay": "1ms", "queue": big,
+                 "mtu": WIRE_MTU},
                 {"from": "r", "to": "dst", "bandwidth": f"{self.neck_mbps}Mbps", "delay": f"{self.neck_delay_ms}ms",
                  "forward": {"queue": {"type": "droptail", "limit": f"{self.queue_packets} packets"}},
-                 "reverse": {"queue": big}},
+                 "reverse": {"queue": big}, "mtu": WIRE_MTU},
             ],
             "flow": [{"name": "f", "from": "src", "to": "dst", "app": {"type": "bulk"}, "transport": transport}],
         }

@@ -46,8 +46,9 @@ def kernel_transport(flow: Flow, sample: Sample) -> dict:
 
 
 def scenario(sample: Sample, transport: Callable[[Flow, Sample], dict] = kernel_transport,
-             access_queue_packets: int = BIG_QUEUE) -> dict:
-    """The sample as a scenario; ``transport`` gives each TCP flow's transport table."""
+             access_queue_packets: int = BIG_QUEUE, mtu: int | None = None) -> dict:
+    """The sample as a scenario; ``transport`` gives each TCP flow's transport table,
+    ``mtu`` every link's MTU (default: the format's 1,500 bytes)."""
     big = {"type": "droptail", "limit": f"{BIG_QUEUE} packets"}
     access_queue = {"type": "droptail", "limit": f"{access_queue_packets} packets"}
     routers = [f"r{h}" for h in range(sample.hops + 1)]
@@ -77,6 +78,8 @@ def scenario(sample: Sample, transport: Callable[[Flow, Sample], dict] = kernel_
             entry |= {"transport": "udp", "app": {"type": "onoff", "rate": _bps(f.rate_bps), "packet_size": f"{UDP_PAYLOAD}B",
                                                   "on": f"{f.on_s:g}s", "off": f"{f.off_s:g}s", "distribution": "constant"}}
         flows.append(entry)
+    if mtu is not None:
+        links = [{**link, "mtu": mtu} for link in links]
     bin_s = 0.1 if sample.duration_s <= 60 else 0.5
     return {
         "name": sample.name,
