@@ -34,6 +34,7 @@ def test_ns2_profile_is_ns_default_tcl():
     assert t["limited_transmit_after_timeout"]  # send_one() on duplicates, timeout or not
     assert t["cwnd_counting"] == "ns2" and t["rtt_sampling"] == "once_per_rtt" and t["delay_growth"]
     assert t["loss_detection"] == "holes" and t["reduction"] == "sack1_pipe" and t["sack_after_timeout"] == "forget"
+    assert t["option_sizes"] == "ns2"  # headersize(): its sink's SACK blocks 8 bytes each
     # The suites of tests/ns2 run ns-2 with a 100 us tick, and say so:
     assert _tcp('profile = "ns2", rto = { tick = "100us" }')["rto"]["tick_ns"] == 100_000
 

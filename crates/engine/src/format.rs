@@ -932,6 +932,7 @@ fn profiles() -> serde_json::Value {
             "tail_loss_probe": false,        // ns-2.35 has no TLP
             "dsack": false,                  // TCPSink/Sack1 sends no D-SACK blocks
             "sack_blocks": 3,                // Agent/TCPSink maxSackBlocks_ 3
+            "option_sizes": "ns2",           // headersize(): 8 bytes per SACK block, ts_option_size_ 10
             "undo": false,                   // nor does Agent/TCP undo
             "frto": false,                   // (Agent/TCP/Newreno/FRTO is a separate agent)
             "cwnd_counting": "ns2",          // opencwnd: +1 (slow start) or +1/cwnd per new ACK
