@@ -61,10 +61,77 @@ def test_the_default_reading_repeats_the_plain_runs(explored):
     assert small["goodput_bps"].tolist() != plain["goodput_bps"].tolist()
 
 
+def test_one_at_a_time_varies_each_unstated_value_alone_around_the_default():
+    """Hand-worked: two parameters of 3 and 2 values give the default and the 2 + 1
+    other values, each alone; the grid gives all 6 combinations, the default first."""
+    from tcplab.studies.explore import readings_of
+
+    unstated = [{"name": "a", "values": [1, 2, 3], "default": 2}, {"name": "b", "values": ["x", "y"], "default": "x"}]
+    assert readings_of(unstated, "one_at_a_time") == [{"a": 2, "b": "x"}, {"a": 1, "b": "x"}, {"a": 3, "b": "x"},
+                                                      {"a": 2, "b": "y"}]
+    grid = readings_of(unstated, "grid")
+    assert grid[0] == {"a": 2, "b": "x"} and len(grid) == 6
+    assert sorted((r["a"], r["b"]) for r in grid) == [(a, b) for a in (1, 2, 3) for b in ("x", "y")]
+
+
+def test_a_reading_that_changes_no_physics_measures_the_noise_and_is_never_the_best():
+    """Hand-made map: reading 2 changes a physical parameter (2 conclusions reproduce
+    against the default's 0), reading 3 only the realization of the random numbers
+    (``physical = false``) and moves 3 of 4 grades: it is not offered as the best
+    reading, and the best one's gain of 2 is said to lie within that noise."""
+    from tcplab.studies.explore import noise_readings, verdicts
+
+    data = {"unstated": [{"name": "loss", "values": [1, 2], "default": 1},
+                         {"name": "model", "values": ["a", "b"], "default": "a", "physical": False}],
+            "readings": [{"loss": 1, "model": "a"}, {"loss": 2, "model": "a"}, {"loss": 1, "model": "b"}],
+            "grades": {"c1": ["bound", "reproduced", "reproduced"], "c2": ["fails", "reproduced", "reproduced"],
+                       "c3": ["fails", "fails", "reproduced"], "c4": ["bound", "bound", "bound"]}}
+    assert noise_readings(data) == [2]
+    best, noise = verdicts(data)
+    assert best.startswith("The reading loss = 2, model = a reproduces 2 of these 4 conclusions, the default 0")
+    assert "within the noise of one realization" in best
+    assert "model = b changes nothing" in noise and "moves 3 of the 4 grades" in noise
+    data["unstated"][1]["physical"] = True
+    best, noise = verdicts(data)
+    assert best.startswith("The reading loss = 1, model = b reproduces 3") and noise == ""
+
+
+def test_lfn_explores_the_loss_rate_over_the_full_runs_and_keeps_the_dedicated_path_loss_free():
+    """lfn's loss-dependent conclusions need the 600-s baseline: its exploration runs
+    the full durations (one replication) under each reading of the shared path's loss,
+    while a case that sets the loss itself (the dedicated lightpath: 0) keeps it."""
+    from tcplab.studies import sweep_spec
+    from tcplab.studies.explore import _explored_declaration, explored_conclusions, explored_sweeps, unstated_parameters
+
+    study = load_study("lfn")
+    unstated = unstated_parameters(study)
+    losses = next(u for u in unstated if u["name"] == "shared_loss")["values"]
+    assert len(losses) >= 3
+    assert {d["name"] for d in explored_sweeps(study)} >= {"progression", "protocols", "mtu"}
+    decided = {c["text"] for c in explored_conclusions(study)}
+    assert any(t.startswith("Reno over the shared path settles far below the link") for t in decided)
+    assert any(t.startswith("The three fixes together raise") for t in decided)
+    progression = next(d for d in study.sweeps(quick=False) if d["name"] == "progression")
+    explored, added = _explored_declaration(progression, unstated, "one_at_a_time")
+    spec = sweep_spec(study, explored, quick=True)
+    steps = len(spec.parameter("step").values)
+    readings = 1 + sum(len(u["values"]) - 1 for u in unstated if u["name"] in added)
+    assert len(spec.points()) == readings * steps
+    for point in spec.points():
+        settings = dict(spec.overrides(point))  # the last setting of a field wins
+        if point["step"] == "baseline":
+            assert settings["link[1].forward.loss.rate"] == point["shared_loss"]
+            assert settings["simulation.duration"] == "600s"
+        if point["step"] in ("all_three", "all_three_memory", "intel_pci"):
+            assert settings["link[1].forward.loss.rate"] == 0, point
+
+
 @pytest.mark.parametrize("edit, said", [
     (lambda text: re.sub(r"\[\[unstated\]\].*?(?=\n\[\[sweep\]\])", "", text, flags=re.S), "declares no [[unstated]]"),
     (lambda text: text.replace("default = 50\nwhy = \"ns-2's default", "default = 70\nwhy = \"ns-2's default", 1),
      "unstated[0].default: 70 is not one of its values"),
+    (lambda text: text.replace("\n[[sweep]]", "\n[explore]\ndesign = \"random\"\n\n[[sweep]]", 1),
+     'explore.design: expected "grid" or "one_at_a_time"'),
 ])
 def test_bad_unstated_declarations_exit_2(tmp_path, edit, said):
     export_study(load_study("lan"), tmp_path / "study")

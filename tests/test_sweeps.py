@@ -662,3 +662,32 @@ def test_runs_outside_the_current_plan_are_kept_but_never_counted(write_scenario
     back = run_sweep(three, root, jobs=1)
     assert (back.ran, back.skipped) == (0, 12)
     assert runs_frame(root).sort_values("key")["goodput_bps"].tolist() == old_rows.sort_values("key")["goodput_bps"].tolist()
+
+
+def test_points_that_resolve_to_the_same_run_each_keep_their_own(write_scenario, tmp_path):
+    """Found by `reproduce lfn --explore`: a case that sets a field another parameter
+    sets too (the dedicated lightpath's loss 0 under every reading of the shared path's
+    loss), with a seed that ignores that parameter, resolves several points to one
+    scenario and seed. They were planned under one key and stored three times, and the
+    catalog refused the sweep (SweepIntegrityError). Each point now has its own run,
+    with the same results."""
+    import dataclasses
+
+    from tcplab.sweeps import run_sweep, runs_frame
+
+    sweep = """
+[sweep]
+replications = 1
+[sweep.parameters]
+reading = { values = [0.0, 0.01], set = { "link[0].loss" = { type = "bernoulli", rate = "{reading}" } } }
+path = { cases = { shared = {}, dedicated = { "link[0].loss" = { type = "bernoulli", rate = 0 } } } }
+"""
+    spec = dataclasses.replace(read_sweep(write_scenario(star("1s") + sweep, "same.toml")), seed_ignores=("reading",))
+    outcome = run_sweep(spec, tmp_path / "s", jobs=1)
+    assert outcome.ran == 4
+    runs = runs_frame(tmp_path / "s")
+    assert len(runs) == 4 and runs["key"].nunique() == 4
+    dedicated = runs[runs["path"] == "dedicated"].sort_values("reading")
+    assert dedicated["goodput_bps"].nunique() == 1  # one scenario, one seed: one result
+    shared = runs[runs["path"] == "shared"].sort_values("reading")
+    assert shared["goodput_bps"].nunique() == 2  # the loss reading applies here

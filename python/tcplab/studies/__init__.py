@@ -88,16 +88,17 @@ def load_study(name: str) -> Study:
 
 
 def _check_sweeps(study: Study, source: str) -> None:
-    """StudyError naming the sweep if one of its declarations (full or quick) is not a
-    sweep tcplab can run: found when the study is loaded, before any of them runs."""
+    """StudyError naming the sweep if one of its declarations (full, quick or explore)
+    is not a sweep tcplab can run: found when the study is loaded, before any of them
+    runs."""
     names = [d["name"] for d in study.data.get("sweep", [])]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise StudyError(f"{source}: sweep: two sweeps are called {twice[0]!r}")
     for i, declaration in enumerate(study.data.get("sweep", [])):
-        for quick in (False, True):
+        for quick, subset in ((False, "quick"), (True, "quick"), (True, "explore")):
             try:
-                sweep_spec(study, declaration, quick)
+                sweep_spec(study, declaration, quick, subset)
             except StudyError as e:
                 raise StudyError(f"{source}: sweep[{i}] ({declaration['name']}): {e}") from None
 
@@ -184,13 +185,14 @@ def export_study(study: Study, target: Path) -> list[Path]:
     return written
 
 
-def sweep_spec(study: Study, declaration: dict, quick: bool):
-    """The :class:`~tcplab.sweeps.spec.SweepSpec` of one of the study's sweeps."""
+def sweep_spec(study: Study, declaration: dict, quick: bool, subset: str = "quick"):
+    """The :class:`~tcplab.sweeps.spec.SweepSpec` of one of the study's sweeps: its
+    table, or with ``quick`` its ``subset`` table (``quick`` or ``explore``) over it."""
     from ..sweeps.spec import sweep_from_table
 
     table = dict(declaration.get("table", {}))
-    if quick and "quick" in declaration:
-        table.update(declaration["quick"])
+    if quick and subset in declaration:
+        table.update(declaration[subset])
     scenario_path = study.directory / declaration["scenario"]
     try:
         scenario, source = read_raw(scenario_path)
@@ -198,7 +200,7 @@ def sweep_spec(study: Study, declaration: dict, quick: bool):
     except ScenarioError as e:
         if e.path.startswith("sweep."):
             # The sweep's table lives in study.toml, under this declaration.
-            where = "quick" if quick and "quick" in declaration else "table"
+            where = subset if quick and subset in declaration else "table"
             raise StudyError(f"{where}.{e.path.removeprefix('sweep.')}: {e.message}") from None
         raise StudyError(str(e)) from None
 

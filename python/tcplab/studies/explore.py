@@ -16,11 +16,26 @@ fields it sets, per scenario template (the templates differ in layout) or per sw
     why = "..."
     set = { "single.toml" = { "link[0].bandwidth" = "{access_gbps}Gbps" } }
 
-Exploring runs the study's quick subset once per *reading* (every combination of the
-unstated values), as extra sweep parameters so that the sweeps' ordinary machinery runs
-them in parallel, resumably, on a Dask cluster if asked; then checks each conclusion the
-quick subset decides under every reading and writes the map: conclusion × reading →
-grade, with the region where each conclusion reproduces.
+Exploring runs the study's quick subset once per *reading*, as extra sweep parameters
+so that the sweeps' ordinary machinery runs them in parallel, resumably, on a Dask
+cluster if asked; then checks each conclusion the exploration decides under every
+reading and writes the map: conclusion × reading → grade, with the region where each
+conclusion reproduces.
+
+A study whose quick subset cannot decide the conclusions an unstated parameter bears on
+(lfn: the loss rate acts over a 600-s transfer) declares what exploring runs instead:
+
+- ``[sweep.explore]`` (the form of ``[sweep.quick]``): the runs of that sweep under
+  each reading, also for a ``full_only`` sweep;
+- ``explore = true`` on a conclusion those runs decide (default: the conclusions the
+  quick subset decides, i.e. not ``full_only``);
+- ``[explore] design = "one_at_a_time"``: the default reading and each unstated value
+  varied alone, instead of every combination (``"grid"``), where the grid's runs
+  would take too long; ``note`` says in the map what the readings run.
+
+A reading applies to the scenario template, before the sweep's own parameters: a case
+that sets a field itself keeps it (lfn's dedicated path stays loss-free whatever loss
+rate the shared path is read to have).
 """
 
 from __future__ import annotations
@@ -54,10 +69,14 @@ class Exploration:
     #: conclusion text → the grade under each reading (in ``readings`` order).
     grades: dict[str, list[str]]
     unstated: list[dict]
+    #: How the readings were drawn (:data:`DESIGNS`) and what they run, in words.
+    design: str = "grid"
+    note: str = ""
 
     def to_json(self) -> dict:
         """What ``explore.json`` holds (the main report reads it back)."""
-        return {"readings": self.readings, "grades": self.grades, "unstated": self.unstated}
+        return {"readings": self.readings, "grades": self.grades, "unstated": self.unstated, "design": self.design,
+                "note": self.note}
 
 
 def unstated_parameters(study) -> list[dict]:
@@ -75,32 +94,68 @@ def unstated_parameters(study) -> list[dict]:
     return entries
 
 
-def readings_of(unstated: list[dict]) -> list[dict]:
-    """Every combination of the unstated values, the default reading first."""
+#: How the readings are drawn from the unstated values (``[explore] design``).
+DESIGNS = ("grid", "one_at_a_time")
+
+
+def explore_settings(study) -> dict:
+    """The study's ``[explore]`` table with its defaults (its shape is checked when the
+    study loads: studies/shape.py)."""
+    settings = study.data.get("explore", {})
+    return {"design": settings.get("design", "grid"), "note": settings.get("note", "")}
+
+
+def readings_of(unstated: list[dict], design: str = "grid") -> list[dict]:
+    """The readings to run, the default first: every combination of the unstated
+    values (``grid``), or each value varied alone around the default
+    (``one_at_a_time``)."""
+    default = {u["name"]: u["default"] for u in unstated}
+    if design == "one_at_a_time":
+        return [default] + [{**default, u["name"]: v} for u in unstated for v in u["values"] if v != u["default"]]
     names = [u["name"] for u in unstated]
     grid = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(u["values"] for u in unstated))]
-    default = {u["name"]: u["default"] for u in unstated}
     return [default] + [r for r in grid if r != default]
 
 
-def _explored_declaration(declaration: dict, unstated: list[dict]) -> tuple[dict, list[str]]:
-    """The quick sweep declaration with the unstated parameters that apply to its
-    scenario template added as parameters, and their names."""
+def explored_sweeps(study) -> list[dict]:
+    """The sweep declarations exploring runs: the quick subset's, and any
+    ``full_only`` one that declares its own ``[sweep.explore]`` runs."""
+    quick = study.sweeps(quick=True)
+    extra = [d for d in study.sweeps(quick=False) if "explore" in d and d not in quick]
+    return quick + extra
+
+
+def explored_conclusions(study) -> list[dict]:
+    """The conclusions the exploration decides (``explore``; by default those the
+    quick subset decides)."""
+    return [c for c in study.data.get("conclusion", []) if c.get("explore", not c.get("full_only"))]
+
+
+def _explored_declaration(declaration: dict, unstated: list[dict], design: str = "grid") -> tuple[dict, list[str]]:
+    """The sweep declaration exploring runs (its ``explore`` table, else its quick
+    one) with the unstated parameters that apply to its scenario template put first
+    among its parameters (so that the sweep's own settings win), and their names.
+    ``one_at_a_time`` leaves out the points where more than one of them differs from
+    its default."""
     table = dict(declaration.get("table", {}))
-    table.update(declaration.get("quick", {}))
-    parameters = dict(table["parameters"])
-    added = []
+    table.update(declaration.get("explore", declaration.get("quick", {})))
+    own = dict(table["parameters"])
+    parameters = {}
     for u in unstated:
         # Keyed by the sweep's name (only that sweep) or by its scenario template.
         sets = u["set"].get(declaration["name"], u["set"].get(declaration["scenario"]))
         if sets:
-            if u["name"] in parameters:
+            if u["name"] in own:
                 raise ExploreError(f"unstated parameter {u['name']!r} is also a parameter of sweep "
                                    f"{declaration['name']!r}: give it another name")
             parameters[u["name"]] = {"values": list(u["values"]), "set": sets}
-            added.append(u["name"])
-    table["parameters"] = parameters
-    return {**declaration, "table": table, "quick": {}}, added
+    added = list(parameters)
+    table["parameters"] = {**parameters, **own}
+    if design == "one_at_a_time" and len(added) > 1:
+        defaults = {u["name"]: u["default"] for u in unstated}
+        apart = " + ".join(f"({name} != {defaults[name]!r})" for name in added)
+        table["exclude"] = [*table.get("exclude", []), f"{apart} > 1"]
+    return {**declaration, "table": table, "quick": {}, "explore": {}}, added
 
 
 def explore_study(study, out: Path, *, jobs: int | None, dask: str | None, runner) -> Exploration:
@@ -112,13 +167,14 @@ def explore_study(study, out: Path, *, jobs: int | None, dask: str | None, runne
     from . import sweep_spec
 
     unstated = unstated_parameters(study)
-    readings = readings_of(unstated)
+    settings = explore_settings(study)
+    readings = readings_of(unstated, settings["design"])
     if len(readings) > MAX_READINGS:
         raise ExploreError(f"study '{study.name}': {len(readings)} readings of its unstated parameters; at most "
                            f"{MAX_READINGS} are explored")
     summaries, applies = {}, {}
-    for declaration in study.sweeps(quick=True):
-        explored, added = _explored_declaration(declaration, unstated)
+    for declaration in explored_sweeps(study):
+        explored, added = _explored_declaration(declaration, unstated, settings["design"])
         spec = dataclasses.replace(sweep_spec(study, explored, quick=True), seed_ignores=tuple(added))
         name = declaration["name"]
         outcome, _summary, _plots = runner(spec, out / "sweeps" / name, jobs, dask, f"{name} (explore)", "sim")
@@ -129,7 +185,7 @@ def explore_study(study, out: Path, *, jobs: int | None, dask: str | None, runne
         applies[name] = added
     factor = study_factor(study.data)
     published = study.data.get("published", [])
-    conclusions = [c for c in study.data.get("conclusion", []) if not c.get("full_only")]
+    conclusions = explored_conclusions(study)
     grades: dict[str, list[str]] = {c["text"]: [] for c in conclusions}
     for reading in readings:
         at = {name: _at_reading(df, {k: reading[k] for k in applies[name]}) for name, df in summaries.items()}
@@ -141,7 +197,7 @@ def explore_study(study, out: Path, *, jobs: int | None, dask: str | None, runne
         for c in conclusions:
             outcome = evaluate(c["check"], at, measured, published)
             grades[c["text"]].append(grade(c, outcome, factor).word)
-    result = Exploration(readings, grades, unstated)
+    result = Exploration(readings, grades, unstated, settings["design"], settings["note"])
     (out / "explore.json").write_text(json.dumps(result.to_json(), indent=1, default=str))
     (out / "explore.md").write_text("\n".join([f"# {study.title}: the unstated parameters explored", "",
                                                *map_markdown(result)]))
@@ -152,6 +208,50 @@ def _at_reading(df, reading: dict):
     for name, value in reading.items():
         df = df[df[name] == value]
     return df.drop(columns=list(reading))
+
+
+def noise_readings(data: dict) -> list[int]:
+    """Indices of the readings that differ from the default only in an unstated
+    parameter declared ``physical = false``: one that changes nothing the conclusions
+    depend on but the realization of the random numbers (lfn's cross-traffic model
+    moves which packets the per-packet loss draws hit). Their columns show the noise
+    of one realization."""
+    noise_names = {u["name"] for u in data["unstated"] if u.get("physical") is False}
+    default = data["readings"][0]
+    return [i for i, r in enumerate(data["readings"]) if i > 0
+            and {k for k in r if r[k] != default[k]} <= noise_names]
+
+
+def verdicts(data: dict) -> tuple[str, str]:
+    """The map's two sentences: which reading reproduces the most (readings that
+    only change the noise excluded), and how many grades the noise readings move."""
+    readings, grades = data["readings"], data["grades"]
+    counts = [sum(1 for row in grades.values() if row[i] == "reproduced") for i in range(len(readings))]
+    noise = noise_readings(data)
+    candidates = [i for i in range(len(readings)) if i not in noise]
+    best = max(candidates, key=lambda i: (counts[i], i == 0))
+    if counts[best] > counts[0]:
+        said = (f"The reading {reading_label(readings[best])} reproduces {counts[best]} of these {len(grades)} "
+                f"conclusions, the default {counts[0]}.")
+    else:
+        said = f"No explored reading reproduces more of these {len(grades)} conclusions than the default ({counts[0]})."
+    if not noise:
+        return said, ""
+    moved = [sum(1 for row in grades.values() if row[i] != row[0]) for i in noise]
+    if counts[best] > counts[0] and counts[best] - counts[0] <= max(moved):
+        said = said.removesuffix(".") + ", a difference within the noise of one realization (below)."
+    names = "; ".join(reading_label({k: v for k, v in readings[i].items() if v != readings[0][k]}) for i in noise)
+    return said, (f"The noise of one realization: {names} changes nothing these conclusions depend on, yet moves "
+                  f"{', '.join(map(str, moved))} of the {len(grades)} grades from the default's. Grades that differ "
+                  "between readings by no more than that are not told apart by one replication.")
+
+
+def _what_runs(data: dict) -> str:
+    """The map's sentence on what each reading ran and how the readings were drawn."""
+    drawn = ("the default reading and each unstated value varied alone" if data.get("design") == "one_at_a_time"
+             else "every combination of the unstated values")
+    runs = data.get("note") or "Each reading runs the quick subset (the conclusions it decides)."
+    return f"{runs} The readings are {drawn}."
 
 
 def reading_label(reading: dict) -> str:
@@ -170,7 +270,7 @@ def map_markdown(result: Exploration | dict) -> list[str]:
     for u in data["unstated"]:
         lines.append(f"| {u['name']} | {u.get('what', '')} | {u.get('paper', '')} | "
                      f"{', '.join(str(v) for v in u['values'])} | {u['default']} | {u['why']} |")
-    lines += ["", "Each reading runs the quick subset (the conclusions it decides); reading 1 is the default. "
+    lines += ["", _what_runs(data) + " Reading 1 is the default. "
                   "Readings: " + "; ".join(f"**{i + 1}** {reading_label(r)}" for i, r in enumerate(readings)) + ". "
                   f"Marks: {', '.join(f'{m} {w}' for w, m in MAP_MARK.items())}.", "",
               "| conclusion | " + " | ".join(str(i + 1) for i in range(len(readings))) + " |",
@@ -178,14 +278,11 @@ def map_markdown(result: Exploration | dict) -> list[str]:
     for text, row in grades.items():
         lines.append(f"| {text} | " + " | ".join(MAP_MARK[g] for g in row) + " |")
     counts = [sum(1 for row in grades.values() if row[i] == "reproduced") for i in range(len(readings))]
-    best = max(range(len(readings)), key=lambda i: (counts[i], i == 0))
     lines += ["| **reproduced** | " + " | ".join(f"**{c}**" for c in counts) + " |", ""]
-    if counts[best] > counts[0]:
-        lines.append(f"**The reading {reading_label(readings[best])} reproduces {counts[best]} of these "
-                     f"{len(grades)} conclusions, the default {counts[0]}.**")
-    else:
-        lines.append(f"No explored reading reproduces more of these {len(grades)} conclusions than the default "
-                     f"({counts[0]}).")
+    best, noise = verdicts(data)
+    lines.append(f"**{best}**" if counts and best.startswith("The reading") else best)
+    if noise:
+        lines += ["", noise]
     lines += ["", "Where each conclusion reproduces:", ""]
     for text, row in grades.items():
         where = [reading_label(readings[i]) for i, g in enumerate(row) if g == "reproduced"]
@@ -208,7 +305,7 @@ def map_html(result: Exploration | dict) -> str:
         parts.append(f"<tr><td>{e(u['name'])}</td><td>{e(u.get('what', ''))}</td><td>{e(u.get('paper', ''))}</td>"
                      f"<td>{e(', '.join(str(v) for v in u['values']))}</td><td>{e(str(u['default']))}</td>"
                      f"<td>{e(u['why'])}</td></tr>")
-    parts.append("</table><p>Each reading runs the quick subset; reading 1 is the default. "
+    parts.append(f"</table><p>{e(_what_runs(data))} Reading 1 is the default. "
                  + "; ".join(f"<b>{i + 1}</b> {e(reading_label(r))}" for i, r in enumerate(readings)) + ".</p>")
     parts.append("<table><tr><th>conclusion</th>" + "".join(
         f"<th title='{e(reading_label(r))}'>{i + 1}{' (default)' if i == 0 else ''}</th>" for i, r in enumerate(readings))
@@ -219,8 +316,9 @@ def map_html(result: Exploration | dict) -> str:
                                                          for g in row) + "</tr>")
     counts = [sum(1 for row in grades.values() if row[i] == "reproduced") for i in range(len(readings))]
     parts.append("<tr><th>reproduced</th>" + "".join(f"<th>{c}</th>" for c in counts) + "</tr></table>")
-    best = max(range(len(readings)), key=lambda i: (counts[i], i == 0))
-    if counts[best] > counts[0]:
-        parts.append(f"<p class='note'><b>The reading {e(reading_label(readings[best]))} reproduces {counts[best]} "
-                     f"of these {len(grades)} conclusions, the default {counts[0]}.</b></p>")
+    best, noise = verdicts(data)
+    if best.startswith("The reading"):
+        parts.append(f"<p class='note'><b>{e(best)}</b></p>")
+    if noise:
+        parts.append(f"<p class='note'>{e(noise)}</p>")
     return "".join(parts)

@@ -140,19 +140,24 @@ def check_shape(check: object) -> str | None:
 
 _SWEEP_TABLE = ANY_TABLE  # the [sweep] table's own rules are the sweep parser's (sweeps/spec.py)
 
+#: How ``--explore`` draws its readings (studies/explore.py).
+EXPLORE_DESIGN = _simple(lambda v: v in ("grid", "one_at_a_time"), 'expected "grid" or "one_at_a_time"')
+
 #: The sections of a study file.
 STUDY = {
     "name": TEXT, "title": TEXT, "paper": TEXT, "question": TEXT, "quick_note": TEXT,
     "setup": list_of(table({"item": TEXT, "paper": TEXT, "tcplab": TEXT, "why": TEXT})),
     "unstated": list_of(table({"name": TEXT, "what": TEXT, "paper": TEXT, "values": SCALARS, "default": SCALAR,
-                               "why": TEXT, "set": ANY_TABLE}, required=("name", "values", "default", "set"))),
+                               "why": TEXT, "set": ANY_TABLE, "physical": FLAG},
+                              required=("name", "values", "default", "set"))),
+    "explore": table({"design": EXPLORE_DESIGN, "note": TEXT}),
     "sweep": list_of(table({"name": TEXT, "scenario": TEXT, "title": TEXT, "paper": TEXT, "table": _SWEEP_TABLE,
-                            "quick": _SWEEP_TABLE, "full_only": FLAG, "emu": FLAG, "emu_note": TEXT,
+                            "quick": _SWEEP_TABLE, "explore": _SWEEP_TABLE, "full_only": FLAG, "emu": FLAG, "emu_note": TEXT,
                             "emu_differences": TEXTS, "measure": FLAG, "measure_note": TEXT},
                            required=("name", "scenario", "table"))),
     "grading": table({"factor": NUMBER, "why": TEXT}),
     "conclusion": list_of(table({"text": TEXT, "check": ANY_TABLE, "full_run": TEXT, "quick_run": TEXT,
-                                 "full_only": FLAG, "input": FLAG}, required=("text", "check"))),
+                                 "full_only": FLAG, "explore": FLAG, "input": FLAG}, required=("text", "check"))),
     "figure": list_of(table({"title": TEXT, "sweep": TEXT, "label": TEXT,
                              "others": list_of(table({"sweep": TEXT, "label": TEXT}, required=("sweep",))),
                              "x": TEXT, "xlabel": TEXT, "y": TEXT, "xscale": NUMBER, "lines": TEXT,

@@ -63,6 +63,7 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
     front."""
     base_seed = _base_seed(spec.scenario)
     runs = []
+    keys: set[str] = set()
     engine = engine_build()
     for point in spec.points():
         overrides: tuple[str | tuple[str, object], ...] = (*spec.base_overrides, *spec.overrides(point))
@@ -88,6 +89,14 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
             if backend != "sim":  # simulated runs keep the keys they always had
                 identity_of_run["backend"] = backend
             key = hashlib.sha256(canonical_json(identity_of_run).encode()).hexdigest()[:24]
+            if key in keys:
+                # Another point resolved to the same scenario and seed (a case that sets
+                # a field another parameter sets too, or a seed that ignores the
+                # parameter telling them apart): still a run of its own, so that each
+                # point has its runs; the point tells the keys apart.
+                identity_of_run["point"] = point
+                key = hashlib.sha256(canonical_json(identity_of_run).encode()).hexdigest()[:24]
+            keys.add(key)
             task = RunTask(key=key, point_id=pid, replication=rep, seed=seed, scenario=spec.scenario,
                            overrides=tuple(overrides), series=spec.series, time_limit_s=spec.time_limit_s,
                            backend=backend, point_key=point_key)
