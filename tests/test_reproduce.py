@@ -158,3 +158,17 @@ def test_a_quantity_the_catalog_does_not_hold_is_named(tmp_path):
                       ({"where": {"nope": 1}}, "flows.goodput_bps")]:
         with pytest.raises(MeasureError, match=re.escape(said) + ".*cannot be read"):
             measure({**good, **bad}, tmp_path)
+
+
+def test_a_quick_report_leaves_out_the_explanations_only_the_full_run_shows(quick_reproduction):
+    """lfn's quick report had said "tcplab's settled rate after ten minutes, 4323 Mbps
+    ... is of the paper's order" from a 120-s baseline: an explanation marked
+    `full_only` is left out of a quick report, which says how many were."""
+    md = (quick_reproduction("lfn") / "report.md").read_text()
+    entries = load_study("lfn").data["difference"]
+    full_only = [d["text"] for d in entries if d.get("full_only")]
+    assert full_only and len(full_only) < len(entries)
+    for text in full_only:
+        assert text.split(":")[0] + ":" not in md, text[:40]
+    assert f"{len(full_only)} more explanations need the full run's durations and are left out" in md
+    assert "Memory to memory: tcplab's FAST settles at" in md

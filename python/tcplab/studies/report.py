@@ -200,16 +200,27 @@ def build_backend_report(study, out: Path, summaries: dict, specs: dict, outcome
     return Report(md_path, html_path, [], [])
 
 
-def _differences(study, out: Path) -> list[str]:
-    """The study's explanations with this run's numbers filled in (:mod:`.prose`)."""
+def _differences(study, out: Path, quick: bool = False) -> list[str]:
+    """The study's explanations with this run's numbers filled in (:mod:`.prose`). A
+    quick run leaves out those marked ``full_only`` (they read quantities the quick
+    subset measures over shorter runs, or claim what only the full run shows) and
+    says how many."""
     quantities = study.data.get("quantity", {})
     texts = []
-    for d in study.data.get("difference", []):
+    entries = study.data.get("difference", [])
+    left_out = sum(1 for d in entries if quick and isinstance(d, dict) and d.get("full_only"))
+    for d in entries:
+        if quick and isinstance(d, dict) and d.get("full_only"):
+            continue
         text, missing = render(d if isinstance(d, str) else d.get("text", ""), quantities, out)
         if missing:
             sweeps = sorted({quantities[name]["sweep"] for name in missing})
             text += f" (n/a: points of {', '.join(sweeps)} this run did not run)"
         texts.append(text)
+    if left_out:
+        many = left_out > 1
+        texts.append(f"{left_out} more explanation{'s' if many else ''} need{'' if many else 's'} the full run's "
+                     f"durations and {'are' if many else 'is'} left out of this quick report.")
     return texts
 
 
@@ -310,7 +321,7 @@ def _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, 
     for c in conclusions:
         lines.append(f"- [{_MARK[c.grade.word]}] **{c.grade.word}**{_recorded_note(c.text, recorded)}: {c.text} — "
                      f"{c.outcome.detail}{_reason(c.grade)}.{_ns2_note(c)}")
-    diffs = _differences(study, out)
+    diffs = _differences(study, out, quick)
     if diffs:
         lines += ["", "## Where tcplab differs from the paper, and why", ""]
         lines += [f"- {t}" for t in diffs]
@@ -366,7 +377,7 @@ def _html(study, specs, outcomes, figures, comparisons, conclusions, quick, reco
         parts.append(f"<tr><td>{e(c.label)}</td><td class='num'>{e(_num(c.published))}</td>"
                      f"<td class='num'>{e(_num(c.tcplab, c.ci))}</td><td class='num'>{_ratio(c.ratio)}</td>{extra}</tr>")
     parts.append("</table>")
-    diffs = _differences(study, out)
+    diffs = _differences(study, out, quick)
     if diffs:
         parts.append("<h2>Where tcplab differs from the paper, and why</h2><ul>")
         parts += [f"<li>{e(t)}</li>" for t in diffs]
