@@ -87,12 +87,12 @@ def test_a_reading_that_changes_no_physics_measures_the_noise_and_is_never_the_b
             "grades": {"c1": ["bound", "reproduced", "reproduced"], "c2": ["fails", "reproduced", "reproduced"],
                        "c3": ["fails", "fails", "reproduced"], "c4": ["bound", "bound", "bound"]}}
     assert noise_readings(data) == [2]
-    best, noise = verdicts(data)
+    best, _beats, noise = verdicts(data)
     assert best.startswith("The reading loss = 2, model = a reproduces 2 of these 4 conclusions, the default 0")
     assert "within the noise of one realization" in best
     assert "model = b changes nothing" in noise and "moves 3 of the 4 grades" in noise
     data["unstated"][1]["physical"] = True
-    best, noise = verdicts(data)
+    best, _beats, noise = verdicts(data)
     assert best.startswith("The reading loss = 1, model = b reproduces 3") and noise == ""
 
 

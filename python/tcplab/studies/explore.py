@@ -69,7 +69,7 @@ class Exploration:
     #: conclusion text → the grade under each reading (in ``readings`` order).
     grades: dict[str, list[str]]
     unstated: list[dict]
-    #: How the readings were drawn (:data:`DESIGNS`) and what they run, in words.
+    #: How the readings were drawn (``shape.EXPLORE_DESIGNS``) and what they run, in words.
     design: str = "grid"
     note: str = ""
 
@@ -92,10 +92,6 @@ def unstated_parameters(study) -> list[dict]:
             raise ExploreError(f"{study.directory / 'study.toml'}: unstated[{i}].default: {u['default']!r} is not "
                                f"one of its values {u['values']}")
     return entries
-
-
-#: How the readings are drawn from the unstated values (``[explore] design``).
-DESIGNS = ("grid", "one_at_a_time")
 
 
 def explore_settings(study) -> dict:
@@ -222,26 +218,33 @@ def noise_readings(data: dict) -> list[int]:
             and {k for k in r if r[k] != default[k]} <= noise_names]
 
 
-def verdicts(data: dict) -> tuple[str, str]:
-    """The map's two sentences: which reading reproduces the most (readings that
-    only change the noise excluded), and how many grades the noise readings move."""
+def reproduced_counts(data: dict) -> list[int]:
+    """Per reading, how many conclusions it reproduces."""
+    return [sum(1 for row in data["grades"].values() if row[i] == "reproduced") for i in range(len(data["readings"]))]
+
+
+def verdicts(data: dict) -> tuple[str, bool, str]:
+    """The map's two sentences and whether the first names a reading that beats the
+    default: which reading reproduces the most (readings that only change the noise
+    excluded), and how many grades the noise readings move."""
     readings, grades = data["readings"], data["grades"]
-    counts = [sum(1 for row in grades.values() if row[i] == "reproduced") for i in range(len(readings))]
+    counts = reproduced_counts(data)
     noise = noise_readings(data)
     candidates = [i for i in range(len(readings)) if i not in noise]
     best = max(candidates, key=lambda i: (counts[i], i == 0))
-    if counts[best] > counts[0]:
+    beats = counts[best] > counts[0]
+    if beats:
         said = (f"The reading {reading_label(readings[best])} reproduces {counts[best]} of these {len(grades)} "
                 f"conclusions, the default {counts[0]}.")
     else:
         said = f"No explored reading reproduces more of these {len(grades)} conclusions than the default ({counts[0]})."
     if not noise:
-        return said, ""
+        return said, beats, ""
     moved = [sum(1 for row in grades.values() if row[i] != row[0]) for i in noise]
-    if counts[best] > counts[0] and counts[best] - counts[0] <= max(moved):
+    if beats and counts[best] - counts[0] <= max(moved):
         said = said.removesuffix(".") + ", a difference within the noise of one realization (below)."
     names = "; ".join(reading_label({k: v for k, v in readings[i].items() if v != readings[0][k]}) for i in noise)
-    return said, (f"The noise of one realization: {names} changes nothing these conclusions depend on, yet moves "
+    return said, beats, (f"The noise of one realization: {names} changes nothing these conclusions depend on, yet moves "
                   f"{', '.join(map(str, moved))} of the {len(grades)} grades from the default's. Grades that differ "
                   "between readings by no more than that are not told apart by one replication.")
 
@@ -277,10 +280,9 @@ def map_markdown(result: Exploration | dict) -> list[str]:
               "|---|" + "---|" * len(readings)]
     for text, row in grades.items():
         lines.append(f"| {text} | " + " | ".join(MAP_MARK[g] for g in row) + " |")
-    counts = [sum(1 for row in grades.values() if row[i] == "reproduced") for i in range(len(readings))]
-    lines += ["| **reproduced** | " + " | ".join(f"**{c}**" for c in counts) + " |", ""]
-    best, noise = verdicts(data)
-    lines.append(f"**{best}**" if counts and best.startswith("The reading") else best)
+    lines += ["| **reproduced** | " + " | ".join(f"**{c}**" for c in reproduced_counts(data)) + " |", ""]
+    best, beats, noise = verdicts(data)
+    lines.append(f"**{best}**" if beats else best)
     if noise:
         lines += ["", noise]
     lines += ["", "Where each conclusion reproduces:", ""]
@@ -314,10 +316,9 @@ def map_html(result: Exploration | dict) -> str:
     for text, row in grades.items():
         parts.append(f"<tr><td>{e(text)}</td>" + "".join(f"<td class='{cls[g]}' title='{e(g)}'>{MAP_MARK[g]}</td>"
                                                          for g in row) + "</tr>")
-    counts = [sum(1 for row in grades.values() if row[i] == "reproduced") for i in range(len(readings))]
-    parts.append("<tr><th>reproduced</th>" + "".join(f"<th>{c}</th>" for c in counts) + "</tr></table>")
-    best, noise = verdicts(data)
-    if best.startswith("The reading"):
+    parts.append("<tr><th>reproduced</th>" + "".join(f"<th>{c}</th>" for c in reproduced_counts(data)) + "</tr></table>")
+    best, beats, noise = verdicts(data)
+    if beats:
         parts.append(f"<p class='note'><b>{e(best)}</b></p>")
     if noise:
         parts.append(f"<p class='note'>{e(noise)}</p>")

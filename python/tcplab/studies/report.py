@@ -208,10 +208,9 @@ def _differences(study, out: Path, quick: bool = False) -> list[str]:
     quantities = study.data.get("quantity", {})
     texts = []
     entries = study.data.get("difference", [])
-    left_out = sum(1 for d in entries if quick and isinstance(d, dict) and d.get("full_only"))
-    for d in entries:
-        if quick and isinstance(d, dict) and d.get("full_only"):
-            continue
+    shown = [d for d in entries if not (quick and isinstance(d, dict) and d.get("full_only"))]
+    left_out = len(entries) - len(shown)
+    for d in shown:
         text, missing = render(d if isinstance(d, str) else d.get("text", ""), quantities, out)
         if missing:
             sweeps = sorted({quantities[name]["sweep"] for name in missing})

@@ -140,8 +140,10 @@ def check_shape(check: object) -> str | None:
 
 _SWEEP_TABLE = ANY_TABLE  # the [sweep] table's own rules are the sweep parser's (sweeps/spec.py)
 
-#: How ``--explore`` draws its readings (studies/explore.py).
-EXPLORE_DESIGN = _simple(lambda v: v in ("grid", "one_at_a_time"), 'expected "grid" or "one_at_a_time"')
+#: How ``--explore`` draws its readings (studies/explore.py): every combination of the
+#: unstated values, or each varied alone around the default.
+EXPLORE_DESIGNS = ("grid", "one_at_a_time")
+EXPLORE_DESIGN = _simple(lambda v: v in EXPLORE_DESIGNS, "expected " + " or ".join(f'"{d}"' for d in EXPLORE_DESIGNS))
 
 #: The sections of a study file.
 STUDY = {
