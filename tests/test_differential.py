@@ -139,6 +139,59 @@ def test_seed_noise_is_two_standard_errors_of_the_difference():
     assert c.seed_noise() == [pytest.approx(2 * math.sqrt(5) / 10)]
 
 
+def _seeded(space_name: str, ours: list[list[float]], theirs: list[list[float]]) -> Comparison:
+    """A comparison over len(ours) seeds with these per-seed per-flow goodputs (Mb/s)."""
+    seeds = list(range(1, len(ours) + 1))
+    mine = metrics.mean([_metrics([g * 1e6 for g in run], [0.0] * len(run)) for run in ours])
+    ref = metrics.mean([_metrics([g * 1e6 for g in run], [0.0] * len(run)) for run in theirs])
+    return Comparison("x", space_name, "", "compared", seeds=seeds, ours=mine, theirs=ref)
+
+
+def test_aggregate_noise_is_two_standard_errors_of_the_summed_goodput():
+    # Sums 10, 14 (variance 8) and 10, 10 (variance 0) over 2 seeds: 2·√4 / 10.
+    c = _seeded("ns2-tcp", [[4.0, 6.0], [9.0, 5.0]], [[5.0, 5.0], [6.0, 4.0]])
+    assert c.aggregate_noise() == pytest.approx(0.4)
+
+
+def test_more_seeds_doubles_while_the_seeds_spread_more_than_half_a_tolerance():
+    from tcplab.differential.campaign import Replication
+
+    rule = Replication(initial=5, most=40)
+    # Reference 10 Mb/s ± 1 over 5 seeds (sample SD √2.5): 2 SE of the difference =
+    # 2·√(2·2.5/5)/10 = 0.2 > 0.05, too imprecise; 20 more seeds after 20 of them.
+    wide = [[9.0], [11.0], [10.0], [8.0], [12.0]]
+    assert rule.more_seeds(_seeded("ns2-tcp", wide, wide)) == [6, 7, 8, 9, 10]
+    assert rule.more_seeds(_seeded("ns2-tcp", wide * 4, wide * 4)) == list(range(21, 41))
+    assert rule.more_seeds(_seeded("ns2-tcp", wide * 8, wide * 8)) == []  # at the most
+    # The same spread 1% wide is precise enough: 2 SE = 0.002.
+    narrow = [[10 + (g[0] - 10) / 100] for g in wide]
+    assert rule.more_seeds(_seeded("ns2-tcp", narrow, narrow)) == []
+    # One seed (no random loss) is never extended.
+    assert rule.more_seeds(_seeded("ns2-tcp", [[10.0]], [[20.0]])) == []
+
+
+def test_more_seeds_reads_the_spread_never_the_difference():
+    """Shifting tcplab's runs by any constant (agreeing, missing by 30%, by 80%) leaves the
+    decision unchanged: the rule cannot steer a verdict."""
+    from tcplab.differential.campaign import Replication
+
+    rule = Replication(initial=5, most=40)
+    ref = [[10.0], [10.2], [9.8], [10.1], [9.9]]
+    for spread in (0.05, 0.5, 2.0):
+        ours = [[10 + spread * k] for k in (-2, -1, 0, 1, 2)]
+        decisions = {tuple(rule.more_seeds(_seeded("ns2-tcp", [[g[0] + shift] for g in ours], ref)))
+                     for shift in (0.0, 3.0, -8.0)}
+        assert len(decisions) == 1, (spread, decisions)
+    # A class's spread counts against half the class tolerance (7.5%), the aggregate's
+    # against half the aggregate's (5%): two flows that trade goodput seed by seed
+    # leave the aggregate exact and each class noisy.
+    trading = [[10 + d, 10 - d] for d in (-1.5, 1.5, -1.0, 1.0, 0.0)]
+    c = _seeded("ns2-tcp", trading, [[10.0, 10.0]] * 5)
+    c.classes = [[0], [1]]
+    assert c.aggregate_noise() == pytest.approx(0.0)
+    assert not c.precise_enough() and rule.more_seeds(c) == [6, 7, 8, 9, 10]
+
+
 # --- committed samples rerun -------------------------------------------------------
 
 def ci_samples(name: str, count: int) -> list[int]:
@@ -240,7 +293,8 @@ def test_reusing_the_reference_reruns_only_tcplab_and_keeps_the_reference(tmp_pa
         c.ours, c.theirs = _fake_metrics(8.0), _fake_metrics(10.0)
         return c
 
-    def simulate(sample: space.Sample, directory: Path) -> RunMetrics:
+    def simulate(sample: space.Sample, directory: Path, seeds: list[int]) -> RunMetrics:
+        assert seeds == [1]
         calls["simulate"] += 1
         return _fake_metrics(9.5)
 
@@ -266,7 +320,7 @@ def test_a_reference_run_on_another_scenario_is_not_reused(tmp_path: Path):
         c.ours = c.theirs = _fake_metrics(10.0)
         return c
 
-    def simulate(sample: space.Sample, directory: Path) -> RunMetrics:
+    def simulate(sample: space.Sample, directory: Path, seeds: list[int]) -> RunMetrics:
         raise AssertionError("nothing may run")
 
     outcomes = campaign.run("kernel", 1, 1, tmp_path, compare, "Linux", "test", progress=lambda _: None)

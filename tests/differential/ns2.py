@@ -16,6 +16,7 @@ directory.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import shutil
 import subprocess
@@ -33,8 +34,9 @@ from tcplab.differential.scenario import BIG_QUEUE, UDP_PAYLOAD, access_delay_s,
 from tcplab.differential.space import MSS, Flow, Sample, flow_classes  # noqa: E402
 from tcplab.emu.crosscheck import sawtooth_period_s  # noqa: E402
 
-#: Seeds of a sample with random loss (one without).
-SEEDS_WHEN_RANDOM = 5
+#: Seeds of a sample with random loss (one without): 5, doubled while the seed means
+#: are too imprecise for the targets, up to 40 (docs/differential.md, "Seeds").
+REPLICATION = campaign.Replication(initial=5, most=40)
 #: cwnd is sampled this often for the sawtooth period (flows beyond the first four are not traced).
 CWND_SAMPLE_S = 0.1
 TRACED_FLOWS = 4
@@ -197,8 +199,12 @@ def scenario_of(sample: Sample) -> dict:
 
 def ns2_ran(sample: Sample, directory: Path) -> bool:
     """Whether the ns-2 scripts stored in ``directory`` are today's rendering of the
-    sample (ns-2's stored figures stand for it only then)."""
-    scripts = {s: directory / f"ns2-seed{s}.tcl" for s in campaign.seeds_for(sample, SEEDS_WHEN_RANDOM)}
+    sample (ns-2's stored figures stand for it only then), for every seed it was
+    compared on."""
+    stored = directory / campaign.OUTCOME
+    seeds = (Comparison.from_json(json.loads(stored.read_text())).seeds if stored.exists()
+             else campaign.seeds_for(sample, REPLICATION.initial))
+    scripts = {s: directory / f"ns2-seed{s}.tcl" for s in seeds}
     return all(path.exists() and path.read_text() == tcl(sample, s) for s, path in scripts.items())
 
 
@@ -210,35 +216,46 @@ def write_scenario(sample: Sample, directory: Path) -> dict:
     return doc
 
 
-def simulate(sample: Sample, directory: Path) -> RunMetrics:
-    """tcplab's side of the sample (its scenario file rewritten): the seed mean of its runs."""
+def simulate_runs(sample: Sample, directory: Path, seeds: list[int]) -> list[RunMetrics]:
+    """tcplab's runs of the sample on ``seeds`` (its scenario file rewritten)."""
     import tcplab
 
     doc = write_scenario(sample, directory)
     runs = []
-    for s in campaign.seeds_for(sample, SEEDS_WHEN_RANDOM):
+    for s in seeds:
         runs.append(measure(tcplab.run(tcplab.load(doc, seed=s))))
         runs[-1].srtt_ms = [None] * len(sample.flows)  # ns-2's side has none to compare
-    return mean(runs)
+    return runs
+
+
+def simulate(sample: Sample, directory: Path, seeds: list[int]) -> RunMetrics:
+    """tcplab's side of the sample on ``seeds``: the seed mean of its runs."""
+    return mean(simulate_runs(sample, directory, seeds))
 
 
 def compare(sample: Sample, directory: Path, ns: str) -> Comparison:
-    """The sample in tcplab and in ns-2, for each of its seeds."""
+    """The sample in tcplab and in ns-2, on the seeds :data:`REPLICATION` gives it."""
     import tcplab
 
-    seeds = campaign.seeds_for(sample, SEEDS_WHEN_RANDOM)
-    outcome = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=seeds,
+    outcome = Comparison(sample.name, sample.space, sample.describe(), "compared", seeds=[],
                          classes=flow_classes(sample))
     directory.mkdir(parents=True, exist_ok=True)
-    try:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            theirs_f = [pool.submit(run_ns2, sample, s, directory, ns) for s in seeds]
-            outcome.ours = simulate(sample, directory)
-            theirs = [f.result() for f in theirs_f]
-    except (RuntimeError, subprocess.TimeoutExpired, tcplab.ScenarioError) as e:
-        outcome.status, outcome.reason = "failed", f"{type(e).__name__}: {e}"
-        return outcome
-    outcome.theirs = mean(theirs)
+    ours: list[RunMetrics] = []
+    theirs: list[RunMetrics] = []
+    seeds = campaign.seeds_for(sample, REPLICATION.initial)
+    while seeds:
+        try:
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                theirs_f = [pool.submit(run_ns2, sample, s, directory, ns) for s in seeds]
+                ours += simulate_runs(sample, directory, seeds)
+                theirs += [f.result() for f in theirs_f]
+        except (RuntimeError, subprocess.TimeoutExpired, tcplab.ScenarioError) as e:
+            outcome.seeds += seeds
+            outcome.status, outcome.reason = "failed", f"{type(e).__name__}: {e}"
+            return outcome
+        outcome.seeds += seeds
+        outcome.ours, outcome.theirs = mean(ours), mean(theirs)
+        seeds = REPLICATION.more_seeds(outcome)
     return outcome
 
 

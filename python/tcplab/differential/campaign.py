@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..scenario import toml_writer
@@ -22,8 +23,8 @@ from .metrics import Comparison, RunMetrics
 from .space import Sample, draw, draw_many
 
 CompareFn = Callable[[Sample, Path], Comparison]
-#: tcplab's side of a sample alone: the seed mean of its runs.
-SimulateFn = Callable[[Sample, Path], RunMetrics]
+#: tcplab's side of a sample alone, on the seeds given: the seed mean of its runs.
+SimulateFn = Callable[[Sample, Path, list[int]], RunMetrics]
 #: More runs of the reference on a compared sample: the outcome with their figures.
 RepeatFn = Callable[[Comparison, Sample, Path], Comparison]
 #: File of a sample's outcome in its directory.
@@ -38,8 +39,34 @@ class StaleReference(Exception):
 
 
 def seeds_for(sample: Sample, seeds_when_random: int) -> list[int]:
-    """The simulation seeds a sample runs with: several when it draws random numbers."""
+    """The simulation seeds a sample runs with first: several when it draws random numbers."""
     return list(range(1, 1 + (seeds_when_random if sample.random else 1)))
+
+
+@dataclass(frozen=True)
+class Replication:
+    """How many seeds a sample with random loss is compared on: ``initial`` first, then
+    twice as many, again and again, while the comparison is too imprecise to judge by
+    its targets, up to ``most``.
+
+    Too imprecise: two standard errors of the difference of the seed means (the
+    aggregate's, or any flow class's) above half the target's tolerance
+    (:meth:`~.metrics.Comparison.precise_enough`). The rule reads how the seeds spread,
+    never how far tcplab is from the reference, so it cannot steer a verdict: a sample
+    gets more seeds because its own runs disagree with each other, whether it meets the
+    targets or not, and one that missed can come to meet them or one that met can come to
+    miss. It is the same for every sample and fixed before any result."""
+
+    initial: int
+    most: int
+
+    def more_seeds(self, outcome: Comparison) -> list[int]:
+        """The seeds to add to ``outcome`` (none when it is precise enough, has the most
+        seeds, or ran one seed: a sample without random loss)."""
+        n = len(outcome.seeds)
+        if outcome.status != "compared" or n < 2 or n >= self.most or outcome.precise_enough():
+            return []
+        return list(range(max(outcome.seeds) + 1, max(outcome.seeds) + 1 + min(n, self.most - n)))
 
 
 def write_scenario(directory: Path, sample: Sample, scenario: dict, comment: str) -> Path:
@@ -68,7 +95,7 @@ def resimulate(stored: Comparison, sample: Sample, directory: Path, simulate: Si
     the reference did not compare (excluded, failed) is returned as it was."""
     if stored.status != "compared":
         return stored
-    stored.ours = simulate(sample, directory)
+    stored.ours = simulate(sample, directory, stored.seeds)
     return stored
 
 

@@ -36,16 +36,17 @@ def kernel_ran(sample: Sample, directory: Path) -> bool:
     return stored_scenario_is(directory, scenario_of(sample))
 
 
-def simulate(sample: Sample, directory: Path) -> RunMetrics:
-    """tcplab's side of the sample: each seed's run saved as ``sim-seed<K>``, the seed
-    mean returned; the cwnd plot is redrawn when the kernel's first run is there."""
+def simulate(sample: Sample, directory: Path, seeds: list[int] | None = None) -> RunMetrics:
+    """tcplab's side of the sample on ``seeds`` (by default the sample's own): each
+    seed's run saved as ``sim-seed<K>``, the seed mean returned; the cwnd plot is
+    redrawn when the kernel's first run is there."""
     import tcplab
 
     from ..emu.crosscheck import plot_cwnd
     from ..results import RunResult
 
     doc = scenario_of(sample)
-    seeds = seeds_for(sample, SEEDS_WHEN_RANDOM)
+    seeds = seeds or seeds_for(sample, SEEDS_WHEN_RANDOM)
     runs = []
     for seed in seeds:
         sim = tcplab.run(tcplab.load(doc, seed=seed))
@@ -114,7 +115,7 @@ def compare(sample: Sample, directory: Path, progress: Callable[[float], None] |
                 return base
             emu.save(directory / f"emu-seed{seed}", report=False)
             theirs.append(measure(emu))
-        base.ours = simulate(sample, directory)
+        base.ours = simulate(sample, directory, seeds)
     except (ScenarioError, RuntimeError, OSError) as e:
         base.status, base.reason = "failed", f"{type(e).__name__}: {e}"
         (directory / "error.txt").write_text(traceback.format_exc())

@@ -166,6 +166,28 @@ class Comparison:
             out.append(2 * math.sqrt(var) / ref if ref else None)
         return out
 
+    def aggregate_noise(self) -> float | None:
+        """Two standard errors of the difference of the seed means of the aggregate
+        goodput, relative to the reference's (None with one seed)."""
+        assert self.ours is not None and self.theirs is not None
+        if len(self.seeds) < 2 or not self.theirs.aggregate_bps:
+            return None
+        var = sum(statistics.variance([sum(g) for g in side.seed_goodput_bps]) / len(side.seed_goodput_bps)
+                  for side in (self.ours, self.theirs))
+        return 2 * math.sqrt(var) / self.theirs.aggregate_bps
+
+    def precise_enough(self) -> bool:
+        """Whether the seed means are known well enough to judge the targets by: two
+        standard errors of their difference at most half the tolerance, for the
+        aggregate (ns-2's target) and for every flow class. One seed (no random loss) is
+        taken as it is; a class the reference gave nothing is not judged by it."""
+        aggregate_tolerance = None if self.space == "kernel" else NS2_AGGREGATE_TOLERANCE
+        _, class_tolerance, _ = flow_target(self.space)
+        noise = self.aggregate_noise()
+        if aggregate_tolerance is not None and noise is not None and noise > aggregate_tolerance / 2:
+            return False
+        return all(n is None or n <= class_tolerance / 2 for n in self.seed_noise())
+
     def reference_range(self) -> list[tuple[float, float] | None]:
         """Per class: the lowest and highest of the reference's repeated runs (None
         without repeats)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import math
 import tomllib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -185,8 +186,24 @@ def _header(outcomes: list[Comparison], space: str, seed: int, reference: str, c
                   "(scenario.toml), both backends' runs and comparison.json; tcplab's figures are the first of each "
                   f"pair, errors are tcplab relative to {reference}.")
     counts = (f"{sum(c.status == 'compared' for c in outcomes)} compared, {sum(c.status == 'excluded' for c in outcomes)} "
-              f"excluded by rule, {sum(c.status == 'failed' for c in outcomes)} failed.")
+              f"excluded by rule, {sum(c.status == 'failed' for c in outcomes)} failed." + _seed_note(outcomes))
     return title, provenance, counts
+
+
+def _seed_note(outcomes: list[Comparison]) -> str:
+    """How many seeds the compared samples ran, and which with several are still less
+    precise than the targets need (docs/differential.md, "Seeds")."""
+    compared = [c for c in outcomes if c.status == "compared" and c.ours is not None and c.theirs is not None]
+    sizes = Counter(len(c.seeds) for c in compared)
+    if set(sizes) <= {1}:
+        return ""
+    runs = ", ".join(f"{n} seed{'s' if n > 1 else ''}: {k}" for n, k in sorted(sizes.items()))
+    imprecise = [c.name for c in compared if len(c.seeds) > 1 and not c.precise_enough()]
+    note = f" Samples by seeds run ({runs})."
+    if imprecise:
+        note += (f" Still spread more than half a target's tolerance at their last seed: {len(imprecise)} "
+                 f"({', '.join(imprecise)}).")
+    return note
 
 
 def markdown(outcomes: list[Comparison], space: str, seed: int, reference: str, explanations: Explanations,
