@@ -181,7 +181,21 @@ def test_prose_numbers_come_from_this_runs_catalog(quick_reproduction):
     assert text == f"{mean * 1e-6:.2f} and n/a" and missing == ["star_1_10"]  # the quick run has no 1 ms points
     md = (out / "report.md").read_text()
     assert f"{mean * 1e-6:.2f} and " in md
-    assert "(n/a: points of buffer_one_client this run did not run)" in md  # 1 and 10 ms: full run only
+    # The explanation quoting the one-client sweep's 1 and 10 ms points (full run only)
+    # is left out, and the report names the sweep it needs.
+    assert "n/a" not in md.split("## Where")[1].split("## Figures")[0]
+    assert "points of buffer_one_client this run did not run and" in md
+
+
+def test_an_explanation_beside_points_not_run_is_left_out_not_shown_with_na(quick_reproduction):
+    """jumbo's quick run has no packet-mode RED points: its packet-mode explanation
+    ("node 7 gains several-fold as the paper reports") had been printed with n/a in
+    place of every number. It is left out, the byte-mode one it was split from stays."""
+    md = (quick_reproduction("jumbo") / "report.md").read_text()
+    differences = md.split("## Where tcplab differs")[1].split("## Figures")[0]
+    assert "Narrow backbone, RED byte mode" in differences
+    assert "RED packet mode" not in differences and "n/a" not in differences
+    assert "more explanations need points of table2 this run did not run and are left out." in differences
 
 
 @pytest.mark.parametrize("change, said", [
@@ -285,3 +299,53 @@ def test_a_check_kind_that_is_a_table_is_named_not_an_internal_error(tmp_path):
     edited = _sctp_study_edited(tmp_path, 'kind = "measure_ratio"', 'kind = { a = 1 }')
     with pytest.raises(StudyError, match=r"check\.kind: unknown check kind"):
         load_study(edited)
+
+
+def test_an_explanation_whose_claim_this_run_contradicts_says_so(quick_reproduction):
+    """An explanation's `holds` state its words as comparisons of its numbers; one this
+    run's numbers contradict is printed after "NOT BORNE OUT BY THIS RUN" and the values
+    that contradict it, never as if the data showed it. The jumbo quick run's byte-mode
+    node 7 gets 3.1 Mb/s with jumbo frames against 4.9 without (its catalog, queried
+    directly)."""
+    import copy
+
+    import duckdb
+    from tcplab.studies.prose import unmet_claims
+    from tcplab.studies.report import _differences
+
+    out = quick_reproduction("jumbo")
+    study = load_study("jumbo")
+    quantities = study.data["quantity"]
+    con = duckdb.connect(str(out / "sweeps" / "table2" / "catalog.duckdb"), read_only=True)
+    columns = {r[0] for r in con.execute("DESCRIBE runs").fetchall()}
+    con.close()
+    assert columns  # the catalog the quantities read
+    held, missing = unmet_claims(["{node7_narrow_jumbo_byte} <= {node7_narrow_standard_byte}"], quantities, out)
+    assert held == [] and missing == []
+    unmet, _ = unmet_claims(["{node7_narrow_jumbo_byte} > {node7_narrow_standard_byte}",
+                             "{node7_narrow_jumbo_byte} > 2 * {node7_narrow_jumbo_byte}", "{node7_narrow_jumbo_byte} < 100"],
+                            quantities, out)
+    assert len(unmet) == 2
+    assert unmet[0].startswith("node7_narrow_jumbo_byte = 3.") and "is not > node7_narrow_standard_byte = 4." in unmet[0]
+    assert "is not > 2 × node7_narrow_jumbo_byte" in unmet[1]
+    _, missing = unmet_claims(["{node7_narrow_jumbo_packet} > 1"], quantities, out)
+    assert missing == ["node7_narrow_jumbo_packet"]  # packet mode: full run only
+
+    changed = copy.deepcopy(study)
+    entry = next(d for d in changed.data["difference"] if d["text"].startswith("Narrow backbone, RED byte mode"))
+    entry["holds"] = ["{node7_narrow_jumbo_byte} > {node7_narrow_standard_byte}"]
+    texts = _differences(changed, out, quick=True)
+    flagged = [t for t in texts if "Narrow backbone, RED byte mode" in t]
+    assert len(flagged) == 1 and flagged[0].startswith("NOT BORNE OUT BY THIS RUN (node7_narrow_jumbo_byte = 3.")
+    assert not any(t.startswith("NOT BORNE OUT") for t in _differences(study, out, quick=True))
+
+
+def test_a_claim_not_of_the_claim_form_is_refused_when_the_study_loads():
+    from tcplab.studies.prose import problems
+
+    data = {"quantity": {"a": {"sweep": "s", "column": "goodput_bps"}},
+            "difference": [{"text": "x", "holds": ["{a} < {b}", "{a} about 3", "{a} >= 2 * {a}"]}]}
+    found = problems(data, {"s"})
+    assert found == ["difference[0].holds[0]: {b} names no [quantity]",
+                     "difference[0].holds[1]: '{a} about 3' is not a claim of the form \"{a} < {b}\", "
+                     "\"{a} >= 2 * {b}\" or \"{a} > 0.5\""]

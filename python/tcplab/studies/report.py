@@ -16,7 +16,7 @@ from ..report import CHARTS_HELP, CHARTS_PLACE, page
 from .checks import Comparison, Outcome, evaluate
 from .grading import Grade, grade, study_factor, summary_line, tally
 from .measures import measure
-from .prose import render
+from .prose import render, unmet_claims
 from .reference import check_sweeps, load_reference
 
 
@@ -201,26 +201,44 @@ def build_backend_report(study, out: Path, summaries: dict, specs: dict, outcome
 
 
 def _differences(study, out: Path, quick: bool = False) -> list[str]:
-    """The study's explanations with this run's numbers filled in (:mod:`.prose`). A
-    quick run leaves out those marked ``full_only`` (they read quantities the quick
-    subset measures over shorter runs, or claim what only the full run shows) and
-    says how many."""
+    """The study's explanations with this run's numbers filled in (:mod:`.prose`). Left
+    out, with a sentence saying how many and why: in a quick run those marked
+    ``full_only`` (they read quantities the quick subset measures over shorter runs, or
+    claim what only the full run shows), and in any run those reading a quantity this
+    run did not measure — an explanation states what its numbers show, and beside "n/a"
+    it would state it of data the run does not have."""
     quantities = study.data.get("quantity", {})
     texts = []
     entries = study.data.get("difference", [])
     shown = [d for d in entries if not (quick and isinstance(d, dict) and d.get("full_only"))]
-    left_out = len(entries) - len(shown)
+    full_only = len(entries) - len(shown)
+    unmeasured, needed = 0, set[str]()
     for d in shown:
         text, missing = render(d if isinstance(d, str) else d.get("text", ""), quantities, out)
-        if missing:
-            sweeps = sorted({quantities[name]["sweep"] for name in missing})
-            text += f" (n/a: points of {', '.join(sweeps)} this run did not run)"
+        unmet, missing_too = unmet_claims(d.get("holds", []) if isinstance(d, dict) else [], quantities, out)
+        if missing or missing_too:
+            unmeasured += 1
+            needed.update(quantities[name]["sweep"] for name in missing + missing_too)
+            continue
+        if unmet:
+            text = f"NOT BORNE OUT BY THIS RUN ({'; '.join(unmet)}), though the explanation says: {text}"
         texts.append(text)
-    if left_out:
-        many = left_out > 1
-        texts.append(f"{left_out} more explanation{'s' if many else ''} need{'' if many else 's'} the full run's "
-                     f"durations and {'are' if many else 'is'} left out of this quick report.")
+    if full_only:
+        texts.append(f"{_explanations_count(full_only)} the full run's durations or transfer sizes and {_are(full_only)} "
+                     "left out of this quick report.")
+    if unmeasured:
+        texts.append(f"{_explanations_count(unmeasured)} points of {', '.join(sorted(needed))} this run did not run and "
+                     f"{_are(unmeasured)} left out.")
     return texts
+
+
+def _explanations_count(n: int) -> str:
+    """"1 more explanation needs" / "3 more explanations need"."""
+    return f"{n} more explanation needs" if n == 1 else f"{n} more explanations need"
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
 
 
 def _recorded_note(text: str, recorded: dict) -> str:

@@ -168,7 +168,7 @@ STUDY = {
                                     "link": TEXT, "by": TEXT, "log_y": FLAG, "y_min": NUMBER},
                                    required=("kind", "sweep"))),
     "quantity": table_of(MEASURE),
-    "difference": list_of(table({"text": TEXT, "full_only": FLAG}, required=("text",))),
+    "difference": list_of(table({"text": TEXT, "full_only": FLAG, "holds": TEXTS}, required=("text",))),
     "published_table": list_of(ANY_TABLE),  # its rows' shape: studies/published.py
     "published": list_of(table({"label": TEXT, "value": NUMBER, "sweep": TEXT, "where": POINT, "table": TEXT,
                                 "row": POINT, "column": TEXT, "scale": NUMBER}, required=("value",))),
