@@ -28,6 +28,7 @@ pub mod rack;
 pub mod rate;
 pub mod rate_halving;
 pub mod receiver;
+pub mod retransmission_order;
 pub mod sack1_pipe;
 pub mod scoreboard;
 pub mod sender;

@@ -18,6 +18,7 @@
 
 use super::rack::Rack;
 use super::rate::{Delivered, DeliveryStamp};
+use super::retransmission_order::RetransmissionOrder;
 use super::DUP_THRESH;
 use crate::time::SimTime;
 use std::collections::{BTreeMap, VecDeque};
@@ -142,6 +143,9 @@ pub struct Scoreboard {
     watched: VecDeque<WatchedRetransmission>,
     /// RFC 8985 state, when losses are detected by time.
     rack: Option<Rack>,
+    /// ns-2 TCP/Linux's numbering of retransmissions, when its second lost-retransmit
+    /// rule is on ([`Scoreboard::with_retransmission_order`]).
+    retx_order: Option<RetransmissionOrder>,
     /// Segments ever marked lost (each marking counts): a change says an ACK found a
     /// new loss.
     losses_marked: u64,
@@ -162,6 +166,8 @@ struct WatchedRetransmission {
     sent_at: SimTime,
     /// SND.NXT when it went out: everything from here on was sent after it.
     sent_above: u64,
+    /// Its number in sending order (with ns-2's numbering on; 0 otherwise).
+    order: u64,
 }
 
 impl Scoreboard {
@@ -178,6 +184,14 @@ impl Scoreboard {
     /// The board for a sender that detects losses by time (RFC 8985 RACK).
     pub fn with_rack(mut self) -> Self {
         self.rack = Some(Rack::default());
+        self
+    }
+
+    /// With ns-2.35 TCP/Linux's second lost-retransmit rule: a retransmission is lost
+    /// once one sent more than DupThresh + 1 retransmissions after it is delivered
+    /// ([`RetransmissionOrder`]; checked by [`Scoreboard::mark_lost_by_ns2_linux_fack`]).
+    pub fn with_retransmission_order(mut self) -> Self {
+        self.retx_order = Some(RetransmissionOrder::default());
         self
     }
 
@@ -304,6 +318,9 @@ impl Scoreboard {
         while self.watched.front().is_some_and(|w| w.start < ack) {
             self.watched.pop_front();
         }
+        if let Some(order) = self.retx_order.as_mut() {
+            order.forget_below(ack);
+        }
         if !self.top_sacked.is_empty() {
             self.top_sacked.retain(|&start| start >= ack);
         }
@@ -409,6 +426,13 @@ impl Scoreboard {
             removed += 1;
         }
         acked.newest = newest.map(|(i, _, _)| self.delivered(i));
+        if self.retx_order.is_some() {
+            for i in 0..removed {
+                if self.segs[i].retransmitted {
+                    self.note_retransmission_delivered(i, true);
+                }
+            }
+        }
         self.pop_front(removed);
         self.outstanding -= acked.bytes;
         self.ever_retransmitted_segments -= ever_retransmitted;
@@ -466,6 +490,7 @@ impl Scoreboard {
                 }
                 if was_retx {
                     self.retransmitted -= len;
+                    self.note_retransmission_delivered(i, false);
                 }
                 newly.bytes += len;
                 newly.newest = Some(self.delivered(i).newest(newly.newest));
@@ -609,7 +634,55 @@ impl Scoreboard {
         };
         let before = self.losses_marked();
         self.mark_fack_lost(highest, DUP_THRESH + 1, u64::MAX);
+        self.mark_lost_by_retransmission_order();
         self.losses_marked() > before
+    }
+
+    /// ns-2's second lost-retransmit rule ([`RetransmissionOrder`]), on this ACK's walk.
+    /// `watched` is in sending order, so in numbering order since the last reset (a
+    /// reset clears it): only a prefix can be condemned, and entries no longer out
+    /// (delivered, lost or sent again) leave for good as the walk meets them.
+    fn mark_lost_by_retransmission_order(&mut self) {
+        let Some(order) = self.retx_order.as_mut() else {
+            return;
+        };
+        let Some(highest) = order.begin_walk() else {
+            return;
+        };
+        let mut kept = Vec::new();
+        while let Some(w) = self.watched.front().copied() {
+            if !RetransmissionOrder::condemned(w.order, highest) {
+                break;
+            }
+            self.watched.pop_front();
+            let Some(i) = self.still_out(w) else {
+                continue;
+            };
+            if self
+                .retx_order
+                .as_ref()
+                .is_some_and(|o| o.is_lost(w.start, w.order))
+            {
+                self.mark_lost_at(i);
+            } else {
+                kept.push(w); // below a retransmission SACKed now: judged on the next ACK
+            }
+        }
+        for w in kept.into_iter().rev() {
+            self.watched.push_front(w);
+        }
+        if let Some(order) = self.retx_order.as_mut() {
+            order.end_walk();
+        }
+    }
+
+    /// Segment `i`, whose latest transmission is a retransmission, was delivered
+    /// (cumulatively acknowledged or SACKed): ns-2's numbering learns its number.
+    fn note_retransmission_delivered(&mut self, i: usize, cumulative: bool) {
+        if let Some(order) = self.retx_order.as_mut() {
+            let s = &self.segs[i];
+            order.on_delivered(s.start, s.sent_at, cumulative);
+        }
     }
 
     /// The forward-acknowledgement rule both FACK markers share: with `highest` the
@@ -736,6 +809,9 @@ impl Scoreboard {
         }
         // Every retransmission watched for its own loss is forgotten with the rest.
         self.watched.clear();
+        if let Some(order) = self.retx_order.as_mut() {
+            order.reset();
+        }
     }
 
     /// After a retransmission timeout every un-SACKed segment is presumed lost
@@ -751,6 +827,12 @@ impl Scoreboard {
                 continue;
             }
             self.mark_lost_at(i);
+        }
+        // ns-2's `MarkLoss` numbers retransmissions afresh; every retransmission is
+        // lost, so none is watched any more (and the numbers stay in sending order).
+        if let Some(order) = self.retx_order.as_mut() {
+            order.reset();
+            self.watched.clear();
         }
     }
 
@@ -811,10 +893,12 @@ impl Scoreboard {
         watch: Option<u64>,
     ) {
         if let Some(sent_above) = watch {
+            let order = self.retx_order.as_mut().map_or(0, |o| o.number(start, now));
             self.watched.push_back(WatchedRetransmission {
                 start,
                 sent_at: now,
                 sent_above,
+                order,
             });
         }
         let i = self.segs.partition_point(|s| s.start < start);
@@ -1026,6 +1110,124 @@ mod tests {
         b.mark_all_lost(SimTime::ZERO);
         assert_eq!(b.in_flight(), 0);
         assert_eq!(b.next_to_retransmit().unwrap().start, 1);
+    }
+
+    /// ns-2 TCP/Linux's second lost-retransmit rule, by state (`ScoreBoard1`, with
+    /// DupThresh 3). Segments 0–9 (sequence 1 + 100·i) are lost and resent in order as
+    /// retransmissions numbered 0–9, with SND.NXT = 2001 each time, so no segment sent
+    /// after any of them is SACKed below and the first rule (`GetSndNxt() <= fack_`)
+    /// finds nothing. The receiver holds 10–19 (SACKed) from the start.
+    #[test]
+    fn ns2_linux_finds_a_lost_retransmission_by_later_retransmissions() {
+        let mut b = board(20).with_retransmission_order();
+        let mut newly = Sacked::default();
+        b.sack(1001, 2001, &mut newly);
+        assert!(!b.mark_lost_by_ns2_linux_fack() || b.losses_marked() == 10);
+        assert_eq!(
+            b.losses_marked(),
+            10,
+            "0-9 lie DupThresh + 1 or more below 19"
+        );
+        for i in 0..10 {
+            let seg = b.next_to_retransmit().expect("a lost segment");
+            assert_eq!(seg.start, 1 + i * 100);
+            b.retransmitted(
+                seg.start,
+                SimTime::from_ms(10 + i),
+                DeliveryStamp::default(),
+                Some(2001),
+            );
+        }
+        let retx = |b: &Scoreboard, i: u64| {
+            b.segs
+                .iter()
+                .find(|s| s.start == 1 + i * 100)
+                .copied()
+                .unwrap()
+        };
+        // Retransmission 0 arrives: the cumulative ACK moves to 101 (acked_rtx_id_ 0).
+        b.ack_to(101);
+        assert!(!b.mark_lost_by_ns2_linux_fack());
+        // 1 is lost in the network; 2–5 arrive and are SACKed one ACK each: the
+        // number in force reaches 5, and 1 + 3 + 1 < 5 is false.
+        for i in 2..=5 {
+            b.sack(1 + i * 100, 1 + (i + 1) * 100, &mut newly);
+            assert!(!b.mark_lost_by_ns2_linux_fack(), "after retransmission {i}");
+        }
+        // Marked lost once and resent: in flight as a retransmission.
+        assert!(retx(&b, 1).retransmitted);
+        // Retransmission 6 arrives: it sets the number to 6, but segment 1 lies below
+        // it in sequence, so ns-2's walk reached 1 before learning 6: not yet.
+        b.sack(601, 701, &mut newly);
+        assert!(!b.mark_lost_by_ns2_linux_fack());
+        // The next ACK (retransmission 7) judges 1 with 6 in force: 1 + 4 < 6, lost.
+        let before = b.losses_marked();
+        b.sack(701, 801, &mut newly);
+        assert!(b.mark_lost_by_ns2_linux_fack());
+        assert_eq!(b.losses_marked(), before + 1);
+        assert!(retx(&b, 1).lost && !retx(&b, 1).retransmitted);
+        assert_eq!(b.next_to_retransmit().unwrap().start, 101);
+        // A board without the numbering (the first rule alone) still waits.
+        let mut plain = board(20);
+        plain.sack(1001, 2001, &mut newly);
+        plain.mark_lost_by_ns2_linux_fack();
+        for i in 0..10 {
+            let seg = plain.next_to_retransmit().unwrap();
+            plain.retransmitted(
+                seg.start,
+                SimTime::from_ms(10 + i),
+                DeliveryStamp::default(),
+                Some(2001),
+            );
+        }
+        plain.ack_to(101);
+        for i in 2..=7 {
+            plain.sack(1 + i * 100, 1 + (i + 1) * 100, &mut newly);
+            assert!(!plain.mark_lost_by_ns2_linux_fack());
+        }
+        assert!(
+            plain.segs[0].retransmitted,
+            "segment 1's retransmission still counted in flight"
+        );
+    }
+
+    /// A recovery's end (`clear_marks`) and a timeout (`mark_all_lost`) number the
+    /// retransmissions afresh, as `ClearScoreBoard` and `MarkLoss` reset `rtx_id_`
+    /// and `acked_rtx_id_`: a delivered retransmission numbered before the reset does
+    /// not condemn one numbered after it.
+    #[test]
+    fn ns2_linux_numbering_restarts_when_the_board_is_cleared() {
+        let mut b = board(20).with_retransmission_order();
+        let mut newly = Sacked::default();
+        b.sack(1001, 2001, &mut newly);
+        b.mark_lost_by_ns2_linux_fack();
+        for i in 0..10 {
+            let seg = b.next_to_retransmit().unwrap();
+            b.retransmitted(
+                seg.start,
+                SimTime::from_ms(i),
+                DeliveryStamp::default(),
+                Some(2001),
+            );
+        }
+        b.sack(901, 1001, &mut newly); // retransmission 9 delivered
+        b.mark_lost_by_ns2_linux_fack();
+        assert!(b.segs[1].retransmitted, "judged on the next ACK's walk");
+        b.mark_lost_by_ns2_linux_fack();
+        assert!(!b.segs[1].retransmitted, "1 + 4 < 9: lost again");
+        b.mark_all_lost(SimTime::from_ms(50));
+        let seg = b.next_to_retransmit().unwrap();
+        b.retransmitted(
+            seg.start,
+            SimTime::from_ms(60),
+            DeliveryStamp::default(),
+            Some(2001),
+        );
+        b.mark_lost_by_ns2_linux_fack();
+        assert!(
+            b.segs[0].retransmitted,
+            "numbered 0 after the reset, nothing delivered since"
+        );
     }
 
     /// Random SACK blocks (overlapping, repeated, growing, partial segments) and

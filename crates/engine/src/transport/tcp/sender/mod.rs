@@ -248,6 +248,9 @@ impl TcpSender {
             recovery: RecoveryWindow::default(),
             board: match p.loss_detection {
                 LossDetection::Rack => Scoreboard::new(rate_samples).with_rack(),
+                LossDetection::Ns2Linux => {
+                    Scoreboard::new(rate_samples).with_retransmission_order()
+                }
                 _ => Scoreboard::new(rate_samples),
             },
             growth_delayed: p.delay_growth,
