@@ -1112,17 +1112,15 @@ mod tests {
         assert_eq!(b.next_to_retransmit().unwrap().start, 1);
     }
 
-    /// ns-2 TCP/Linux's second lost-retransmit rule, by state (`ScoreBoard1`, with
-    /// DupThresh 3). Segments 0–9 (sequence 1 + 100·i) are lost and resent in order as
-    /// retransmissions numbered 0–9, with SND.NXT = 2001 each time, so no segment sent
-    /// after any of them is SACKed below and the first rule (`GetSndNxt() <= fack_`)
-    /// finds nothing. The receiver holds 10–19 (SACKed) from the start.
-    #[test]
-    fn ns2_linux_finds_a_lost_retransmission_by_later_retransmissions() {
-        let mut b = board(20).with_retransmission_order();
-        let mut newly = Sacked::default();
-        b.sack(1001, 2001, &mut newly);
-        assert!(!b.mark_lost_by_ns2_linux_fack() || b.losses_marked() == 10);
+    /// 20 segments, 10–19 SACKed, so that 0–9 are lost (ns-2's FACK distance), and
+    /// 0–9 resent in order at 10 + i ms with SND.NXT = 2001.
+    fn ns2_board_with_ten_resent(numbered: bool) -> Scoreboard {
+        let mut b = board(20);
+        if numbered {
+            b = b.with_retransmission_order();
+        }
+        b.sack(1001, 2001, &mut Sacked::default());
+        b.mark_lost_by_ns2_linux_fack();
         assert_eq!(
             b.losses_marked(),
             10,
@@ -1138,6 +1136,18 @@ mod tests {
                 Some(2001),
             );
         }
+        b
+    }
+
+    /// ns-2 TCP/Linux's second lost-retransmit rule, by state (`ScoreBoard1`, with
+    /// DupThresh 3). Segments 0–9 (sequence 1 + 100·i) are lost and resent in order as
+    /// retransmissions numbered 0–9, with SND.NXT = 2001 each time, so no segment sent
+    /// after any of them is SACKed below and the first rule (`GetSndNxt() <= fack_`)
+    /// finds nothing. The receiver holds 10–19 (SACKed) from the start.
+    #[test]
+    fn ns2_linux_finds_a_lost_retransmission_by_later_retransmissions() {
+        let mut b = ns2_board_with_ten_resent(true);
+        let mut newly = Sacked::default();
         let retx = |b: &Scoreboard, i: u64| {
             b.segs
                 .iter()
@@ -1168,18 +1178,7 @@ mod tests {
         assert!(retx(&b, 1).lost && !retx(&b, 1).retransmitted);
         assert_eq!(b.next_to_retransmit().unwrap().start, 101);
         // A board without the numbering (the first rule alone) still waits.
-        let mut plain = board(20);
-        plain.sack(1001, 2001, &mut newly);
-        plain.mark_lost_by_ns2_linux_fack();
-        for i in 0..10 {
-            let seg = plain.next_to_retransmit().unwrap();
-            plain.retransmitted(
-                seg.start,
-                SimTime::from_ms(10 + i),
-                DeliveryStamp::default(),
-                Some(2001),
-            );
-        }
+        let mut plain = ns2_board_with_ten_resent(false);
         plain.ack_to(101);
         for i in 2..=7 {
             plain.sack(1 + i * 100, 1 + (i + 1) * 100, &mut newly);
@@ -1197,19 +1196,8 @@ mod tests {
     /// not condemn one numbered after it.
     #[test]
     fn ns2_linux_numbering_restarts_when_the_board_is_cleared() {
-        let mut b = board(20).with_retransmission_order();
+        let mut b = ns2_board_with_ten_resent(true);
         let mut newly = Sacked::default();
-        b.sack(1001, 2001, &mut newly);
-        b.mark_lost_by_ns2_linux_fack();
-        for i in 0..10 {
-            let seg = b.next_to_retransmit().unwrap();
-            b.retransmitted(
-                seg.start,
-                SimTime::from_ms(i),
-                DeliveryStamp::default(),
-                Some(2001),
-            );
-        }
         b.sack(901, 1001, &mut newly); // retransmission 9 delivered
         b.mark_lost_by_ns2_linux_fack();
         assert!(b.segs[1].retransmitted, "judged on the next ACK's walk");
