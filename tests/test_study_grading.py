@@ -349,3 +349,15 @@ def test_a_claim_not_of_the_claim_form_is_refused_when_the_study_loads():
     assert found == ["difference[0].holds[0]: {b} names no [quantity]",
                      "difference[0].holds[1]: '{a} about 3' is not a claim of the form \"{a} < {b}\", "
                      "\"{a} >= 2 * {b}\" or \"{a} > 0.5\""]
+
+
+def test_every_published_number_is_labelled_with_what_it_is(quick_reproduction):
+    """highspeed's unlabelled `compare` checks (Reno at 100 ms over Reno at 10 ms, a
+    high-speed variant over Reno) had shown in the published-numbers table as bare
+    `goodput_bps` rows: a reader could not tell them apart. Each now names its two
+    points."""
+    md = (quick_reproduction("highspeed") / "report.md").read_text()
+    table = md.split("## Published numbers side by side")[1].split("\n## ")[0]
+    rows = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows and "goodput_bps" not in rows
+    assert "goodput_bps, variant reno, rtt_ms 100 / variant reno, rtt_ms 10" in rows

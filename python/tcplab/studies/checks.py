@@ -242,13 +242,21 @@ def _select(df, where: dict):
     return df
 
 
+def _point_label(where: dict) -> str:
+    """A sweep point as a reader reads it: "variant reno, rtt_ms 200"."""
+    return ", ".join(f"{k} {v}" for k, v in where.items())
+
+
 def _compare(check: dict, df, _all) -> Outcome:
     y = check["y"]
     a, b = (float(_select(df, check[k])[y].mean()) for k in ("a", "b"))
     ratio = a / b if b else math.inf
     low, high = check.get("min", -math.inf), check.get("max", math.inf)
+    # Unlabelled, the published-numbers table would show the bare column name for
+    # every such ratio: say which two points it divides.
+    label = check.get("label") or f"{y}, {_point_label(check['a'])} / {_point_label(check['b'])}"
     return Outcome(low <= ratio <= high, f"{y}: {a:.4g} / {b:.4g} = {ratio:.3g} (need {_bounds(low, high)})",
-                   _published(check, check.get("label", y), ratio), value=ratio)
+                   _published(check, label, ratio), value=ratio)
 
 
 def _value(check: dict, df, _all) -> Outcome:
