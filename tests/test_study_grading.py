@@ -317,15 +317,19 @@ def test_an_explanation_whose_claim_this_run_contradicts_says_so(quick_reproduct
     study = load_study("jumbo")
     quantities = study.data["quantity"]
     con = duckdb.connect(str(out / "sweeps" / "table2" / "catalog.duckdb"), read_only=True)
-    columns = {r[0] for r in con.execute("DESCRIBE runs").fetchall()}
+    node7 = dict(con.execute(
+        "SELECT r.frames, avg(f.goodput_bps) FROM flows f JOIN runs r USING (key) WHERE r.status = 'ok' AND "
+        "r.condition = 'none' AND r.backbone = 'narrow' AND r.red = 'byte' AND f.id = 'node7' GROUP BY r.frames"
+    ).fetchall())
     con.close()
-    assert columns  # the catalog the quantities read
+    jumbo, standard = (f"{node7[k] * 1e-6:.1f}" for k in ("jumbo", "standard"))
     held, missing = unmet_claims(["{node7_narrow_jumbo_byte} <= {node7_narrow_standard_byte}"], quantities, out)
     assert held == [] and missing == []
     unmet, _ = unmet_claims(["{node7_narrow_jumbo_byte} > {node7_narrow_standard_byte}",
                              "{node7_narrow_jumbo_byte} > 2 * {node7_narrow_jumbo_byte}", "{node7_narrow_jumbo_byte} < 100"],
                             quantities, out)
     assert len(unmet) == 2
+    assert unmet[0] == (f"node7_narrow_jumbo_byte = {jumbo} is not > node7_narrow_standard_byte = {standard}")
     assert unmet[0].startswith("node7_narrow_jumbo_byte = 3.") and "is not > node7_narrow_standard_byte = 4." in unmet[0]
     assert "is not > 2 × node7_narrow_jumbo_byte" in unmet[1]
     _, missing = unmet_claims(["{node7_narrow_jumbo_packet} > 1"], quantities, out)

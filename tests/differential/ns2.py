@@ -244,16 +244,15 @@ def compare(sample: Sample, directory: Path, ns: str) -> Comparison:
     theirs: list[RunMetrics] = []
     seeds = campaign.seeds_for(sample, REPLICATION.initial)
     while seeds:
+        outcome.seeds += seeds
         try:
             with ThreadPoolExecutor(max_workers=2) as pool:
                 theirs_f = [pool.submit(run_ns2, sample, s, directory, ns) for s in seeds]
                 ours += simulate_runs(sample, directory, seeds)
                 theirs += [f.result() for f in theirs_f]
         except (RuntimeError, subprocess.TimeoutExpired, tcplab.ScenarioError) as e:
-            outcome.seeds += seeds
             outcome.status, outcome.reason = "failed", f"{type(e).__name__}: {e}"
             return outcome
-        outcome.seeds += seeds
         outcome.ours, outcome.theirs = mean(ours), mean(theirs)
         seeds = REPLICATION.more_seeds(outcome)
     return outcome

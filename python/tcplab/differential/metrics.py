@@ -160,21 +160,17 @@ class Comparison:
             return [None] * len(self.flow_classes())
         ours = [self.class_goodput(self.ours, g) for g in self.ours.seed_goodput_bps]
         theirs = [self.class_goodput(self.theirs, g) for g in self.theirs.seed_goodput_bps]
-        out: list[float | None] = []
-        for j, ref in enumerate(self.class_goodput(self.theirs)):
-            var = sum(statistics.variance([run[j] for run in side]) / len(side) for side in (ours, theirs))
-            out.append(2 * math.sqrt(var) / ref if ref else None)
-        return out
+        return [_two_standard_errors([run[j] for run in ours], [run[j] for run in theirs], ref)
+                for j, ref in enumerate(self.class_goodput(self.theirs))]
 
     def aggregate_noise(self) -> float | None:
         """Two standard errors of the difference of the seed means of the aggregate
         goodput, relative to the reference's (None with one seed)."""
         assert self.ours is not None and self.theirs is not None
-        if len(self.seeds) < 2 or not self.theirs.aggregate_bps:
+        if len(self.seeds) < 2:
             return None
-        var = sum(statistics.variance([sum(g) for g in side.seed_goodput_bps]) / len(side.seed_goodput_bps)
-                  for side in (self.ours, self.theirs))
-        return 2 * math.sqrt(var) / self.theirs.aggregate_bps
+        return _two_standard_errors([sum(g) for g in self.ours.seed_goodput_bps],
+                                    [sum(g) for g in self.theirs.seed_goodput_bps], self.theirs.aggregate_bps)
 
     def precise_enough(self) -> bool:
         """Whether the seed means are known well enough to judge the targets by: two
@@ -251,6 +247,15 @@ class Comparison:
         runs = [RunMetrics(**run) for run in fields.pop("reference_runs", [])]
         return cls(**fields, ours=RunMetrics(**ours) if ours else None, theirs=RunMetrics(**theirs) if theirs else None,
                    reference_runs=runs)
+
+
+def _two_standard_errors(ours: list[float], theirs: list[float], reference: float) -> float | None:
+    """Two standard errors of the difference of two seed means (each side's runs),
+    relative to ``reference`` (None when it is 0)."""
+    if not reference:
+        return None
+    var = sum(statistics.variance(side) / len(side) for side in (ours, theirs))
+    return 2 * math.sqrt(var) / reference
 
 
 def flow_target(space: str) -> tuple[str, float, float]:
