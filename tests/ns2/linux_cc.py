@@ -76,10 +76,18 @@ def tcp_linux_transport(cc: str) -> dict:
         # time_processing's renew_timer restarts the timer on every ACK, duplicates
         # included; enter_loss takes the module's ssthresh at every timeout.
         "restart_rto_on_duplicates": True, "timeout_reduction": "per_timeout",
+        # ...and runs rtt_update on each of them with the echoed timestamp, which with
+        # Agent/TCP/Linux's `ts_resetRTO_ 1` also ends the backoff (added 2026-11-28).
+        "rtt_samples_from_duplicates": True,
         # rtt_update: select_ca sets a 1-ms tcp_tick_, and the RTO is ns-2's
-        # max(minrto_, SRTT + 4·RTTVAR) (the scripts' minrto_ 0.2, maxrto_ 60,
-        # rtxcur_init_ 1).
-        "rto": {"floor": "rto", "tick": "1ms", "min": "200ms", "max": "60s", "initial": "1s"},
+        # max(minrto_, SRTT + 4·RTTVAR) (the scripts' minrto_ 0.2). Agent/TCP/Linux
+        # has class defaults of its own for the first RTO and the backoff's ceiling,
+        # Linux 2.6's TCP_TIMEOUT_INIT and TCP_RTO_MAX (rtxcur_init_ 3, maxrto_ 120),
+        # which the scripts' `Agent/TCP set rtxcur_init_ 1.0` / `maxrto_ 60` do not
+        # reach (read back with `[$a set rtxcur_init_]`): until 2026-11-28 tcplab's side
+        # ran 1 s and 60 s, and a flow whose first segments a full queue dropped
+        # (ns2-linux-s1-005's Scalable flow in a CUBIC storm) retransmitted 2 s sooner.
+        "rto": {"floor": "rto", "tick": "1ms", "min": "200ms", "max": "120s", "initial": "3s"},
     }
 
 

@@ -588,6 +588,14 @@ pub struct TcpConfig {
     /// new data is acknowledged.
     #[serde(default)]
     pub restart_rto_on_duplicates: bool,
+    /// Every duplicate ACK's timestamp echo is an RTT sample for the retransmission
+    /// timer, ending its backoff (ns-2.35's TCP/Linux: `time_processing` calls
+    /// `rtt_update` for each ACK that is neither old nor beyond SND.NXT, and the
+    /// agent's `ts_resetRTO_` defaults on). RFC 6298 (and Linux's `tcp_ack`) sample
+    /// only ACKs that acknowledge new data. The congestion-control algorithm's own
+    /// samples are unchanged. Without timestamps it does nothing.
+    #[serde(default)]
+    pub rtt_samples_from_duplicates: bool,
     /// Linux's linear timeouts for thin streams (socket option
     /// `TCP_THIN_LINEAR_TIMEOUTS`, sysctl `tcp_thin_linear_timeouts`, off by default):
     /// `tcp_retransmit_timer` recomputes the RTO instead of doubling it for the first

@@ -802,6 +802,10 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub restart_rto_on_duplicates: bool,
+    /// Duplicate ACKs' timestamp echoes are RTT samples too, each ending the timer's backoff (ns-2's TCP/Linux: `time_processing` runs `rtt_update` for every ACK, and its `ts_resetRTO_` is on); RFC 6298 and Linux sample only ACKs of new data. Needs `timestamps`.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub rtt_samples_from_duplicates: bool,
     /// Linux's linear timeouts for thin streams (`TCP_THIN_LINEAR_TIMEOUTS`; off in Linux by default): while fewer than 4 segments are outstanding after slow start, the first 6 timeouts in a row keep the RTO instead of doubling it.
     #[serde(default)]
     #[schemars(extend("default" = false))]

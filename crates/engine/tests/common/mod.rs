@@ -207,6 +207,7 @@ pub fn tcp() -> TcpConfig {
         limited_transmit: true,
         limited_transmit_after_timeout: false,
         restart_rto_on_duplicates: false,
+        rtt_samples_from_duplicates: false,
         thin_linear_timeouts: false,
         slow_start_at_ssthresh: false,
         newreno_timer: NewRenoTimer::Impatient,

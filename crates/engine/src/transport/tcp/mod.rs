@@ -257,6 +257,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
                 && cfg.limited_transmit_after_timeout
                 && recovery != Recovery::Sack,
             restart_rto_on_duplicates: cfg.restart_rto_on_duplicates,
+            rtt_samples_from_duplicates: cfg.rtt_samples_from_duplicates && cfg.timestamps,
             thin_linear_timeouts: cfg.thin_linear_timeouts,
             slow_start_at_ssthresh: cfg.slow_start_at_ssthresh,
             newreno_timer: cfg.newreno_timer,

@@ -117,3 +117,57 @@ fn the_end_of_a_recovery_forgets_the_retransmissions_in_flight() {
     );
     assert_eq!(ns2.rto_count(), 0);
 }
+
+/// `ts_resetRTO_`: ns-2's TCP/Linux takes an RTT sample from every timestamped ACK,
+/// duplicates included, and each ends the backoff. Segment 100 and its next two
+/// transmissions are lost and nothing finds the lost retransmission; the last
+/// segment, 599, reaches the receiver 250 ms late, after the first timeout. Its
+/// duplicate ACK restarts the timer (both senders restart it on duplicates): with the
+/// doubled RTO, 2 × RTO.min = 400 ms — or, when the echo is a sample, with a fresh
+/// SRTT + 4·RTTVAR, at least RTO.min and, for a sample of about 0.3 s, under 400 ms.
+#[test]
+fn a_duplicate_acks_echo_ends_the_backoff_in_ns2s_tcp_linux() {
+    use super::harness::{tcp, Harness, MSS};
+    use super::recovery_tests::{segment_of, ONE_WAY, RATE};
+    let run = |samples_duplicates: bool| {
+        let cfg = rfc6675(json!({
+            "detect_lost_retransmits": false, "restart_rto_on_duplicates": true,
+            "timestamps": true, "option_sizes": "ns2",
+            "rtt_samples_from_duplicates": samples_duplicates,
+        }));
+        let late = seq(599);
+        let mut h = Harness::new(&tcp(cfg), 600 * MSS, RATE, ONE_WAY, |s, nth| {
+            segment_of(s) == 100 && nth <= 3
+        })
+        .with_late(move |s, nth| {
+            if s == late && nth == 1 {
+                SimTime::from_ms(250)
+            } else {
+                SimTime::ZERO
+            }
+        });
+        h.run(SimTime::from_secs(120));
+        assert_eq!(h.delivered, 600 * MSS, "the transfer must complete");
+        let fired: Vec<SimTime> = h.timeouts.iter().map(|(before, _)| before.at).collect();
+        assert_eq!(fired.len(), 2, "timeouts at {fired:?}");
+        // The late segment's duplicate: the last ACK before the second timeout.
+        let late_ack = h
+            .windows
+            .iter()
+            .map(|w| w.at)
+            .filter(|&at| at < fired[1])
+            .max()
+            .expect("ACKs before the second timeout");
+        assert!(
+            late_ack > fired[0],
+            "the late duplicate comes after the first timeout"
+        );
+        fired[1] - late_ack
+    };
+    assert_eq!(run(false), SimTime::from_ms(400));
+    let sampled = run(true);
+    assert!(
+        (SimTime::from_ms(200)..SimTime::from_ms(400)).contains(&sampled),
+        "{sampled:?}"
+    );
+}

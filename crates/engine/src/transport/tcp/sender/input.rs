@@ -94,6 +94,12 @@ impl TcpSender {
         if seg.ack > self.snd_una {
             self.on_new_ack(now, seg, ts_ecr, &mut facts);
         } else if seg.ack == self.snd_una && !self.board.is_empty() && seg.payload_bytes == 0 {
+            if let Some(echo) = ts_ecr.filter(|_| self.p.rtt_samples_from_duplicates) {
+                // Before the timer restarts on it, as ns-2's `timerfix_` orders them.
+                self.rtt
+                    .sample_between(SimTime(echo), now, RttSource::Timestamp);
+                self.stats.record_rtt(self.rtt.srtt());
+            }
             facts.delivered += self.on_duplicate_ack(now);
         }
         self.check_undo_after_ack(now, seg, &before, &facts, ts_ecr);

@@ -90,6 +90,8 @@ pub struct SenderParams {
     pub slow_start_at_ssthresh: bool,
     /// Duplicate ACKs restart the retransmission timer (ns-2's TCP/Linux).
     pub restart_rto_on_duplicates: bool,
+    /// Duplicate ACKs' timestamp echoes feed the RTO estimator (ns-2's TCP/Linux).
+    pub rtt_samples_from_duplicates: bool,
     /// A thin stream's first timeouts keep the RTO (Linux `tcp_thin_linear_timeouts`).
     pub thin_linear_timeouts: bool,
     /// NewReno's timer restarts on partial ACKs (RFC 6582 section 4).
