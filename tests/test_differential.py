@@ -8,9 +8,11 @@ reports are committed in tests/differential/<space>/.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -166,7 +168,7 @@ def test_more_seeds_doubles_while_the_seeds_spread_more_than_half_a_tolerance():
     # The same spread 1% wide is precise enough: 2 SE = 0.002.
     narrow = [[10 + (g[0] - 10) / 100] for g in wide]
     assert rule.more_seeds(_seeded("ns2-tcp", narrow, narrow)) == []
-    # One seed (no random loss) is never extended.
+    # One seed (the kernel's samples without random loss) is never extended.
     assert rule.more_seeds(_seeded("ns2-tcp", [[10.0]], [[20.0]])) == []
 
 
@@ -190,6 +192,75 @@ def test_more_seeds_reads_the_spread_never_the_difference():
     c.classes = [[0], [1]]
     assert c.aggregate_noise() == pytest.approx(0.0)
     assert not c.precise_enough() and rule.more_seeds(c) == [6, 7, 8, 9, 10]
+
+
+def _deterministic(name: str) -> space.Sample:
+    """The first sample of ``name``'s seed 1 without random loss, with at least two flows."""
+    return next(s for s in (space.draw(name, 1, i) for i in range(200)) if not s.random and len(s.flows) > 1)
+
+
+@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux"])
+def test_phase_replicas_start_each_flow_a_little_later_and_nothing_else(name):
+    s = _deterministic(name)
+    assert s.replica(1) is s  # seed 1 is the drawn sample: its scenario file reruns it
+    replicas = [s.replica(k) for k in range(2, 12)]
+    for k, r in enumerate(replicas, start=2):
+        assert r == s.replica(k)  # fixed by the sample's name and the seed
+        assert dataclasses.replace(r, flows=s.flows) == s
+        for mine, drawn in zip(r.flows, s.flows, strict=True):
+            assert dataclasses.replace(mine, start_s=drawn.start_s) == drawn
+            assert 0.0 <= mine.start_s - drawn.start_s < space.PHASE_JITTER_S + 1e-9
+    # Each flow gets its own offsets: the flows' phases against each other move.
+    gaps = {round(r.flows[1].start_s - r.flows[0].start_s, 4) for r in replicas}
+    assert len(gaps) >= 8
+    lossy = next(x for x in (space.draw(name, 1, i) for i in range(200)) if x.random)
+    assert lossy.replica(7) is lossy  # random loss: the seed draws other losses instead
+
+
+@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux"])
+def test_both_backends_run_the_same_phase_replica(name, tmp_path, monkeypatch):
+    """ns-2's script for seed k and the scenario tcplab is given for seed k start every
+    flow at the same instant (the replica's)."""
+    s = _deterministic(name)
+    loaded: list[tuple[dict, int]] = []
+    monkeypatch.setattr(tcplab, "load", lambda doc, seed: loaded.append((doc, seed)))
+    monkeypatch.setattr(tcplab, "run", lambda _: None)
+    monkeypatch.setattr(ns2, "measure", lambda _: _fake_metrics(1.0))
+    ns2.simulate_runs(s, tmp_path, [1, 2, 5])
+    assert [seed for _, seed in loaded] == [1, 2, 5]
+    for (doc, k) in loaded:
+        script = ns2.script_of(s, k)
+        for i, flow in enumerate(doc["flow"]):
+            app = f'"$app({i}) start"'
+            at = next(line.split()[2] for line in script.splitlines() if line.endswith(app))
+            assert parse_duration_ns(flow["start"], "start") == round(float(at) * 1e9), (k, i)
+            assert float(at) == pytest.approx(s.replica(k).flows[i].start_s, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux"])
+def test_the_mappings_timer_constants_are_the_ones_ns2s_agents_run_with(name, tmp_path):
+    """Each TCP agent of a rendered script, asked by ns-2 itself for its first RTO,
+    RTO floor and backoff ceiling after the script's settings, reports what tcplab's
+    side of the same flow is given. (Agent/TCP/Linux keeps class defaults of its own
+    that `Agent/TCP set` does not reach: tcplab's side ran 1 s / 60 s against its 3 s /
+    120 s until 2026-11-28.)"""
+    from test_ns2_differential import ensure_ns2
+
+    ns = ensure_ns2()
+    sample = next(s for s in (space.draw(name, 1, i) for i in range(200))
+                  if s.fixed_rto_s is None and any(f.kind == "tcp" for f in s.flows))
+    script = ns2.tcl(sample, 1).split("$ns run")[0]
+    tcp = [i for i, f in enumerate(sample.flows) if f.kind == "tcp"]
+    script += "".join(f'puts "timer {i} [$a({i}) set rtxcur_init_] [$a({i}) set minrto_] [$a({i}) set maxrto_]"\n'
+                      for i in tcp) + "exit 0\n"
+    (tmp_path / "timers.tcl").write_text(script)
+    out = subprocess.run([ns, "timers.tcl"], capture_output=True, text=True, cwd=tmp_path, timeout=60, check=True).stdout
+    reported = {int(w[1]): [float(x) for x in w[2:]] for w in (line.split() for line in out.splitlines()) if w[:1] == ["timer"]}
+    assert sorted(reported) == tcp
+    for i in tcp:
+        rto = ns2.transport(sample.flows[i], sample)["rto"]
+        given = [parse_duration_ns(rto[k], k) / 1e9 for k in ("initial", "min", "max")]
+        assert given == pytest.approx(reported[i]), (sample.name, sample.flows[i].cc)
 
 
 # --- committed samples rerun -------------------------------------------------------

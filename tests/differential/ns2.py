@@ -34,8 +34,9 @@ from tcplab.differential.scenario import BIG_QUEUE, UDP_PAYLOAD, access_delay_s,
 from tcplab.differential.space import MSS, Flow, Sample, flow_classes  # noqa: E402
 from tcplab.emu.crosscheck import sawtooth_period_s  # noqa: E402
 
-#: Seeds of a sample with random loss (one without): 5, doubled while the seed means
-#: are too imprecise for the targets, up to 40 (docs/differential.md, "Seeds").
+#: Seeds of a sample: 5, doubled while the seed means are too imprecise for the
+#: targets, up to 40 (docs/differential.md, "Seeds"); without random loss the seeds
+#: are phase replicas (:meth:`Sample.replica`).
 REPLICATION = campaign.Replication(initial=5, most=40)
 #: cwnd is sampled this often for the sawtooth period (flows beyond the first four are not traced).
 CWND_SAMPLE_S = 0.1
@@ -152,10 +153,21 @@ def tcl(sample: Sample, seed: int) -> str:
     return "\n".join(lines)
 
 
+def script_of(sample: Sample, seed: int) -> str:
+    """ns-2's script of the sample's replica ``seed`` (:meth:`Sample.replica`)."""
+    return tcl(sample.replica(seed), seed)
+
+
+def initial_seeds() -> list[int]:
+    """The seeds every sample is compared on first (random loss or phase replicas)."""
+    return list(range(1, 1 + REPLICATION.initial))
+
+
 def run_ns2(sample: Sample, seed: int, directory: Path, ns: str) -> RunMetrics:
     """Runs the sample's ns-2 script for ``seed`` and reads its figures."""
     script = directory / f"ns2-seed{seed}.tcl"
-    script.write_text(tcl(sample, seed))
+    script.write_text(script_of(sample, seed))
+    sample = sample.replica(seed)  # its flows' starts are the goodputs' origins
     proc = subprocess.run([ns, script.name], capture_output=True, text=True, timeout=NS2_TIMEOUT_S, cwd=directory)
     if proc.returncode != 0:
         raise RuntimeError(f"ns-2 failed on {script}: {proc.stderr.strip()[-400:]}")
@@ -202,28 +214,30 @@ def ns2_ran(sample: Sample, directory: Path) -> bool:
     sample (ns-2's stored figures stand for it only then), for every seed it was
     compared on."""
     stored = directory / campaign.OUTCOME
-    seeds = (Comparison.from_json(json.loads(stored.read_text())).seeds if stored.exists()
-             else campaign.seeds_for(sample, REPLICATION.initial))
+    seeds = Comparison.from_json(json.loads(stored.read_text())).seeds if stored.exists() else initial_seeds()
     scripts = {s: directory / f"ns2-seed{s}.tcl" for s in seeds}
-    return all(path.exists() and path.read_text() == tcl(sample, s) for s, path in scripts.items())
+    return all(path.exists() and path.read_text() == script_of(sample, s) for s, path in scripts.items())
 
 
 def write_scenario(sample: Sample, directory: Path) -> dict:
     """Saves tcplab's scenario of the sample beside ns-2's scripts; returns it."""
     doc = scenario_of(sample)
+    phases = "" if sample.random else "; seeds K > 1 start its flows later (tcplab.differential.space.Sample.replica)"
     campaign.write_scenario(directory, sample, doc, f"ns-2's side: ns2-seed<K>.tcl, written beside it by "
-                            f"tests/differential/ns2.py --space {sample.space} --seed {sample.seed} --only {sample.index}")
+                            f"tests/differential/ns2.py --space {sample.space} --seed {sample.seed} --only {sample.index}"
+                            + phases)
     return doc
 
 
 def simulate_runs(sample: Sample, directory: Path, seeds: list[int]) -> list[RunMetrics]:
-    """tcplab's runs of the sample on ``seeds`` (its scenario file rewritten)."""
+    """tcplab's runs of the sample on ``seeds`` (its scenario file, seed 1's, rewritten;
+    :meth:`Sample.replica` gives the others)."""
     import tcplab
 
-    doc = write_scenario(sample, directory)
+    write_scenario(sample, directory)
     runs = []
     for s in seeds:
-        runs.append(measure(tcplab.run(tcplab.load(doc, seed=s))))
+        runs.append(measure(tcplab.run(tcplab.load(scenario_of(sample.replica(s)), seed=s))))
         runs[-1].srtt_ms = [None] * len(sample.flows)  # ns-2's side has none to compare
     return runs
 
@@ -242,7 +256,7 @@ def compare(sample: Sample, directory: Path, ns: str) -> Comparison:
     directory.mkdir(parents=True, exist_ok=True)
     ours: list[RunMetrics] = []
     theirs: list[RunMetrics] = []
-    seeds = campaign.seeds_for(sample, REPLICATION.initial)
+    seeds = initial_seeds()
     while seeds:
         outcome.seeds += seeds
         try:

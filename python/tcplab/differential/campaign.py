@@ -45,7 +45,8 @@ def seeds_for(sample: Sample, seeds_when_random: int) -> list[int]:
 
 @dataclass(frozen=True)
 class Replication:
-    """How many seeds a sample with random loss is compared on: ``initial`` first, then
+    """How many seeds a sample is compared on (random loss, or :meth:`~.space.Sample.replica`'s phases;
+    the kernel runs each sample on :func:`seeds_for`'s): ``initial`` first, then
     twice as many, again and again, while the comparison is too imprecise to judge by
     its targets, up to ``most``.
 
@@ -62,7 +63,7 @@ class Replication:
 
     def more_seeds(self, outcome: Comparison) -> list[int]:
         """The seeds to add to ``outcome`` (none when it is precise enough, has the most
-        seeds, or ran one seed: a sample without random loss)."""
+        seeds, or ran one seed)."""
         n = len(outcome.seeds)
         if outcome.status != "compared" or n < 2 or n >= self.most or outcome.precise_enough():
             return []

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .metrics import Comparison, flow_target, mean_of, targets
+from .space import PHASE_JITTER_S
 
 EXPLANATIONS = "explanations.toml"
 
@@ -199,7 +200,8 @@ def _seed_note(outcomes: list[Comparison]) -> str:
         return ""
     runs = ", ".join(f"{n} seed{'s' if n > 1 else ''}: {k}" for n, k in sorted(sizes.items()))
     imprecise = [c.name for c in compared if len(c.seeds) > 1 and not c.precise_enough()]
-    note = f" Samples by seeds run ({runs})."
+    note = (f" Samples by seeds run ({runs}): draws of the random loss, or, without it and against a deterministic "
+            f"reference, phase replicas with flows starting up to {PHASE_JITTER_S * 1e3:g} ms later (docs/differential.md, \"Seeds\").")
     if imprecise:
         note += (f" Still spread more than half a target's tolerance at their last seed: {len(imprecise)} "
                  f"({', '.join(imprecise)}).")
