@@ -146,9 +146,9 @@ class Sample:
         ns-2 from 22 to 30 Mb/s, because one recovery's burst then overflows the
         573-packet queue by five packets. So seed 1 is the drawn sample and seed k > 1
         starts each flow later by its own offset, uniform in [0, :data:`PHASE_JITTER_S`)
-        to 0.1 ms and fixed by the sample's name and ``k``: a few packet times at the
-        slowest bottleneck drawn, short against every duration. Both backends run the
-        same replica."""
+        to 0.1 ms and fixed by the sample's name and ``k``: up to a packet time at the
+        slowest bottleneck drawn (1,500 bytes at 1 Mb/s take 12 ms), thousands at the
+        fastest, and short against every duration. Both backends run the same replica."""
         if seed == 1 or self.random:
             return self
         rng = random.Random(f"{self.name}/phase/{seed}")
