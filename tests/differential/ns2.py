@@ -158,11 +158,6 @@ def script_of(sample: Sample, seed: int) -> str:
     return tcl(sample.replica(seed), seed)
 
 
-def initial_seeds() -> list[int]:
-    """The seeds every sample is compared on first (random loss or phase replicas)."""
-    return list(range(1, 1 + REPLICATION.initial))
-
-
 def run_ns2(sample: Sample, seed: int, directory: Path, ns: str) -> RunMetrics:
     """Runs the sample's ns-2 script for ``seed`` and reads its figures."""
     script = directory / f"ns2-seed{seed}.tcl"
@@ -214,19 +209,17 @@ def ns2_ran(sample: Sample, directory: Path) -> bool:
     sample (ns-2's stored figures stand for it only then), for every seed it was
     compared on."""
     stored = directory / campaign.OUTCOME
-    seeds = Comparison.from_json(json.loads(stored.read_text())).seeds if stored.exists() else initial_seeds()
+    seeds = Comparison.from_json(json.loads(stored.read_text())).seeds if stored.exists() else REPLICATION.first_seeds()
     scripts = {s: directory / f"ns2-seed{s}.tcl" for s in seeds}
     return all(path.exists() and path.read_text() == script_of(sample, s) for s, path in scripts.items())
 
 
-def write_scenario(sample: Sample, directory: Path) -> dict:
-    """Saves tcplab's scenario of the sample beside ns-2's scripts; returns it."""
-    doc = scenario_of(sample)
+def write_scenario(sample: Sample, directory: Path) -> None:
+    """Saves tcplab's scenario of the sample (seed 1's) beside ns-2's scripts."""
     phases = "" if sample.random else "; seeds K > 1 start its flows later (tcplab.differential.space.Sample.replica)"
-    campaign.write_scenario(directory, sample, doc, f"ns-2's side: ns2-seed<K>.tcl, written beside it by "
+    campaign.write_scenario(directory, sample, scenario_of(sample), f"ns-2's side: ns2-seed<K>.tcl, written beside it by "
                             f"tests/differential/ns2.py --space {sample.space} --seed {sample.seed} --only {sample.index}"
                             + phases)
-    return doc
 
 
 def simulate_runs(sample: Sample, directory: Path, seeds: list[int]) -> list[RunMetrics]:
@@ -256,7 +249,7 @@ def compare(sample: Sample, directory: Path, ns: str) -> Comparison:
     directory.mkdir(parents=True, exist_ok=True)
     ours: list[RunMetrics] = []
     theirs: list[RunMetrics] = []
-    seeds = initial_seeds()
+    seeds = REPLICATION.first_seeds()
     while seeds:
         outcome.seeds += seeds
         try:

@@ -61,6 +61,10 @@ class Replication:
     initial: int
     most: int
 
+    def first_seeds(self) -> list[int]:
+        """The seeds every sample is compared on first."""
+        return list(range(1, 1 + self.initial))
+
     def more_seeds(self, outcome: Comparison) -> list[int]:
         """The seeds to add to ``outcome`` (none when it is precise enough, has the most
         seeds, or ran one seed)."""

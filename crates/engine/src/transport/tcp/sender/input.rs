@@ -56,8 +56,7 @@ impl TcpSender {
     pub(super) fn on_syn_ack(&mut self, now: SimTime, seg: &TcpSegment, out: &mut Outbox) {
         let acked = self.board.ack_to(seg.ack);
         if let Some(sent) = acked.rtt_sample_from {
-            self.rtt.sample_between(sent, now, RttSource::Timed);
-            self.stats.record_rtt(self.rtt.srtt());
+            self.feed_rto_estimator(sent, now, RttSource::Timed);
         }
         self.conn = Connection::Established;
         self.snd_una = seg.ack;
@@ -96,9 +95,7 @@ impl TcpSender {
         } else if seg.ack == self.snd_una && !self.board.is_empty() && seg.payload_bytes == 0 {
             if let Some(echo) = ts_ecr.filter(|_| self.p.rtt_samples_from_duplicates) {
                 // Before the timer restarts on it, as ns-2's `timerfix_` orders them.
-                self.rtt
-                    .sample_between(SimTime(echo), now, RttSource::Timestamp);
-                self.stats.record_rtt(self.rtt.srtt());
+                self.feed_rto_estimator(SimTime(echo), now, RttSource::Timestamp);
             }
             facts.delivered += self.on_duplicate_ack(now);
         }
@@ -212,6 +209,13 @@ impl TcpSender {
         }
     }
 
+    /// One RTT sample, of a segment (or echo) sent at `sent`, for the RTO estimator
+    /// (RFC 6298 (2.2)/(2.3)); the flow's SRTT statistics follow it.
+    fn feed_rto_estimator(&mut self, sent: SimTime, now: SimTime, source: RttSource) {
+        self.rtt.sample_between(sent, now, source);
+        self.stats.record_rtt(self.rtt.srtt());
+    }
+
     /// Feeds the RTO estimator by its sampling rule and returns the algorithm's RTT
     /// sample for this ACK.
     fn sample_rtt(&mut self, now: SimTime, seg: &TcpSegment, acked: &Acked) -> Option<SimTime> {
@@ -230,8 +234,7 @@ impl TcpSender {
             (None, RttSampling::OncePerRtt) => timed.map(|sent| (sent, RttSource::Timed)),
         };
         if let Some((sent, source)) = sample {
-            self.rtt.sample_between(sent, now, source);
-            self.stats.record_rtt(self.rtt.srtt());
+            self.feed_rto_estimator(sent, now, source);
         }
         // The algorithm measures every ACK whatever the estimator's rule: ns-2's
         // once-per-RTT timing (`rtt_active_`) feeds only its RTO, while its Vegas
