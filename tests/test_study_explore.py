@@ -61,6 +61,39 @@ def test_the_default_reading_repeats_the_plain_runs(explored):
     assert small["goodput_bps"].tolist() != plain["goodput_bps"].tolist()
 
 
+def test_every_unstated_parameter_of_lan_changes_its_runs(explored):
+    """The RTO sweep's window (20, 50, 140 packets) once set only the receive buffer,
+    under the ns2 profile's 20-segment window: all three readings ran one simulation.
+    Each reading of it now moves the runs, and the map warns of none."""
+    everything = runs_frame(explored / "explore" / "sweeps" / "rto_star")
+    at = {w: everything[(everything["queue_packets"] == 50) & (everything["rto_window"] == w)].sort_values(
+        ["rto_s", "delay_ms"])["goodput_bps"].tolist() for w in (20, 50, 140)}
+    assert at[20] != at[50] and at[50] != at[140]
+    data = json.loads((explored / "explore" / "explore.json").read_text())
+    assert data["inert"] == []
+    assert "No effect" not in (explored / "report.md").read_text()
+
+
+def test_a_parameter_whose_readings_change_no_result_is_named_in_the_map():
+    """Hand-made summaries: ``window``'s two readings give the same results at every
+    point of the sweep it applies to, ``queue``'s do not."""
+    import pandas as pd
+    from tcplab.studies.explore import inert_parameters, map_markdown
+
+    unstated = [{"name": "queue", "values": [20, 50], "default": 50, "why": "."},
+                {"name": "window", "values": [20, 50], "default": 50, "why": "."}]
+    summary = pd.DataFrame([{"queue": q, "window": w, "rto_s": r, "point": f"p{q}{w}{r}", "runs": 1, "failed": 0,
+                             "goodput_bps": 1e6 * q + r, "goodput_bps_ci": float("nan")}
+                            for q in (20, 50) for w in (20, 50) for r in (0.1, 0.2)])
+    parameters = {"rto": ["queue", "window", "rto_s"]}
+    assert inert_parameters(unstated, {"rto": summary}, {"rto": ["queue", "window"]}, parameters) == ["window"]
+    moved = summary.assign(goodput_bps=summary["goodput_bps"] + summary["window"])
+    assert inert_parameters(unstated, {"rto": moved}, {"rto": ["queue", "window"]}, parameters) == []
+    data = {"readings": [{"queue": 50, "window": 50}, {"queue": 20, "window": 50}], "unstated": unstated,
+            "grades": {"c1": ["fails", "fails"]}, "inert": ["window"]}
+    assert any(line.startswith("**No effect: the readings of window changed no run's result") for line in map_markdown(data))
+
+
 def test_one_at_a_time_varies_each_unstated_value_alone_around_the_default():
     """Hand-worked: two parameters of 3 and 2 values give the default and the 2 + 1
     other values, each alone; the grid gives all 6 combinations, the default first."""

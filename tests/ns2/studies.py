@@ -1,9 +1,11 @@
-"""ns-2's answer on the studies' own points (#30 item 1): the highspeed study's Table 2
-(one flow, 5 variants × 5 RTTs), Table 3 (two flows of one variant, RTT 10 ms and
-10/20/30/60 ms) and TCP-friendliness (Reno against each variant, 10 and 100 ms), run
-by ns-2.35's Agent/TCP/Linux with the Linux 2.6.22 modules of the same names, on the
-study's default reading: 1 Gbit/s bottleneck, 50-packet DropTail, 10 Gbit/s access,
-Bernoulli 10^-6 loss, 60 s.
+"""ns-2's answer on the studies' own points (#30 item 1), one file per study beside it
+(``<study>/ns2.json``), which the study report grades every conclusion it can on.
+
+highspeed (this file): Table 2 (one flow, 5 variants × 5 RTTs), Table 3 (two flows of
+one variant, RTT 10 ms and 10/20/30/60 ms) and TCP-friendliness (Reno against each
+variant, 10 and 100 ms), run by ns-2.35's Agent/TCP/Linux with the Linux 2.6.22
+modules of the same names, on the study's default reading: 1 Gbit/s bottleneck,
+50-packet DropTail, 10 Gbit/s access, Bernoulli 10^-6 loss, 60 s.
 
 Each point is rendered with the differential suite's ns-2 script writer
 (tests/differential/ns2.py: the same topology, queue and loss conventions that suite
@@ -12,7 +14,9 @@ a copy of tcplab's choices. The study report reads the values back
 (``python/tcplab/studies/highspeed/ns2.json``) and grades every conclusion it can on
 them, next to tcplab's grade.
 
-    python tests/ns2/studies.py [--seeds 3] [--out python/tcplab/studies/highspeed/ns2.json]
+lan: tests/ns2/study_lan.py.
+
+    python tests/ns2/studies.py [--study highspeed|lan] [--seeds 3] [--out FILE]
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ from tcplab.differential.space import Flow, Loss, Sample  # noqa: E402
 #: The study's variant names → ns-2 TCP/Linux module names.
 MODULES = {"reno": "reno", "hstcp": "highspeed", "stcp": "scalable", "bic": "bic", "cubic": "cubic"}
 NECK_BPS, QUEUE, ACCESS_FACTOR, LOSS, DURATION_S = 1e9, 50, 10.0, 1e-6, 60.0
-DEFAULT_OUT = HERE.parent.parent / "python" / "tcplab" / "studies" / "highspeed" / "ns2.json"
+STUDIES_DIR = HERE.parent.parent / "python" / "tcplab" / "studies"
+REFERENCE = ("ns-2.35 Agent/TCP/Linux (Linux 2.6.22 modules), TCPSink/Sack1, one ACK per segment, timestamps; "
+             "tests/ns2/studies.py")
 
 
 def _sample(index: int, rtts_s: list[float], ccs: list[str]) -> Sample:
@@ -72,22 +78,31 @@ def _run(point, seeds: int, ns: str) -> dict:
             "flows": {k: {"goodput_bps": v} for k, v in flows.items()}}
 
 
+def _studies() -> dict:
+    """Study name → (its points, the runner of one point, the reference's description)."""
+    import study_lan
+
+    return {"highspeed": (points, _run, REFERENCE), "lan": (study_lan.points, study_lan.run, study_lan.REFERENCE)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--study", choices=["highspeed", "lan"], default="highspeed")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--out", type=Path, help="default: python/tcplab/studies/<study>/ns2.json")
     args = ap.parse_args(argv)
     ns = shutil.which("ns")
     if ns is None:
         print("ns-2 (`ns`) is not installed: requirements/debian.txt", file=sys.stderr)
         return 2
+    study_points, run_point, reference = _studies()[args.study]
+    out = args.out or STUDIES_DIR / args.study / "ns2.json"
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(lambda p: _run(p, args.seeds, ns), points()))
-    doc = {"reference": "ns-2.35 Agent/TCP/Linux (Linux 2.6.22 modules), TCPSink/Sack1, one ACK per segment, "
-                        "timestamps; tests/ns2/studies.py", "seeds": args.seeds, "points": results}
-    args.out.write_text(json.dumps(doc, indent=1) + "\n")
-    print(f"wrote {args.out}")
+        results = list(pool.map(lambda p: run_point(p, args.seeds, ns), study_points()))
+    doc = {"reference": reference, "seeds": args.seeds, "points": results}
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"wrote {out}")
     return 0
 
 

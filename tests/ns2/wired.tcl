@@ -4,7 +4,7 @@
 #   c0 ..c(N-1) -(access)-> r -(bottleneck: queue, optional random loss)-> server
 #
 # usage: ns wired.tcl key=value ...   (every key has a default below)
-# prints "flow I START ACKED TIMEOUTS RETX_PACKETS" per flow, then "drops N" and
+# prints "flow I START ACKED TIMEOUTS RETX_PACKETS SRTT_S" per flow, then "drops N" and
 # "departures N" for the bottleneck queue (random losses are not counted there).
 
 array set opt {
@@ -13,7 +13,7 @@ array set opt {
     access_bw 10Mb  access_delay 0.5ms  neck_bw 10Mb  neck_delay 0.5ms
     queue DropTail  qlim 50  red_bytes 0  red_qbytes 0  red_thresh 0  red_maxthresh 0
     red_qweight -1  red_pktsize 500  red_gentle 1  red_targetdelay 0.005
-    loss 0  duration 30  spacing 0  seed 1  trace 0
+    loss 0  duration 30  spacing 0  seed 1  trace 0  tick 0.0001
 }
 source [file join [file dirname [info script]] common.tcl]
 parse_options wired.tcl
@@ -23,6 +23,8 @@ set ns [new Simulator]
 seed_default_rng $opt(seed)
 
 match_tcplab_tcp $opt(window) $opt(iw) $opt(minrto) $opt(maxrto) $opt(rtoinit)
+# tick=0.01 is ns-2's own tcpTick_ (a study's reference runs ns-2 as its paper would).
+Agent/TCP set tcpTick_ $opt(tick)
 Agent/TCP set singledup_ $opt(singledup)
 Agent/TCP/Newreno set newreno_changes1_ $opt(impatient)
 Queue/DropTail set summarystats_ false
@@ -78,7 +80,9 @@ for {set i 0} {$i < $opt(flows)} {incr i} {
 proc finish {} {
     global opt tcp start qmon
     for {set i 0} {$i < $opt(flows)} {incr i} {
-        puts "flow $i $start($i) [$tcp($i) set ack_] [$tcp($i) set nrexmit_] [$tcp($i) set nrexmitpack_]"
+        # srtt_ is in ticks, scaled by 8 (tcp.cc, T_SRTT_BITS).
+        set srtt [expr {[$tcp($i) set srtt_] / 8.0 * $opt(tick)}]
+        puts "flow $i $start($i) [$tcp($i) set ack_] [$tcp($i) set nrexmit_] [$tcp($i) set nrexmitpack_] $srtt"
     }
     puts "drops [$qmon set pdrops_]"
     puts "departures [$qmon set pdepartures_]"

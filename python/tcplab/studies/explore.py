@@ -72,11 +72,13 @@ class Exploration:
     #: How the readings were drawn (``shape.EXPLORE_DESIGNS``) and what they run, in words.
     design: str = "grid"
     note: str = ""
+    #: Unstated parameters whose readings changed no run's result (:func:`inert_parameters`).
+    inert: list[str] = dataclasses.field(default_factory=list)
 
     def to_json(self) -> dict:
         """What ``explore.json`` holds (the main report reads it back)."""
         return {"readings": self.readings, "grades": self.grades, "unstated": self.unstated, "design": self.design,
-                "note": self.note}
+                "note": self.note, "inert": self.inert}
 
 
 def unstated_parameters(study) -> list[dict]:
@@ -168,7 +170,7 @@ def explore_study(study, out: Path, *, jobs: int | None, dask: str | None, runne
     if len(readings) > MAX_READINGS:
         raise ExploreError(f"study '{study.name}': {len(readings)} readings of its unstated parameters; at most "
                            f"{MAX_READINGS} are explored")
-    summaries, applies = {}, {}
+    summaries, applies, parameters = {}, {}, {}
     for declaration in explored_sweeps(study):
         explored, added = _explored_declaration(declaration, unstated, settings["design"])
         spec = dataclasses.replace(sweep_spec(study, explored, quick=True), seed_ignores=tuple(added))
@@ -179,6 +181,7 @@ def explore_study(study, out: Path, *, jobs: int | None, dask: str | None, runne
         summaries[name] = point_summary(runs, [p.name for p in spec.parameters], metrics,
                                         order=[point_id(p) for p in spec.points()])
         applies[name] = added
+        parameters[name] = [p.name for p in spec.parameters]
     factor = study_factor(study.data)
     published = study.data.get("published", [])
     conclusions = explored_conclusions(study)
@@ -193,11 +196,36 @@ def explore_study(study, out: Path, *, jobs: int | None, dask: str | None, runne
         for c in conclusions:
             outcome = evaluate(c["check"], at, measured, published)
             grades[c["text"]].append(grade(c, outcome, factor).word)
-    result = Exploration(readings, grades, unstated, settings["design"], settings["note"])
+    result = Exploration(readings, grades, unstated, settings["design"], settings["note"],
+                         inert_parameters(unstated, summaries, applies, parameters))
     (out / "explore.json").write_text(json.dumps(result.to_json(), indent=1, default=str))
     (out / "explore.md").write_text("\n".join([f"# {study.title}: the unstated parameters explored", "",
                                                *map_markdown(result)]))
     return result
+
+
+def inert_parameters(unstated: list[dict], summaries: dict, applies: dict, parameters: dict) -> list[str]:
+    """The unstated parameters whose readings gave every point of every sweep they apply
+    to the same results: the fields they set changed nothing the simulation does (the
+    lan study's window in its RTO sweep once set the receive buffer under a window the
+    ``ns2`` profile caps at 20 segments, and its three readings ran one simulation).
+    Such a parameter cannot decide any conclusion, and the map says so."""
+    inert = []
+    for u in unstated:
+        name = u["name"]
+        sweeps = [s for s, added in applies.items() if name in added]
+        if sweeps and not any(_moves_results(summaries[s], name, parameters[s]) for s in sweeps):
+            inert.append(name)
+    return inert
+
+
+def _moves_results(summary, name: str, parameters: list[str]) -> bool:
+    """Whether some point's results in ``summary`` differ between values of ``name``
+    with every other parameter held."""
+    results = [c for c in summary.columns if c not in parameters and c not in ("point", "runs", "failed")]
+    others = [p for p in parameters if p != name]
+    groups = summary.groupby(others, dropna=False) if others else [(None, summary)]
+    return any(len(group[results].drop_duplicates()) > 1 for _, group in groups)
 
 
 def _at_reading(df, reading: dict):
@@ -285,6 +313,8 @@ def map_markdown(result: Exploration | dict) -> list[str]:
     lines.append(f"**{best}**" if beats else best)
     if noise:
         lines += ["", noise]
+    if data.get("inert"):
+        lines += ["", f"**{inert_sentence(data)}**"]
     lines += ["", "Where each conclusion reproduces:", ""]
     for text, row in grades.items():
         where = [reading_label(readings[i]) for i, g in enumerate(row) if g == "reproduced"]
@@ -322,4 +352,13 @@ def map_html(result: Exploration | dict) -> str:
         parts.append(f"<p class='note'><b>{e(best)}</b></p>")
     if noise:
         parts.append(f"<p class='note'>{e(noise)}</p>")
+    if data.get("inert"):
+        parts.append(f"<p class='note'><b>{e(inert_sentence(data))}</b></p>")
     return "".join(parts)
+
+
+def inert_sentence(data: dict) -> str:
+    """The map's warning about unstated parameters whose readings changed no result."""
+    names = ", ".join(data["inert"])
+    return (f"No effect: the readings of {names} changed no run's result, so the map cannot say what they decide; "
+            "the scenario fields they set are overridden or unused (a fault of the study's declaration).")

@@ -24,13 +24,17 @@ class Reference:
     name: str
     points: list[dict]
 
-    def summaries(self) -> dict:
+    def summaries(self, on: dict | None = None) -> dict:
         """Sweep name → per-point summary (parameters and each run metric's mean), as
-        :func:`tcplab.sweeps.point_summary` gives tcplab's."""
+        :func:`tcplab.sweeps.point_summary` gives tcplab's. With ``on`` (tcplab's
+        summaries), only the points tcplab ran: a quick run's checks read its coarser
+        grid, and the reference's grade must come from the same points."""
         import pandas as pd
 
         rows: dict[str, list[dict]] = {}
         for p in self.points:
+            if on is not None and not _ran(on.get(p["sweep"]), p["point"]):
+                continue
             row = dict(p["point"])
             for metric, values in p["runs"].items():
                 row[metric] = _mean(values)
@@ -58,6 +62,16 @@ class Reference:
             if values:
                 return _mean(values) * spec.get("scale", 1.0), None
         return None, None
+
+
+def _ran(summary, point: dict) -> bool:
+    """Whether tcplab's ``summary`` of a sweep has a row at ``point``'s parameters."""
+    if summary is None or any(k not in summary.columns for k in point):
+        return False
+    rows = summary
+    for k, v in point.items():
+        rows = rows[rows[k] == v]
+    return len(rows) > 0
 
 
 def _mean(values: list[float]) -> float:

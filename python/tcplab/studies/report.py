@@ -116,7 +116,7 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
             continue
         outcome = evaluate(c["check"], summaries, lambda spec: measure(spec, out), data.get("published", []))
         conclusions.append(Checked(c["text"], outcome, grade(c, outcome, factor),
-                                   _on_reference(c, reference, factor, data.get("published", []))))
+                                   _on_reference(c, reference, factor, data.get("published", []), summaries)))
         comparisons.extend(outcome.comparisons)
 
     md = _markdown(study, specs, outcomes, figures, comparisons, conclusions, quick, out, recorded)
@@ -274,13 +274,14 @@ def _reason(g: Grade) -> str:
     return "" if g.word in ("fails", "not decided") else f" ({g.reason})"
 
 
-def _on_reference(conclusion: dict, reference, factor: float, published: list[dict]) -> tuple[Grade, Outcome] | None:
-    """The conclusion's check graded on the reference's runs, if it ran every sweep
-    the check reads."""
+def _on_reference(conclusion: dict, reference, factor: float, published: list[dict],
+                  summaries: dict) -> tuple[Grade, Outcome] | None:
+    """The conclusion's check graded on the reference's runs of the points tcplab ran
+    (``summaries``), if it ran every sweep the check reads."""
     sweeps = check_sweeps(conclusion["check"])
     if reference is None or not sweeps or not all(reference.covers(s) for s in sweeps):
         return None
-    outcome = evaluate(conclusion["check"], reference.summaries(), reference.measure, published)
+    outcome = evaluate(conclusion["check"], reference.summaries(on=summaries), reference.measure, published)
     return grade(conclusion, outcome, factor), outcome
 
 
@@ -290,7 +291,8 @@ def _ns2_note(c: Checked) -> str:
         return ""
     g, o = c.ns2
     value = o.value if not isinstance(o.value, list) else (o.value[0] if len(o.value) == 1 else None)
-    shown = f", {value:.3g}" if isinstance(value, (int, float)) else ""
+    # One number says it; per-group rules (an optimum per delay) need ns-2's own words.
+    shown = f", {value:.3g}" if isinstance(value, (int, float)) else f" ({o.detail.rstrip('.')})"
     return f" ns-2 on the same points: {g.word}{shown}."
 
 

@@ -1,0 +1,60 @@
+"""ns-2's runs of the studies' own points (tests/ns2/studies.py, #30 item 1): the stored
+reference is what ns-2 gives today, and a study's report grades ns-2 on the points its
+own run covered, no more."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pandas as pd
+import pytest
+from conftest import REPO
+from test_ns2_differential import ensure_ns2
+
+sys.path.insert(0, str(REPO / "tests" / "ns2"))
+import study_lan  # noqa: E402
+
+LAN_REFERENCE = REPO / "python" / "tcplab" / "studies" / "lan" / "ns2.json"
+
+
+@pytest.mark.parametrize("sweep, point", [
+    ("buffer_star", {"buffer": 60, "delay_ms": 20}),
+    ("buffer_one_client", {"buffer": 30, "delay_ms": 20}),
+    ("rto_star", {"rto_s": 0.025, "delay_ms": 1}),
+    ("rto_default_star", {"delay_ms": 0.1}),
+])
+def test_lan_reference_is_what_ns2_gives_today(sweep, point):
+    """ns-2 draws no random number on these points: a rerun repeats the stored figures
+    to the digit, or the stored reference (and every ns-2 grade the lan report shows)
+    is stale."""
+    ns = ensure_ns2()
+    stored = next(p for p in json.loads(LAN_REFERENCE.read_text())["points"]
+                  if p["sweep"] == sweep and p["point"] == point)
+    star = next(s for w, params, s in study_lan.points() if w == sweep and params == point)
+    assert study_lan.run((sweep, point, star), 1, ns)["runs"] == stored["runs"]
+
+
+def test_the_rto_sweep_runs_ns2_with_a_fixed_rto_and_the_window_of_50():
+    """The points say what the study says: a 50-packet window in the RTO sweeps, ns-2.35's
+    defaults elsewhere, a fixed RTO as minrto_ = maxrto_."""
+    star = next(s for w, params, s in study_lan.points() if w == "rto_star" and params["rto_s"] == 0.1)
+    args = dict(a.split("=") for a in star.ns2_args(1))
+    assert (args["window"], args["iw"], args["minrto"], args["maxrto"], args["rtoinit"]) == ("50", "2", "0.1", "0.1", "0.1")
+    default = next(s for w, params, s in study_lan.points() if w == "rto_default_star")
+    args = dict(a.split("=") for a in default.ns2_args(1))
+    assert (args["minrto"], args["maxrto"], args["rtoinit"]) == ("0.2", "60.0", "3.0")
+
+
+def test_the_reference_is_graded_on_the_points_tcplab_ran():
+    """A quick run's optimum over its coarse grid must be set against ns-2's optimum over
+    the same grid: the reference's summary keeps only the points tcplab's has."""
+    from tcplab.studies.reference import Reference
+
+    points = [{"sweep": "rto_star", "point": {"rto_s": r, "delay_ms": 1}, "runs": {"goodput_bps": [g]}}
+              for r, g in ((0.05, 9.0e6), (0.075, 9.6e6), (0.1, 9.4e6))]
+    ref = Reference("test", points)
+    ours = {"rto_star": pd.DataFrame({"rto_s": [0.05, 0.1], "delay_ms": [1.0, 1.0], "goodput_bps": [1.0, 2.0]})}
+    assert sorted(ref.summaries(on=ours)["rto_star"]["rto_s"]) == [0.05, 0.1]
+    assert sorted(ref.summaries()["rto_star"]["rto_s"]) == [0.05, 0.075, 0.1]
+    assert "rto_star" not in ref.summaries(on={})
