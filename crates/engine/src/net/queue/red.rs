@@ -21,9 +21,13 @@
 //!    (ns-2.35's default `use_mark_p_ true` sends even averages above the hard
 //!    threshold through this probability instead of a "forced" drop; so does tcplab.)
 //! 3. Admitted packets still respect the hard limit (tail drop, which also resets the
-//!    counts, as ns-2 does unless `ns1_compat_`).
+//!    counts, as ns-2 does unless `ns1_compat_`). The limit is ns-2's: an arrival is
+//!    refused when what the queue holds before it has reached the limit (`red.cc`,
+//!    `qlen >= qlim`), so a byte limit admits a packet while one byte is free and the
+//!    backlog can pass the limit by less than one packet (a 9,180-byte frame on a
+//!    150,000-byte queue holding 149,999 bytes). DropTail's byte limit counts the
+//!    arrival (Linux's bfifo).
 
-use super::has_room;
 use crate::config::{Amount, RedConfig, SizeUnit};
 use crate::metrics::DropCause;
 use crate::rng::Rng;
@@ -225,7 +229,11 @@ impl Red {
         } else {
             self.congested = false;
         }
-        if has_room(self.limit, len_packets, len_bytes, size_bytes) {
+        let held = match self.limit.unit {
+            SizeUnit::Packets => len_packets,
+            SizeUnit::Bytes => len_bytes,
+        };
+        if held < self.limit.value {
             Ok(())
         } else {
             self.count = 0;
@@ -258,6 +266,28 @@ mod tests {
         };
         // 8 Mbps and 1000-byte packets: 1000 packets per second, so 1 ms idle = 1 packet.
         Red::new(&cfg, 8_000_000, SimTime::ZERO, Rng::for_component(1, "red"))
+    }
+
+    /// ns-2's `red.cc` refuses an arrival once the backlog before it has reached the
+    /// limit (`qlen >= qlim`), in bytes as in packets: a 9,180-byte frame enters a
+    /// 150,000-byte queue holding 149,999 bytes (backlog 159,179), not one holding
+    /// 150,000. The average is kept below min_th so that only the limit decides.
+    #[test]
+    fn the_byte_limit_refuses_an_arrival_only_once_the_backlog_has_reached_it() {
+        let mut q = red(1e9, 2e9, 0.002);
+        q.limit = Amount {
+            value: 150_000,
+            unit: SizeUnit::Bytes,
+        };
+        let now = SimTime::from_ms(1);
+        assert_eq!(q.admit(now, 100, 149_999, 9_180), Ok(()));
+        assert_eq!(q.admit(now, 100, 150_000, 64), Err(DropCause::Queue));
+        q.limit = Amount {
+            value: 100,
+            unit: SizeUnit::Packets,
+        };
+        assert_eq!(q.admit(now, 99, 10_000_000, 9_180), Ok(()));
+        assert_eq!(q.admit(now, 100, 0, 64), Err(DropCause::Queue));
     }
 
     #[test]
