@@ -67,7 +67,7 @@ test-heavy: install
 
 ## The whole differential suite against ns-2 (tests/ns2/README.md; CI runs a reduced set
 ## in `make test`); writes tests/ns2/RESULTS.md and, for the congestion-control modules,
-## tests/ns2/LINUX_CC.md with cwnd figures, and ns-2's runs of the highspeed and lan
+## tests/ns2/LINUX_CC.md with cwnd figures, and ns-2's runs of the highspeed, lan and jumbo
 ## studies' own points (python/tcplab/studies/*/ns2.json). Needs the Debian package ns2.
 ## Then the sampled comparisons of docs/differential.md (60 scenarios each of ns-2's
 ## Agent/TCP and TCP/Linux; reports in tests/differential/ns2-*/REPORT.md).
@@ -80,6 +80,7 @@ differential: install
 	-$(BIN)/python tests/ns2/sctp.py --study
 	-$(BIN)/python tests/ns2/studies.py --study highspeed
 	-$(BIN)/python tests/ns2/studies.py --study lan --seeds 1
+	-$(BIN)/python tests/ns2/studies.py --study jumbo --seeds 5
 	-$(BIN)/python tests/differential/ns2.py --space ns2-tcp --sample 60 --seed 1 --out tests/differential/ns2-tcp
 	-$(BIN)/python tests/differential/ns2.py --space ns2-linux --sample 60 --seed 1 --out tests/differential/ns2-linux
 

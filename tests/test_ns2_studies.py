@@ -13,9 +13,11 @@ from conftest import REPO
 from test_ns2_differential import ensure_ns2
 
 sys.path.insert(0, str(REPO / "tests" / "ns2"))
+import study_jumbo  # noqa: E402
 import study_lan  # noqa: E402
 
 LAN_REFERENCE = REPO / "python" / "tcplab" / "studies" / "lan" / "ns2.json"
+JUMBO_REFERENCE = REPO / "python" / "tcplab" / "studies" / "jumbo" / "ns2.json"
 
 
 @pytest.mark.parametrize("sweep, point", [
@@ -33,6 +35,30 @@ def test_lan_reference_is_what_ns2_gives_today(sweep, point):
                   if p["sweep"] == sweep and p["point"] == point)
     star = next(s for w, params, s in study_lan.points() if w == sweep and params == point)
     assert study_lan.run((sweep, point, star), 1, ns)["runs"] == stored["runs"]
+
+
+def test_jumbo_reference_is_what_ns2_gives_today():
+    """Replication 1 of the narrow backbone with jumbo frames, byte-mode RED, 5% loss
+    (RED's drops and the loss draw from seeded streams): the rerun repeats the stored
+    first replication to the digit."""
+    ns = ensure_ns2()
+    point = {"backbone": "narrow", "frames": "jumbo", "red": "byte", "condition": "loss5"}
+    stored = next(p for p in json.loads(JUMBO_REFERENCE.read_text())["points"] if p["point"] == point)
+    options = next(o for _, params, o in study_jumbo.points() if params == point)
+    rerun = study_jumbo.run(("table2", point, options), 1, ns)
+    for node, columns in stored["flows"].items():
+        for column, values in columns.items():
+            assert rerun["flows"][node][column] == values[:1], (node, column)
+    assert rerun["links"]["b->c"]["queue_max_bytes"] == stored["links"]["b->c"]["queue_max_bytes"][:1]
+
+
+def test_jumbo_points_read_the_path_length_cases_from_the_study():
+    """The far and near cases' access delays are the study's own (study.toml), not a copy:
+    node 7's path is the longest in delay_far (23 ms a hop) and the shortest in delay_near."""
+    far = next(o for _, p, o in study_jumbo.points() if p["condition"] == "delay_far")
+    near = next(o for _, p, o in study_jumbo.points() if p["condition"] == "delay_near")
+    far_ms, near_ms = ([float(x) for x in o["access"].split(",")] for o in (far, near))
+    assert far_ms[7] == max(far_ms) == 23 and near_ms[7] == min(near_ms) == 5
 
 
 def test_the_rto_sweep_runs_ns2_with_a_fixed_rto_and_the_window_of_50():

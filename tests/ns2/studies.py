@@ -14,9 +14,9 @@ a copy of tcplab's choices. The study report reads the values back
 (``python/tcplab/studies/highspeed/ns2.json``) and grades every conclusion it can on
 them, next to tcplab's grade.
 
-lan: tests/ns2/study_lan.py.
+lan: tests/ns2/study_lan.py; jumbo: tests/ns2/study_jumbo.py.
 
-    python tests/ns2/studies.py [--study highspeed|lan] [--seeds 3] [--out FILE]
+    python tests/ns2/studies.py [--study highspeed|lan|jumbo] [--seeds 3] [--out FILE]
 """
 
 from __future__ import annotations
@@ -80,14 +80,16 @@ def _run(point, seeds: int, ns: str) -> dict:
 
 def _studies() -> dict:
     """Study name → (its points, the runner of one point, the reference's description)."""
+    import study_jumbo
     import study_lan
 
-    return {"highspeed": (points, _run, REFERENCE), "lan": (study_lan.points, study_lan.run, study_lan.REFERENCE)}
+    return {"highspeed": (points, _run, REFERENCE), "lan": (study_lan.points, study_lan.run, study_lan.REFERENCE),
+            "jumbo": (study_jumbo.points, study_jumbo.run, study_jumbo.REFERENCE)}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--study", choices=["highspeed", "lan"], default="highspeed")
+    ap.add_argument("--study", choices=["highspeed", "lan", "jumbo"], default="highspeed")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, help="default: python/tcplab/studies/<study>/ns2.json")

@@ -7,7 +7,8 @@ and ns-2 part and where both miss the paper (#30 item 1).
 The file holds, per point, its sweep, its parameters and each replication's values::
 
     {"reference": "...", "points": [{"sweep": "table3", "point": {"variant": "reno", "rtt_ratio": 2},
-      "runs": {"goodput_bps": [...], "jain": [...]}, "flows": {"f0": {"goodput_bps": [...]}}}]}
+      "runs": {"goodput_bps": [...], "jain": [...]}, "flows": {"f0": {"goodput_bps": [...]}},
+      "links": {"b->c": {"queue_max_bytes": [...]}}}]}
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ class Reference:
             table, column = spec.get("table", "runs"), spec["column"]
             if table == "runs":
                 values = p["runs"].get(column)
-            elif table == "flows" and "id" in spec.get("row", {}):
-                values = p["flows"].get(spec["row"]["id"], {}).get(column)
+            elif table in ("flows", "links") and "id" in spec.get("row", {}):
+                values = p.get(table, {}).get(spec["row"]["id"], {}).get(column)
             else:
                 values = None
             if values:
