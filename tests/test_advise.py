@@ -302,7 +302,8 @@ def test_lan_too_short_a_fixed_rto_hurts(tmp_path: Path) -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="tcplab's lan model shows the best fixed RTO at x1.002-1.005 of the default "
-                   "algorithm (studies report, #30): below the advisor's 2% threshold, so it recommends nothing")
+                   "algorithm (studies report, #30): below the advisor's 2% threshold, so it recommends nothing; "
+                   "ns-2.35 on the same star gives x1.001-1.004 (tests/ns2/study_lan.py, studies/lan/ns2.json)")
 def test_lan_recommends_a_fixed_rto_near_the_optimum(tmp_path: Path) -> None:
     a = _advise(STUDIES / "lan" / "lan-star.toml", tmp_path / "a", ["link[*].delay=5ms"], questions=["rto"],
                 replications=4)
@@ -320,8 +321,9 @@ def test_jumbo_not_recommended_on_the_narrow_backbone(tmp_path: Path) -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="the jumbo study found competing TCP losing 7.3x on the broad backbone; "
-                   "tcplab's model has node 8 and the others lose about 1% there (studies report, #30), so the "
-                   "advisor sees no harm and recommends jumbo frames")
+                   "tcplab's model has node 8 and the others lose about 1% there (studies report, #30; ns-2.35 on "
+                   "the same reading: node 8 x1.09 less, tests/ns2/study_jumbo.py), so the advisor sees no harm and "
+                   "recommends jumbo frames")
 def test_jumbo_on_the_broad_backbone_is_flagged_as_at_the_others_expense(tmp_path: Path) -> None:
     a = _advise(STUDIES / "jumbo" / "jumbo.toml", tmp_path / "a",
                 ["link[0:3].bandwidth=155Mbps", "link[from=s7].mtu=1500", "link[to=r7].mtu=1500"],
