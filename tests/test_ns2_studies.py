@@ -25,16 +25,17 @@ JUMBO_REFERENCE = REPO / "python" / "tcplab" / "studies" / "jumbo" / "ns2.json"
     ("buffer_one_client", {"buffer": 30, "delay_ms": 20}),
     ("rto_star", {"rto_s": 0.025, "delay_ms": 1}),
     ("rto_default_star", {"delay_ms": 0.1}),
+    ("rto_segment", {"rto_s": 0.1, "delay_ms": 1}),
 ])
 def test_lan_reference_is_what_ns2_gives_today(sweep, point):
-    """ns-2 draws no random number on these points: a rerun repeats the stored figures
-    to the digit, or the stored reference (and every ns-2 grade the lan report shows)
-    is stale."""
+    """ns-2 draws no random number on the star and seeded ones on the segment: a rerun
+    repeats the stored figures to the digit, or the stored reference (and every ns-2
+    grade the lan report shows) is stale."""
     ns = ensure_ns2()
     stored = next(p for p in json.loads(LAN_REFERENCE.read_text())["points"]
                   if p["sweep"] == sweep and p["point"] == point)
-    star = next(s for w, params, s in study_lan.points() if w == sweep and params == point)
-    assert study_lan.run((sweep, point, star), 1, ns)["runs"] == stored["runs"]
+    ns_run = next(r for w, params, r in study_lan.points() if w == sweep and params == point)
+    assert study_lan.run((sweep, point, ns_run), len(stored["runs"]["goodput_bps"]), ns)["runs"] == stored["runs"]
 
 
 def test_jumbo_reference_is_what_ns2_gives_today():
@@ -61,15 +62,20 @@ def test_jumbo_points_read_the_path_length_cases_from_the_study():
     assert far_ms[7] == max(far_ms) == 23 and near_ms[7] == min(near_ms) == 5
 
 
-def test_the_rto_sweep_runs_ns2_with_a_fixed_rto_and_the_window_of_50():
+def test_the_rto_sweeps_run_ns2_with_a_fixed_rto_and_the_window_of_50():
     """The points say what the study says: a 50-packet window in the RTO sweeps, ns-2.35's
-    defaults elsewhere, a fixed RTO as minrto_ = maxrto_."""
-    star = next(s for w, params, s in study_lan.points() if w == "rto_star" and params["rto_s"] == 0.1)
-    args = dict(a.split("=") for a in star.ns2_args(1))
-    assert (args["window"], args["iw"], args["minrto"], args["maxrto"], args["rtoinit"]) == ("50", "2", "0.1", "0.1", "0.1")
-    default = next(s for w, params, s in study_lan.points() if w == "rto_default_star")
-    args = dict(a.split("=") for a in default.ns2_args(1))
-    assert (args["minrto"], args["maxrto"], args["rtoinit"]) == ("0.2", "60.0", "3.0")
+    defaults elsewhere, a fixed RTO as minrto_ = maxrto_, on the star and on the segment."""
+    def args(sweep: str, **where) -> dict:
+        run = next(r for w, params, r in study_lan.points() if w == sweep and all(params[k] == v for k, v in where.items()))
+        return dict(a.split("=") for a in run.args)
+
+    for sweep in ("rto_star", "rto_segment"):
+        a = args(sweep, rto_s=0.1)
+        assert (a["window"], a["iw"], a["minrto"], a["maxrto"], a["rtoinit"], a["tick"]) == ("50", "2", "0.1", "0.1", "0.1", "0.01")
+    for sweep in ("rto_default_star", "rto_default_segment"):
+        a = args(sweep)
+        assert (float(a["minrto"]), float(a["maxrto"]), float(a["rtoinit"])) == (0.2, 60.0, 3.0)
+    assert args("buffer_segment", buffer=70)["window"] == "70"
 
 
 def test_the_reference_is_graded_on_the_points_tcplab_ran():

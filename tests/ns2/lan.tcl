@@ -3,11 +3,12 @@
 # CSMA/CD with collisions and binary exponential backoff).
 #
 # usage: ns lan.tcl key=value ...   (every key has a default below; delay in ms)
-# prints "flow I START ACKED TIMEOUTS RETX_PACKETS" per client, then "drops N" (the sum
+# prints "flow I START ACKED TIMEOUTS RETX_PACKETS SRTT_S" per client, then "drops N" (the sum
 # over the stations' interface queues).
 
 array set opt {
     clients 2  bw 10Mb  delay 0.1  size 1000  window 50  qlim 50  duration 30  seed 1
+    iw 1  minrto 0.2  maxrto 60  rtoinit 1.0  tick 0.0001
 }
 source [file join [file dirname [info script]] common.tcl]
 parse_options lan.tcl
@@ -16,7 +17,9 @@ set ns [new Simulator]
 # The 802.3 backoff draws from the default generator.
 seed_default_rng $opt(seed)
 
-match_tcplab_tcp $opt(window) 1 0.2 60 1.0
+match_tcplab_tcp $opt(window) $opt(iw) $opt(minrto) $opt(maxrto) $opt(rtoinit)
+# tick=0.01 is ns-2's own tcpTick_ (a study's reference runs ns-2 as its paper would).
+Agent/TCP set tcpTick_ $opt(tick)
 Agent/TCP set packetSize_ $opt(size)
 Queue/DropTail set limit_ [droptail_limit $opt(qlim)]
 # make-lan's delay is the link layer's, paid on the way down and again on the way up;
@@ -55,7 +58,9 @@ foreach n $nodes {
 proc finish {} {
     global opt tcp nodes qm
     for {set i 0} {$i < $opt(clients)} {incr i} {
-        puts "flow $i 0 [$tcp($i) set ack_] [$tcp($i) set nrexmit_] [$tcp($i) set nrexmitpack_]"
+        # srtt_ is in ticks, scaled by 8 (tcp.cc, T_SRTT_BITS).
+        set srtt [expr {[$tcp($i) set srtt_] / 8.0 * $opt(tick)}]
+        puts "flow $i 0 [$tcp($i) set ack_] [$tcp($i) set nrexmit_] [$tcp($i) set nrexmitpack_] $srtt"
     }
     set drops 0
     foreach n $nodes { incr drops [$qm($n) set pdrops_] }
