@@ -79,7 +79,7 @@ differential: install
 	-$(BIN)/python tests/ns2/linux_cc.py --out tests/ns2
 	-$(BIN)/python tests/ns2/sctp.py --study
 	-$(BIN)/python tests/ns2/studies.py --study highspeed
-	-$(BIN)/python tests/ns2/studies.py --study lan --seeds 1
+	-$(BIN)/python tests/ns2/studies.py --study lan --seeds 3
 	-$(BIN)/python tests/ns2/studies.py --study jumbo --seeds 5
 	-$(BIN)/python tests/differential/ns2.py --space ns2-tcp --sample 60 --seed 1 --out tests/differential/ns2-tcp
 	-$(BIN)/python tests/differential/ns2.py --space ns2-linux --sample 60 --seed 1 --out tests/differential/ns2-linux
