@@ -113,6 +113,25 @@ def test_flow_classes_group_interchangeable_flows():
     assert space.flow_classes(s) == [[0, 2], [1], [3]]
 
 
+def test_tcplab_runs_phase_replicas_against_the_kernel_without_random_loss(tmp_path: Path):
+    """The kernel's runs of one scenario differ by the host's timing; tcplab's side of a
+    sample without random loss is the mean of its phase replicas (seed 1 the drawn
+    sample, seeds k > 1 each flow later by up to 10 ms), one with random loss its seeds."""
+    from tcplab.differential import kernel
+
+    flows = (space.Flow("tcp", "reno", 0.02, (0,)), space.Flow("tcp", "cubic", 0.02, (0,)))
+    sample = space.Sample("kernel", 1, 0, "dumbbell", 5e6, 0.02, 8, 10.0, flows, 2.0)
+    m = kernel.simulate(sample, tmp_path / "det")
+    assert len(m.seed_goodput_bps) == kernel.SIM_REPLICAS_WHEN_DETERMINISTIC
+    runs = [json.loads((tmp_path / "det" / f"sim-seed{k}" / "summary.json").read_text())
+            for k in range(1, kernel.SIM_REPLICAS_WHEN_DETERMINISTIC + 1)]
+    starts = [[f["start_s"] for f in r["flows"]] for r in runs]
+    assert starts[0] == [0.0, 0.0] and all(0 < s < space.PHASE_JITTER_S for run in starts[1:] for s in run)
+    assert len({tuple(g) for g in m.seed_goodput_bps}) > 1  # the phases move the split
+    lossy = kernel.simulate(dataclasses.replace(sample, loss=space.Loss(0.01)), tmp_path / "lossy")
+    assert len(lossy.seed_goodput_bps) == kernel.SEEDS_WHEN_RANDOM
+
+
 def _metrics(goodput: list[float], retx: list[float | None]) -> RunMetrics:
     kinds = ["tcp" if r is not None else "udp" for r in retx]
     n = len(goodput)

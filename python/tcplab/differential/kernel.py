@@ -20,6 +20,12 @@ from .space import Sample, flow_classes
 
 #: Seeds of a sample with random loss (one without).
 SEEDS_WHEN_RANDOM = 3
+#: tcplab's runs of a sample without random loss: phase replicas 1 … N
+#: (:meth:`~.space.Sample.replica`, as the ns-2 campaigns run them), whose mean is set
+#: against the kernel's. The kernel's runs of one scenario differ by the host's timing,
+#: which moves every flow's phase; a single deterministic trajectory of the simulator is
+#: one draw of that phase (on a DropTail queue, a knife edge: docs/differential.md).
+SIM_REPLICAS_WHEN_DETERMINISTIC = 10
 #: The sender's access queue, packets: the host's queue the emulator leaves in the
 #: kernel (a TUN device's 500-packet txqueue plus its qdisc) is of this order.
 HOST_QUEUE_PACKETS = 1000
@@ -37,19 +43,21 @@ def kernel_ran(sample: Sample, directory: Path) -> bool:
 
 
 def simulate(sample: Sample, directory: Path, seeds: list[int] | None = None) -> RunMetrics:
-    """tcplab's side of the sample on ``seeds`` (by default the sample's own): each
-    seed's run saved as ``sim-seed<K>``, the seed mean returned; the cwnd plot is
-    redrawn when the kernel's first run is there."""
+    """tcplab's side of the sample on ``seeds`` (by default the sample's own), or,
+    without random loss, on :data:`SIM_REPLICAS_WHEN_DETERMINISTIC` phase replicas: each
+    run saved as ``sim-seed<K>``, their mean returned; the cwnd plot (of seed 1, the
+    drawn sample itself) is redrawn when the kernel's first run is there."""
     import tcplab
 
     from ..emu.crosscheck import plot_cwnd
     from ..results import RunResult
 
-    doc = scenario_of(sample)
     seeds = seeds or seeds_for(sample, SEEDS_WHEN_RANDOM)
+    if not sample.random:
+        seeds = list(range(1, 1 + SIM_REPLICAS_WHEN_DETERMINISTIC))
     runs = []
     for seed in seeds:
-        sim = tcplab.run(tcplab.load(doc, seed=seed))
+        sim = tcplab.run(tcplab.load(scenario_of(sample.replica(seed)), seed=seed))
         sim.save(directory / f"sim-seed{seed}", report=False)
         runs.append(measure(sim))
     kernel_run = directory / f"emu-seed{seeds[0]}"

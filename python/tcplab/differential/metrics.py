@@ -154,9 +154,11 @@ class Comparison:
 
     def seed_noise(self) -> list[float | None]:
         """Per class: two standard errors of the difference of the seed means,
-        relative to the reference's mean (None with one seed)."""
+        relative to the reference's mean (None unless each side has two runs or more:
+        the kernel's repeated runs of a sample without random loss against tcplab's
+        phase replicas count as its runs)."""
         assert self.ours is not None and self.theirs is not None
-        if len(self.seeds) < 2:
+        if min(len(self.ours.seed_goodput_bps), len(self.theirs.seed_goodput_bps)) < 2:
             return [None] * len(self.flow_classes())
         ours = [self.class_goodput(self.ours, g) for g in self.ours.seed_goodput_bps]
         theirs = [self.class_goodput(self.theirs, g) for g in self.theirs.seed_goodput_bps]
@@ -167,7 +169,7 @@ class Comparison:
         """Two standard errors of the difference of the seed means of the aggregate
         goodput, relative to the reference's (None with one seed)."""
         assert self.ours is not None and self.theirs is not None
-        if len(self.seeds) < 2:
+        if min(len(self.ours.seed_goodput_bps), len(self.theirs.seed_goodput_bps)) < 2:
             return None
         return _two_standard_errors([sum(g) for g in self.ours.seed_goodput_bps],
                                     [sum(g) for g in self.theirs.seed_goodput_bps], self.theirs.aggregate_bps)

@@ -160,13 +160,22 @@ def _rows(outcomes: list[Comparison], reference: str) -> tuple[list[str], list[l
         periods = [(a, b) for k, a, b in zip(o.kinds, o.period_s, t.period_s, strict=True) if k == "tcp"]
         period = "; ".join(f"{_num(a)}/{_num(b)}" for a, b in periods[:2])
         rows.append([
-            c.name, str(len(c.seeds)) + (f", {len(c.reference_runs)} runs" if c.reference_runs else ""), goodput,
+            c.name, _seeds_cell(c), goodput,
             "; ".join(_pct(e) for e in c.flow_errors()), _pct(c.aggregate_error()),
             f"{o.tcp_retransmits:.0f}/{t.tcp_retransmits:.0f}",
             f"{_num(mean_of(o.srtt_ms))}/{_num(mean_of(t.srtt_ms))}", period,
             f"{_num(o.jain)}/{_num(t.jain)}", ", ".join(f"{k} {'ok' if v else 'MISS'}" for k, v in c.verdicts().items()),
         ])
     return head, rows
+
+
+def _seeds_cell(c: Comparison) -> str:
+    """How many runs each side of a compared sample has: its seeds, or tcplab's phase
+    replicas against the kernel's repeated runs of a sample without random loss."""
+    assert c.ours is not None
+    ours = len(c.ours.seed_goodput_bps)
+    cell = f"{ours} replicas" if ours > len(c.seeds) else str(len(c.seeds))
+    return cell + (f", {len(c.reference_runs)} runs" if c.reference_runs else "")
 
 
 def _misses(outcomes: list[Comparison], explanations: Explanations) -> list[tuple[Comparison, str, str]]:
