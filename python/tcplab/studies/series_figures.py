@@ -8,6 +8,7 @@ delay PDF, cumulative loss, queue over time. With ``by``, ``flow_throughput`` an
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 from ..sweeps.catalog import connect
@@ -99,7 +100,9 @@ def draw_series_figure(fig: dict, out: Path, index: int) -> Path | None:
             ax.set_yscale("log")
         if "y_min" in fig:
             ax.set_ylim(bottom=fig["y_min"])
-        ax.set_title(fig["title"], fontsize="medium")
+        # Wrapped to the figure's width (about 12 characters of the medium font per
+        # inch): the square scatter's titles ran past its edge.
+        ax.set_title(textwrap.fill(fig["title"], width=int(f.get_figwidth() * 12)), fontsize="medium")
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize="small")
         ax.grid(alpha=0.3)
