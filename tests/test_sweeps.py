@@ -691,3 +691,27 @@ path = { cases = { shared = {}, dedicated = { "link[0].loss" = { type = "bernoul
     assert dedicated["goodput_bps"].nunique() == 1  # one scenario, one seed: one result
     shared = runs[runs["path"] == "shared"].sort_values("reading")
     assert shared["goodput_bps"].nunique() == 2  # the loss reading applies here
+
+
+def test_confidence_intervals_are_drawn_within_what_the_metric_can_take(write_scenario):
+    """A Student-t interval of a few runs can reach below zero (the highspeed study's
+    diagnostic: goodput 150 ± 200 Mbit/s at the largest queue) or above a Jain's index
+    of 1; the bars stop at 0 and at 1, in the PNG and in the report's JSON alike."""
+    import numpy as np
+    import pandas as pd
+    from tcplab.charts import error_bar_ends
+    from tcplab.report import chart_json
+    from tcplab.sweeps.plots import metric_chart
+    from tcplab.sweeps.spec import PlotSpec
+
+    spec = read_sweep(write_scenario(star() + SWEEP.format(reps=3)))
+    summary = pd.DataFrame({"limit": [10, 30], "loss": [0.0, 0.0], "goodput_bps": [1.5e8, 9e8],
+                            "goodput_bps_ci": [2e8, 1e7], "jain": [0.98, 0.5], "jain_ci": [0.05, 0.05]})
+    goodput = metric_chart(summary, spec, PlotSpec(x="limit", y="goodput_bps", lines=None)).panels[0].lines[0]
+    low, high = error_bar_ends(goodput)
+    assert np.allclose(low, [0.0, 890.0]) and np.allclose(high, [350.0, 910.0])
+    jain = metric_chart(summary, spec, PlotSpec(x="limit", y="jain", lines=None)).panels[0].lines[0]
+    low, high = error_bar_ends(jain)
+    assert np.allclose(low, [0.93, 0.45]) and np.allclose(high, [1.0, 0.55])
+    chart = json.loads(json.dumps(chart_json(metric_chart(summary, spec, PlotSpec(x="limit", y="jain", lines=None)))))
+    assert chart["panels"][0]["lines"][0]["bounds"] == [0.0, 1.0]

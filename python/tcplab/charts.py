@@ -51,11 +51,26 @@ class Line:
     role: str = "flow"
     #: Half-widths of error bars (a 95% confidence interval), drawn at each point.
     err: np.ndarray | None = None
+    #: The range the quantity can take (None: unbounded): error bars are drawn clipped to
+    #: it, since a Student-t interval of a few runs can reach below zero where goodput cannot.
+    bounds: tuple[float | None, float | None] = (None, None)
     #: Points marked (few points joined by lines: a sweep's grid).
     markers: bool = False
     #: False: points only, no line between them (categories on the x axis, which a
     #: line would present as a trend).
     joined: bool = True
+
+
+def error_bar_ends(line: Line) -> tuple[np.ndarray, np.ndarray]:
+    """The lower and upper ends of ``line``'s error bars (``line.err`` is set), clipped
+    to ``line.bounds``."""
+    assert line.err is not None
+    low, high = line.y - line.err, line.y + line.err
+    if line.bounds[0] is not None:
+        low = np.maximum(low, line.bounds[0])
+    if line.bounds[1] is not None:
+        high = np.minimum(high, line.bounds[1])
+    return low, high
 
 
 @dataclass

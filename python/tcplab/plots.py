@@ -5,13 +5,14 @@ is the slowest part of a run's output."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import matplotlib
 import numpy as np
 
-from .charts import Chart, Panel, run_charts
+from .charts import Chart, Panel, error_bar_ends, run_charts
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -38,7 +39,9 @@ def _draw_panel(ax, panel: Panel) -> None:
             style["color"] = colours[line.pair]
         label = None if line.pair else line.name  # a companion line shares its pair's entry
         if line.err is not None:
-            drawn = ax.errorbar(line.x, line.y, yerr=line.err, marker="o", ms=3.5, capsize=3, label=label, **style).lines[0]
+            low, high = error_bar_ends(line)
+            yerr = np.vstack([np.maximum(line.y - low, 0), np.maximum(high - line.y, 0)])
+            drawn = ax.errorbar(line.x, line.y, yerr=yerr, marker="o", ms=3.5, capsize=3, label=label, **style).lines[0]
         elif line.step:
             (drawn,) = ax.step(line.x, line.y, where="post", label=label, **style)
         elif line.role == "reference":  # a paper's values: hollow diamonds over the line they belong to
@@ -71,7 +74,11 @@ def draw(chart: Chart, path: Path, dpi: int = PNG_DPI) -> None:
     fig, axes = plt.subplots(panels, 1, figsize=(8, 4.5 if panels == 1 else 2.0 + 2.25 * panels), sharex=True, squeeze=False)
     for ax, panel in zip(axes[:, 0], chart.panels, strict=True):
         _draw_panel(ax, panel)
-    axes[0, 0].set_title(chart.title + (f"\n{chart.caption}" if chart.caption else ""), fontsize="medium")
+    # Title and caption wrapped to the figure's width (about 12 characters of the medium
+    # font per inch): the sctp study's streams figure ran its caption past both edges.
+    width = int(fig.get_figwidth() * 12)
+    axes[0, 0].set_title("\n".join(textwrap.fill(part, width) for part in (chart.title, chart.caption) if part),
+                         fontsize="medium")
     axes[-1, 0].set_xlabel(chart.xlabel)
     if chart.xlog:
         axes[-1, 0].set_xscale("log")

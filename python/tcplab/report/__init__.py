@@ -44,7 +44,7 @@ def chart_json(chart: Chart) -> dict:
             "note": p.note,
             "lines": [{"name": ln.name, "x": _b64(ln.x, "f8"), "y": _b64(ln.y, "f4"), "dashed": ln.dashed,
                        "step": ln.step, "pair": ln.pair, "role": ln.role, "markers": ln.markers or ln.err is not None, "joined": ln.joined,
-                       "err": None if ln.err is None else _b64(ln.err, "f4")} for ln in p.lines],
+                       "err": None if ln.err is None else _b64(ln.err, "f4"), "bounds": list(ln.bounds)} for ln in p.lines],
             "bands": [{"name": b.name, "x": _b64(b.x, "f8"), "lower": _b64(b.lower, "f4"), "upper": _b64(b.upper, "f4")}
                       for b in p.bands],
             "bars": None if p.bars is None else {

@@ -63,6 +63,13 @@
     return lo;
   }
 
+  // An error bar's ends within the range its quantity can take ([low, high]; null:
+  // unbounded): a confidence interval of a few runs can reach below zero.
+  function clipped(bottom, top, bounds) {
+    const [low, high] = bounds || [null, null];
+    return [low === null ? bottom : Math.max(bottom, low), high === null ? top : Math.min(top, high)];
+  }
+
   function nearest(x, v) {
     const i = lowerBound(x, v);
     if (i <= 0) return 0;
@@ -178,14 +185,15 @@
     yDomain(panel, x0, x1) {
       if (panel.ylim) return panel.ylim;
       let lo = Infinity, hi = -Infinity;
-      const take = (xs, ys, errs) => {
+      const take = (xs, ys, errs, bounds) => {
         const a = Math.max(lowerBound(xs, x0) - 1, 0), b = Math.min(lowerBound(xs, x1) + 1, xs.length);
         for (let i = a; i < b; i++) {
           const y = ys[i], e = errs && Number.isFinite(errs[i]) ? errs[i] : 0;
-          if (Number.isFinite(y)) { if (y - e < lo) lo = y - e; if (y + e > hi) hi = y + e; }
+          const [bottom, top] = clipped(y - e, y + e, bounds);
+          if (Number.isFinite(y)) { if (bottom < lo) lo = bottom; if (top > hi) hi = top; }
         }
       };
-      for (const line of panel.lines) if (this.visible(line.pair || line.name)) take(line.xs, line.ys, line.errs);
+      for (const line of panel.lines) if (this.visible(line.pair || line.name)) take(line.xs, line.ys, line.errs, line.bounds);
       for (const band of panel.bands) if (this.visible(band.name)) { take(band.xs, band.lo); take(band.xs, band.hi); }
       if (!Number.isFinite(lo)) return [0, 1];
       lo = Math.min(lo, 0);
@@ -287,7 +295,8 @@
         d += `M${(px - 3).toFixed(1)},${py.toFixed(1)}a3,3 0 1,0 6,0a3,3 0 1,0 -6,0`;
         const e = line.errs ? line.errs[i] : 0;
         if (e > 0) {
-          const top = sy(y + e).toFixed(1), bottom = sy(y - e).toFixed(1);
+          const [low, high] = clipped(y - e, y + e, line.bounds);
+          const top = sy(high).toFixed(1), bottom = sy(low).toFixed(1);
           d += `M${px.toFixed(1)},${top}V${bottom}M${(px - 4).toFixed(1)},${top}h8M${(px - 4).toFixed(1)},${bottom}h8`;
         }
       }

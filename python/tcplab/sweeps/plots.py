@@ -21,6 +21,9 @@ METRIC_AXES = {
     "events": ("events", 1.0),
     "wall_s": ("wall time per run (s)", 1.0),
 }
+#: The range each metric can take where it is not [0, ∞): its confidence intervals are
+#: drawn clipped to it.
+METRIC_RANGE = {"jain": (0.0, 1.0), "loss_rate": (0.0, 1.0)}
 
 
 def default_plots(spec: SweepSpec) -> tuple[PlotSpec, ...]:
@@ -41,6 +44,8 @@ def metric_chart(summary, spec: SweepSpec, plot: PlotSpec, title: str | None = N
     ``plot.lines``, 95% confidence intervals as error bars. Parameters neither on the
     axis nor a line are held at their first value (the title says so)."""
     label, scale = METRIC_AXES[plot.y]
+    low, high = METRIC_RANGE.get(plot.y, (0.0, None))
+    bounds = (low * scale, None if high is None else high * scale)
     groups = [(None, summary)] if plot.lines is None else list(summary.groupby(plot.lines, sort=False))
     held = [p.name for p in spec.parameters if p.name not in (plot.x, plot.lines) and len(p.values) > 1]
     numeric = _numeric(summary[plot.x])
@@ -57,7 +62,8 @@ def metric_chart(summary, spec: SweepSpec, plot: PlotSpec, title: str | None = N
             x = df["_at"].to_numpy(dtype=float)
         lines.append(Line("all points" if value is None else f"{plot.lines} = {value}", x,
                           df[plot.y].to_numpy(dtype=float) * scale,
-                          err=df[f"{plot.y}_ci"].fillna(0).to_numpy(dtype=float) * scale, markers=True))
+                          err=df[f"{plot.y}_ci"].fillna(0).to_numpy(dtype=float) * scale, markers=True,
+                          bounds=bounds))
     note = f" ({', '.join(f'{h} = {spec.parameter(h).values[0]}' for h in held)})" if held else ""
     # Say what the bars are: a reader cannot tell a 95% interval from a standard error.
     caption = (f"mean of {spec.replications} runs per point; bars: 95% confidence interval"
