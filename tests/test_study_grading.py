@@ -365,3 +365,22 @@ def test_every_published_number_is_labelled_with_what_it_is(quick_reproduction):
     rows = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ") and "---" not in line]
     assert rows and "goodput_bps" not in rows
     assert "goodput_bps, variant reno, rtt_ms 100 / variant reno, rtt_ms 10" in rows
+
+
+def test_table3s_published_ratios_are_drawn_as_the_jain_index_they_imply():
+    """The highspeed study's Table 3 figure shows Jain's index; the paper publishes the
+    two flows' throughput ratio r, which fixes the index: (1 + r)² / 2(1 + r²). By hand:
+    r = 13.95 (STCP at RTT ratio 6) gives 14.95² / 2(1 + 194.6025) = 0.5713; r = 1 gives 1."""
+    import numpy as np
+    from tcplab.charts import Line
+    from tcplab.studies.figures import jain_of_ratio, paper_ratios_as_jain
+
+    assert jain_of_ratio(1.0) == 1.0 and jain_of_ratio(13.95) == pytest.approx(0.5713, abs=1e-4)
+    study = load_study("highspeed")
+    fig = next(f for f in study.data["figure"] if f["sweep"] == "table3")
+    checks = [c["check"] for c in study.data["conclusion"]]
+    stcp = Line("variant = stcp", np.array([1.0, 6.0]), np.array([0.99, 0.5]), markers=True)
+    (marks,) = paper_ratios_as_jain(fig, checks, [stcp])
+    assert marks.pair == "variant = stcp" and marks.role == "reference"
+    assert list(marks.x) == [1.0, 6.0] and marks.y == pytest.approx([jain_of_ratio(1.01), 0.5713], abs=1e-4)
+    assert paper_ratios_as_jain({**fig, "y": "goodput_bps"}, checks, [stcp]) == []

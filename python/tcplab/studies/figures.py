@@ -3,7 +3,8 @@ a reader of the paper checks it (#30 item 3):
 
 * the paper's values overlaid wherever the study publishes them (its ``[[published]]``
   entries of the same sweep and column at the figure's points), as hollow markers in
-  the colour of the line they belong to;
+  the colour of the line they belong to; on a figure of Jain's index, the paper's
+  throughput ratios of two flows (``measure_ratio`` checks), converted exactly;
 * other sweeps beside it in the same axes (``others = [{ sweep, label }]``: SCTP and
   TCP in one chart), each line named by its sweep's label;
 * the x axis in words with its unit (``xlabel``, else read off the parameter's name:
@@ -65,13 +66,16 @@ def study_chart(fig: dict, summaries: dict, specs: dict, published: list[dict], 
             line.dashed = True
             panel.lines.append(line)
     references = paper_lines(fig, published, panel.lines, chart.xcategories)
+    ratios = paper_ratios_as_jain(fig, checks or [], panel.lines) if chart.xcategories is None else []
     optima = optimum_markers(fig, checks or [], panel.lines) if chart.xcategories is None else []
-    panel.lines.extend(references + optima)
+    panel.lines.extend(references + ratios + optima)
     if "xscale" in fig and chart.xcategories is None:  # e.g. a loss fraction shown in %
         for line in panel.lines:
             line.x = line.x * float(fig["xscale"])
     if references:
         chart.caption += "; hollow diamonds: the paper's values"
+    if ratios:
+        chart.caption += "; hollow diamonds: the paper's throughput ratios as Jain's index, (1 + r)² / 2(1 + r²)"
     if optima:
         chart.caption += "; hollow diamonds on a line: where the paper puts that line's optimum"
     return chart
@@ -142,3 +146,35 @@ def paper_lines(fig: dict, published: list[dict], lines: list[Line], categories:
                                markers=True, joined=False, pair=pair, role="reference"))
     return references
 
+
+
+def jain_of_ratio(ratio: float) -> float:
+    """Jain's index of two flows whose throughputs stand in ``ratio``: (x + y)² / 2(x² +
+    y²) with x = r·y, i.e. (1 + r)² / 2(1 + r²)."""
+    return (1 + ratio) ** 2 / (2 * (1 + ratio * ratio))
+
+
+def paper_ratios_as_jain(fig: dict, checks: list[dict], lines: list[Line]) -> list[Line]:
+    """On a figure of Jain's index, the paper's published throughput ratio of two flows
+    at each point (a ``measure_ratio`` check of the figure's sweep between two flows'
+    goodput at the same point), as the Jain's index it implies: the highspeed study's
+    Table 3 publishes short-RTT / long-RTT ratios, the figure shows fairness."""
+    if fig["y"] != "jain":
+        return []
+    x, by = fig["x"], fig.get("lines")
+    groups: dict[str, list[tuple[float, float]]] = {}
+    for check in checks:
+        a, b = check.get("a", {}), check.get("b", {})
+        where = a.get("where", {})
+        if (check.get("kind") != "measure_ratio" or check.get("sweep") != fig["sweep"]
+                or not isinstance(check.get("published"), (int, float)) or b.get("where") != where or x not in where
+                or {a.get("table"), b.get("table")} != {"flows"} or {a.get("column"), b.get("column")} != {"goodput_bps"}):
+            continue
+        name = "all points" if by is None else f"{by} = {where.get(by)}"
+        line = next((ln for ln in lines if ln.role == "flow" and (by is None or _same_group(ln.name, by, str(where.get(by))))),
+                    None)
+        if line is not None and float(where[x]) in {float(v) for v in line.x}:
+            groups.setdefault(line.name if by is not None else name, []).append(
+                (float(where[x]), jain_of_ratio(float(check["published"]))))
+    return [Line(f"paper, {name}", np.array([p[0] for p in sorted(points)]), np.array([p[1] for p in sorted(points)]),
+                 markers=True, joined=False, pair=name, role="reference") for name, points in groups.items()]
