@@ -384,3 +384,13 @@ def test_table3s_published_ratios_are_drawn_as_the_jain_index_they_imply():
     assert marks.pair == "variant = stcp" and marks.role == "reference"
     assert list(marks.x) == [1.0, 6.0] and marks.y == pytest.approx([jain_of_ratio(1.01), 0.5713], abs=1e-4)
     assert paper_ratios_as_jain({**fig, "y": "goodput_bps"}, checks, [stcp]) == []
+
+
+def test_a_quick_reports_figures_say_what_the_quick_subset_ran(quick_reproduction):
+    """The sctp study's figure titles give the paper's transfer sizes (10 and 100 MB); its
+    quick subset moves 2 MB, and its figures must not claim the paper's sizes."""
+    md = (quick_reproduction("sctp") / "report.md").read_text()
+    titles = [line[4:] for line in md.splitlines() if line.startswith("### Fig.")]
+    assert len(titles) == 3 and all("quick subset" in t and "2 MB" in t and "100 MB" not in t for t in titles), titles
+    full = [f["title"] for f in load_study("sctp").data["figure"]]
+    assert all("MB" in t and "quick" not in t for t in full)

@@ -79,6 +79,8 @@ def build_report(study, out: Path, summaries: dict, specs: dict, outcomes: dict,
     data = study.data
     figures: list[tuple[str, Path, Chart | None]] = []  # (title, PNG, chart drawn interactively in the HTML or None)
     for i, fig in enumerate(data.get("figure", [])):
+        if quick and "quick_title" in fig:  # a quick run draws other sizes than the paper's title says
+            fig = {**fig, "title": fig["quick_title"]}
         chart = study_chart(fig, summaries, specs, data.get("published", []), i,
                             [c["check"] for c in data.get("conclusion", [])])
         if chart is None:

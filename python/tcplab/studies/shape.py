@@ -160,7 +160,7 @@ STUDY = {
     "grading": table({"factor": NUMBER, "why": TEXT}),
     "conclusion": list_of(table({"text": TEXT, "check": ANY_TABLE, "full_run": TEXT, "quick_run": TEXT,
                                  "full_only": FLAG, "explore": FLAG, "input": FLAG}, required=("text", "check"))),
-    "figure": list_of(table({"title": TEXT, "sweep": TEXT, "label": TEXT,
+    "figure": list_of(table({"title": TEXT, "quick_title": TEXT, "sweep": TEXT, "label": TEXT,
                              "others": list_of(table({"sweep": TEXT, "label": TEXT}, required=("sweep",))),
                              "x": TEXT, "xlabel": TEXT, "y": TEXT, "xscale": NUMBER, "lines": TEXT,
                              "exclude": table_of(SCALARS), "xlog": FLAG}, required=("sweep", "x", "y"))),
