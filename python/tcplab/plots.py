@@ -68,17 +68,21 @@ def _draw_panel(ax, panel: Panel) -> None:
     ax.grid(alpha=0.3)
 
 
+def fitted_title(fig, *parts: str) -> str:
+    """``parts`` (a title, a caption) as one title wrapped to ``fig``'s width, about 12
+    characters of the medium font per inch: a long caption or a square figure's title
+    otherwise runs past the edges."""
+    width = int(fig.get_figwidth() * 12)
+    return "\n".join(textwrap.fill(part, width) for part in parts if part)
+
+
 def draw(chart: Chart, path: Path, dpi: int = PNG_DPI) -> None:
     """Writes ``chart`` to ``path`` (its suffix chooses the format; ``dpi`` for PNG)."""
     panels = len(chart.panels)
     fig, axes = plt.subplots(panels, 1, figsize=(8, 4.5 if panels == 1 else 2.0 + 2.25 * panels), sharex=True, squeeze=False)
     for ax, panel in zip(axes[:, 0], chart.panels, strict=True):
         _draw_panel(ax, panel)
-    # Title and caption wrapped to the figure's width (about 12 characters of the medium
-    # font per inch): the sctp study's streams figure ran its caption past both edges.
-    width = int(fig.get_figwidth() * 12)
-    axes[0, 0].set_title("\n".join(textwrap.fill(part, width) for part in (chart.title, chart.caption) if part),
-                         fontsize="medium")
+    axes[0, 0].set_title(fitted_title(fig, chart.title, chart.caption), fontsize="medium")
     axes[-1, 0].set_xlabel(chart.xlabel)
     if chart.xlog:
         axes[-1, 0].set_xscale("log")

@@ -152,13 +152,18 @@ class Comparison:
         assert self.ours is not None and self.theirs is not None
         return [relative(a, b) for a, b in zip(self.class_goodput(self.ours), self.class_goodput(self.theirs), strict=True)]
 
+    def _runs_on_both_sides(self) -> bool:
+        """Whether each side has two runs or more, so that its mean has a spread."""
+        assert self.ours is not None and self.theirs is not None
+        return min(len(self.ours.seed_goodput_bps), len(self.theirs.seed_goodput_bps)) >= 2
+
     def seed_noise(self) -> list[float | None]:
         """Per class: two standard errors of the difference of the seed means,
         relative to the reference's mean (None unless each side has two runs or more:
         the kernel's repeated runs of a sample without random loss against tcplab's
         phase replicas count as its runs)."""
         assert self.ours is not None and self.theirs is not None
-        if min(len(self.ours.seed_goodput_bps), len(self.theirs.seed_goodput_bps)) < 2:
+        if not self._runs_on_both_sides():
             return [None] * len(self.flow_classes())
         ours = [self.class_goodput(self.ours, g) for g in self.ours.seed_goodput_bps]
         theirs = [self.class_goodput(self.theirs, g) for g in self.theirs.seed_goodput_bps]
@@ -169,7 +174,7 @@ class Comparison:
         """Two standard errors of the difference of the seed means of the aggregate
         goodput, relative to the reference's (None with one seed)."""
         assert self.ours is not None and self.theirs is not None
-        if min(len(self.ours.seed_goodput_bps), len(self.theirs.seed_goodput_bps)) < 2:
+        if not self._runs_on_both_sides():
             return None
         return _two_standard_errors([sum(g) for g in self.ours.seed_goodput_bps],
                                     [sum(g) for g in self.theirs.seed_goodput_bps], self.theirs.aggregate_bps)

@@ -147,7 +147,6 @@ def paper_lines(fig: dict, published: list[dict], lines: list[Line], categories:
     return references
 
 
-
 def jain_of_ratio(ratio: float) -> float:
     """Jain's index of two flows whose throughputs stand in ``ratio``: (x + y)² / 2(x² +
     y²) with x = r·y, i.e. (1 + r)² / 2(1 + r²)."""
@@ -170,11 +169,9 @@ def paper_ratios_as_jain(fig: dict, checks: list[dict], lines: list[Line]) -> li
                 or not isinstance(check.get("published"), (int, float)) or b.get("where") != where or x not in where
                 or {a.get("table"), b.get("table")} != {"flows"} or {a.get("column"), b.get("column")} != {"goodput_bps"}):
             continue
-        name = "all points" if by is None else f"{by} = {where.get(by)}"
         line = next((ln for ln in lines if ln.role == "flow" and (by is None or _same_group(ln.name, by, str(where.get(by))))),
                     None)
         if line is not None and float(where[x]) in {float(v) for v in line.x}:
-            groups.setdefault(line.name if by is not None else name, []).append(
-                (float(where[x]), jain_of_ratio(float(check["published"]))))
+            groups.setdefault(line.name, []).append((float(where[x]), jain_of_ratio(float(check["published"]))))
     return [Line(f"paper, {name}", np.array([p[0] for p in sorted(points)]), np.array([p[1] for p in sorted(points)]),
                  markers=True, joined=False, pair=name, role="reference") for name, points in groups.items()]

@@ -8,7 +8,6 @@ delay PDF, cumulative loss, queue over time. With ``by``, ``flow_throughput`` an
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 from ..sweeps.catalog import connect
@@ -28,6 +27,8 @@ def draw_series_figure(fig: dict, out: Path, index: int) -> Path | None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from ..plots import fitted_title
 
     if fig.get("kind") not in _KINDS:
         raise ValueError(f"series_figure {fig.get('title')!r}: unknown kind {fig.get('kind')!r}; expected one of: {', '.join(_KINDS)}")
@@ -100,9 +101,7 @@ def draw_series_figure(fig: dict, out: Path, index: int) -> Path | None:
             ax.set_yscale("log")
         if "y_min" in fig:
             ax.set_ylim(bottom=fig["y_min"])
-        # Wrapped to the figure's width (about 12 characters of the medium font per
-        # inch): the square scatter's titles ran past its edge.
-        ax.set_title(textwrap.fill(fig["title"], width=int(f.get_figwidth() * 12)), fontsize="medium")
+        ax.set_title(fitted_title(f, fig["title"]), fontsize="medium")
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize="small")
         ax.grid(alpha=0.3)
