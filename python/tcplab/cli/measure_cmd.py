@@ -62,7 +62,7 @@ def measure_command(
                               f"{r['p50']:.3g} ms, 95th percentile {r['p95']:.3g} ms; loss {found['loss_rate'] * 100:.2g}% "
                               f"of {r['probes']} probes; path MTU {found['mtu_bytes']} B"
                               f"{'' if found['mtu_confirmed'] else ' (not confirmed by an echo)'}; buffer about {buffer} "
-                              f"(RTT under load up to {found['loaded_rtt_ms_max'] or 0:.3g} ms)")
+                              f"(RTT under load {found['loaded_rtt_ms_p95'] or 0:.3g} ms at the 95th percentile)")
             out_console.print(f"Scenario of the path: [bold]{escape(str(write))}[/] (tcplab run / tcplab emu it)")
             return
         if scenario is None:

@@ -11,7 +11,11 @@ Two rounds, each a short run of the agents:
    at the line rate);
 2. one bulk TCP flow (the host's default algorithm) for a few seconds, its kernel's
    RTT sampled every 20 ms: the rise of the RTT under load, times the rate, is the
-   bottleneck's buffer (a lower bound if the flow never filled it).
+   bottleneck's buffer (a lower bound if the flow never filled it). The rise is read
+   at the loaded RTT's 95th percentile, not its maximum: a host that is descheduled
+   for a few milliseconds lengthens a single sample, while a full queue holds the RTT
+   up for many (tbf with a 60,000-byte limit at 20 Mb/s, four runs on an idle machine:
+   maxima 24.2-29.9 ms, 95th percentiles 23.8-23.9 ms, the full queue 24.2 ms).
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ TRAINS, TRAIN_LENGTH, TRAIN_GAP_S = 12, 120, 0.25
 TRAIN_SKIP = 0.1
 #: The loaded round: a bulk TCP flow this long, its RTT sampled this often.
 LOAD_S, LOAD_BIN_NS = 4.0, 20_000_000
+#: The percentile of the loaded RTT samples read as the full queue's RTT.
+LOADED_RTT_PERCENTILE = 0.95
 
 
 def _run(agents: dict[str, Agent], work: dict[str, dict], duration_ns: int, bin_ns: int) -> dict[str, dict]:
@@ -73,6 +79,12 @@ def train_rate_bps(arrivals: list) -> tuple[float | None, list[float]]:
         if span > 0:
             rates.append(sum(size for _, size in tail) * 8 / span)
     return (statistics.median(rates) if rates else None), rates
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    """The sample at ``fraction`` of the way up the sorted ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def characterise(hosts: dict[str, HostSpec], a: str, b: str) -> dict:
@@ -117,19 +129,21 @@ def characterise(hosts: dict[str, HostSpec], a: str, b: str) -> dict:
     sender = next(e for e in third[a]["endpoints"] if e["role"] == "TcpSender")
     loaded_rtts = [s["rtt"] / 1000 for s in sender.get("samples") or [] if s]
     min_rtt_ms = min(rtt["rtt_ms"]) if rtt["rtt_ms"] else None
+    full_queue_rtt_ms = _percentile(loaded_rtts, LOADED_RTT_PERCENTILE) if loaded_rtts else None
     buffer_bytes = None
-    if rate and loaded_rtts and min_rtt_ms is not None:
-        buffer_bytes = max(0.0, (max(loaded_rtts) - min_rtt_ms) / 1000 * rate / 8)
+    if rate and full_queue_rtt_ms is not None and min_rtt_ms is not None:
+        buffer_bytes = max(0.0, (full_queue_rtt_ms - min_rtt_ms) / 1000 * rate / 8)
     ordered = sorted(rtt["rtt_ms"])
     return {
         "from": a, "to": b,
         "rtt_ms": {"min": min_rtt_ms, "p50": statistics.median(ordered) if ordered else None,
-                   "p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else None,
+                   "p95": _percentile(ordered, 0.95) if ordered else None,
                    "probes": rtt["sent"], "answered": rtt["received"]},
         "loss_rate": 1 - rtt["received"] / rtt["sent"],
         "mtu_bytes": mtu["mtu"], "mtu_confirmed": mtu["confirmed"],
         "rate_bps": rate, "train_rates_bps": train_rates,
         "loaded_rtt_ms_max": max(loaded_rtts) if loaded_rtts else None,
+        "loaded_rtt_ms_p95": full_queue_rtt_ms,
         "buffer_bytes": buffer_bytes,
         "hosts": {a: first[a]["host"], b: first[b]["host"]},
     }
