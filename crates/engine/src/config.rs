@@ -703,6 +703,65 @@ pub struct SctpConfig {
     /// How Max.Burst applies.
     #[serde(default)]
     pub burst_limit: BurstLimit,
+    /// What the flight and the window count.
+    #[serde(default)]
+    pub flight_accounting: FlightAccounting,
+    /// How a loss found by SACKs is answered.
+    #[serde(default)]
+    pub recovery: SctpRecovery,
+}
+
+/// SCTP's answer to losses found by SACKs (section 7.2.4).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SctpRecovery {
+    /// RFC 4960/9260 section 7.2.4 (lksctp): the first fast retransmission cuts cwnd
+    /// and enters Fast Recovery until the highest TSN then outstanding is acknowledged;
+    /// meanwhile no further cut and no growth.
+    #[default]
+    Rfc9260,
+    /// ns-2.35's Agent/SCTP: RFC 2960 with the implementer's guide
+    /// (draft-ietf-tsvwg-sctpimpguide), which has no Fast Recovery state. cwnd is cut
+    /// when a chunk sent after the last cut (its "recover" point) is marked — again
+    /// while earlier losses are still being repaired — and is not adjusted while the
+    /// cumulative TSN lies below that point; a SACK that brings a fast retransmission
+    /// sends that one packet and nothing else (`sctp.cc`: `ProcessSackChunk`).
+    Ns2,
+}
+
+/// What SCTP's flight size counts and in what unit cwnd grows (RFC 9260 section 7.2
+/// leaves both to the implementation: "bytes of outstanding DATA chunks", "MTU").
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlightAccounting {
+    /// lksctp: the flight counts chunk payload; cwnd's unit is the path MTU.
+    #[default]
+    Payload,
+    /// ns-2.35's Agent/SCTP: the flight counts each chunk with its 16-byte header;
+    /// cwnd's unit is the largest chunk a packet carries (path MTU − 32). At the
+    /// 4-unit floor of ssthresh a window of full chunks is then exactly 4 packets,
+    /// where `payload` lets a fifth leave (4 × 1,452 B < 4 × 1,500 B).
+    Chunk,
+}
+
+impl FlightAccounting {
+    /// Bytes a chunk of `payload` user-data bytes adds to the flight.
+    pub fn chunk_bytes(self, payload: u16) -> u16 {
+        match self {
+            FlightAccounting::Payload => payload,
+            FlightAccounting::Chunk => payload + crate::wire::sctp::DATA_CHUNK_HEADER_BYTES as u16,
+        }
+    }
+
+    /// cwnd's unit ("MTU" in section 7.2) on a path of MTU `pmtu`.
+    pub fn window_unit(self, pmtu: u32) -> u32 {
+        match self {
+            FlightAccounting::Payload => pmtu,
+            FlightAccounting::Chunk => {
+                pmtu - crate::wire::IPV4_HEADER_BYTES - crate::wire::sctp::COMMON_HEADER_BYTES
+            }
+        }
+    }
 }
 
 /// How SCTP's Max.Burst limits a send opportunity.

@@ -662,6 +662,14 @@ pub struct Sctp {
     #[serde(default)]
     #[schemars(extend("default" = "packets"))]
     pub burst_limit: Option<BurstLimit>,
+    /// "payload": the flight counts chunk payload, cwnd grows in path MTUs (lksctp); "chunk": each chunk counts with its 16-byte header, cwnd grows in largest chunks, path MTU − 32 (ns-2.35).
+    #[serde(default)]
+    #[schemars(extend("default" = "payload"))]
+    pub flight_accounting: Option<FlightAccounting>,
+    /// "rfc9260": Fast Recovery (one cwnd cut until the exit point is acknowledged, no growth meanwhile); "ns2": ns-2.35's RFC 2960 with the implementer's guide (a cut per window of data, one packet per fast retransmission).
+    #[serde(default)]
+    #[schemars(extend("default" = "rfc9260"))]
+    pub recovery: Option<SctpRecovery>,
     /// The T3-rtx timer (RFC 9260 section 15).
     #[serde(default)]
     pub rto: Option<SctpRto>,
@@ -699,6 +707,26 @@ pub enum BurstLimit {
     Packets,
     /// cwnd lowered to flight size + Max.Burst·PMTU (lksctp 2.6).
     Cwnd,
+}
+
+/// SCTP's answer to losses found by SACKs.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SctpRecovery {
+    /// RFC 9260 section 7.2.4's Fast Recovery (lksctp).
+    Rfc9260,
+    /// ns-2.35's Agent/SCTP: RFC 2960 with the implementer's guide.
+    Ns2,
+}
+
+/// What SCTP's flight counts.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FlightAccounting {
+    /// Chunk payload; cwnd in path MTUs (lksctp).
+    Payload,
+    /// Chunks with their 16-byte headers; cwnd in largest chunks (ns-2.35's Agent/SCTP).
+    Chunk,
 }
 
 /// SCTP's retransmission timer (RFC 9260 section 15: RTO.Initial, RTO.Min, RTO.Max).

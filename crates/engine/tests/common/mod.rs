@@ -285,6 +285,8 @@ pub fn sctp() -> SctpConfig {
         sack_delay_ns: 200_000_000,
         max_burst: 4,
         burst_limit: BurstLimit::Packets,
+        flight_accounting: Default::default(),
+        recovery: Default::default(),
     }
 }
 

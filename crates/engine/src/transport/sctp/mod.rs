@@ -171,9 +171,10 @@ pub fn endpoints(
 ) -> (SctpSender, SctpReceiver) {
     let pmtu = payload + DATA_OVERHEAD_BYTES;
     let cc_rng = Rng::for_component(rng.clone().next_u64(), "congestion-control");
+    let unit = cfg.flight_accounting.window_unit(pmtu);
     let cc = cfg.cc.build(BuildContext {
-        mss: pmtu as u64,
-        initial_window: initial_cwnd(pmtu),
+        mss: unit as u64,
+        initial_window: initial_cwnd(unit),
         rng: cc_rng,
         window_in_packets: false,
         slow_start_at_ssthresh: false,
@@ -194,6 +195,8 @@ pub fn endpoints(
             fast_retransmit_after: cfg.fast_retransmit_after,
             max_burst: cfg.max_burst,
             burst_limit: cfg.burst_limit,
+            flight_accounting: cfg.flight_accounting,
+            recovery: cfg.recovery,
         },
         cc,
         RttEstimator::new(&cfg.rto, 0.0),

@@ -6,7 +6,7 @@
 
 use crate::app::ByteSource;
 use crate::cc::{AckEvent, CongestionControl};
-use crate::config::BurstLimit;
+use crate::config::{BurstLimit, FlightAccounting, SctpRecovery};
 use crate::metrics::Probe;
 use crate::time::SimTime;
 use crate::transport::rto::RttEstimator;
@@ -44,6 +44,10 @@ pub struct SenderParams {
     pub max_burst: u32,
     /// How Max.Burst applies.
     pub burst_limit: BurstLimit,
+    /// What a chunk adds to the flight.
+    pub flight_accounting: FlightAccounting,
+    /// How losses found by SACKs are answered.
+    pub recovery: SctpRecovery,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +76,8 @@ enum Mark {
 struct Outstanding {
     tsn: u32,
     chunk: DataChunk,
+    /// What the chunk adds to the flight ([`FlightAccounting::chunk_bytes`]).
+    flight_bytes: u16,
     /// Acknowledged by a gap block.
     acked: bool,
     /// Counted in the flight size.
@@ -92,7 +98,7 @@ fn ack_one(o: &mut Outstanding, flight: &mut u64, marked: &mut Marked) -> bool {
     }
     o.acked = true;
     if o.in_flight {
-        *flight -= o.chunk.len as u64;
+        *flight -= o.flight_bytes as u64;
         o.in_flight = false;
     }
     if o.mark != Mark::None {
@@ -167,6 +173,9 @@ pub struct SctpSender {
     ssn: Vec<u16>,
     /// Section 7.2.4: the Fast Recovery exit point while in Fast Recovery.
     fast_recovery: Option<u32>,
+    /// [`SctpRecovery::Ns2`]: the highest TSN sent when cwnd was last cut for a fast
+    /// retransmission (`uiRecover`); a loss among chunks up to it cuts no more.
+    recover: Option<u32>,
     /// Send marked chunks at once, one packet, whatever cwnd says (section 7.2.4 (3)).
     fast_retransmit_due: bool,
     rtt: RttEstimator,
@@ -206,6 +215,7 @@ impl SctpSender {
             taken: 0,
             next_stream: 0,
             fast_recovery: None,
+            recover: None,
             fast_retransmit_due: false,
             rtt,
             timed: None,
@@ -311,7 +321,8 @@ impl SctpSender {
         self.take_app_data(now);
         if self.p.burst_limit == BurstLimit::Cwnd {
             // lksctp 2.6: cwnd is lowered to flight + Max.Burst·PMTU before sending.
-            let cap = self.flight + self.p.max_burst as u64 * self.p.pmtu as u64;
+            let unit = self.p.flight_accounting.window_unit(self.p.pmtu);
+            let cap = self.flight + self.p.max_burst as u64 * unit as u64;
             if self.cwnd() > cap {
                 self.cc.limit_cwnd(cap);
             }
@@ -338,6 +349,9 @@ impl SctpSender {
             sent += 1;
             if self.state == State::CookieEchoed {
                 break; // the rest waits for COOKIE-ACK
+            }
+            if forced && self.p.recovery == SctpRecovery::Ns2 {
+                break; // ns-2: the fast retransmission's packet alone
             }
             self.take_app_data(now);
         }
@@ -368,7 +382,7 @@ impl SctpSender {
             o.mark = Mark::None;
             o.retransmitted = true;
             o.in_flight = true;
-            self.flight += o.chunk.len as u64;
+            self.flight += o.flight_bytes as u64;
             self.marked.remove(o.chunk.len);
             self.stats.retransmits += 1;
             if self.timed.is_some_and(|(t, _)| t == o.tsn) {
@@ -420,11 +434,13 @@ impl SctpSender {
             let tsn = self.next_tsn;
             self.next_tsn += 1;
             packet.push(tsn, chunk);
-            self.flight += chunk.len as u64;
+            let flight_bytes = self.p.flight_accounting.chunk_bytes(chunk.len);
+            self.flight += flight_bytes as u64;
             self.peer_rwnd = self.peer_rwnd.saturating_sub(chunk.len as u64);
             self.outstanding.push_back(Outstanding {
                 tsn,
                 chunk,
+                flight_bytes,
                 acked: false,
                 in_flight: true,
                 misses: 0,
@@ -470,7 +486,7 @@ impl SctpSender {
             let o = self.outstanding.pop_front().expect("front exists");
             cum_bytes += o.chunk.len as u64;
             if newly {
-                acked_bytes += o.chunk.len as u64;
+                acked_bytes += o.flight_bytes as u64;
                 highest_newly_acked = Some(o.tsn);
             }
             if let Some((tsn, at)) = self.timed {
@@ -493,7 +509,7 @@ impl SctpSender {
                     break;
                 }
                 if ack_one(&mut self.outstanding[i], &mut self.flight, &mut self.marked) {
-                    acked_bytes += self.outstanding[i].chunk.len as u64;
+                    acked_bytes += self.outstanding[i].flight_bytes as u64;
                     highest_newly_acked = Some(highest_newly_acked.map_or(tsn, |h| h.max(tsn)));
                     if self.timed.is_some_and(|(t, _)| t == tsn) {
                         let (_, at) = self.timed.take().expect("checked");
@@ -518,7 +534,11 @@ impl SctpSender {
             self.fast_recovery = None;
             self.cc.on_recovery_end(now);
         }
-        let in_recovery = self.fast_recovery.is_some();
+        let in_recovery = match self.p.recovery {
+            SctpRecovery::Rfc9260 => self.fast_recovery.is_some(),
+            // ns-2 adjusts cwnd only once the cumulative TSN reaches the recover point.
+            SctpRecovery::Ns2 => self.recover.is_some_and(|r| self.cum_ack < r),
+        };
         self.cc.on_ack(&AckEvent {
             bytes_acked: acked_bytes,
             newly_acked_bytes: cum_bytes,
@@ -533,10 +553,17 @@ impl SctpSender {
             ..AckEvent::empty(now)
         });
         if new_fast {
-            // Section 7.2.4 (2): one reduction per Fast Recovery.
-            if self.fast_recovery.is_none() {
+            if self.p.recovery == SctpRecovery::Rfc9260 {
+                // Section 7.2.4 (2): one reduction per Fast Recovery.
+                if self.fast_recovery.is_none() {
+                    self.cc.on_congestion_event(now, prior_flight, self.flight);
+                    self.fast_recovery = Some(self.next_tsn - 1);
+                    self.stats.fast_retransmits += 1;
+                }
+            } else if self.marked_beyond_recover() {
+                // ns-2: one reduction per window of data.
                 self.cc.on_congestion_event(now, prior_flight, self.flight);
-                self.fast_recovery = Some(self.next_tsn - 1);
+                self.recover = Some(self.next_tsn - 1);
                 self.stats.fast_retransmits += 1;
             }
             self.fast_retransmit_due = true;
@@ -551,13 +578,25 @@ impl SctpSender {
         self.transmit(now, out);
     }
 
+    /// [`SctpRecovery::Ns2`]: whether a chunk marked for retransmission was sent after
+    /// cwnd was last cut (`FastRtx`: a marked chunk above `uiRecover`).
+    fn marked_beyond_recover(&self) -> bool {
+        let highest_marked = self.outstanding.iter().rev().find(|o| o.mark != Mark::None);
+        highest_marked.is_some_and(|o| self.recover.is_none_or(|r| o.tsn > r))
+    }
+
     /// Section 7.2.4: a miss indication for every unacknowledged chunk below the
     /// highest TSN this SACK newly acknowledged (HTNA); returns whether a chunk
     /// reached the threshold and was marked for fast retransmission.
     fn count_misses(&mut self, htna: Option<u32>, cum_advanced: bool) -> bool {
         // In Fast Recovery, a SACK that moves the cumulative ack counts every gap
-        // below the highest acknowledged TSN.
-        let limit = match (self.fast_recovery.is_some() && cum_advanced, htna) {
+        // below the highest acknowledged TSN; ns-2 does so while the SACK's HTNA lies
+        // within the window last cut.
+        let recovering = match self.p.recovery {
+            SctpRecovery::Rfc9260 => self.fast_recovery.is_some(),
+            SctpRecovery::Ns2 => htna.zip(self.recover).is_some_and(|(h, r)| h <= r),
+        };
+        let limit = match (recovering && cum_advanced, htna) {
             (true, _) => self
                 .outstanding
                 .iter()
@@ -581,7 +620,7 @@ impl SctpSender {
                 o.mark = Mark::Fast;
                 if o.in_flight {
                     o.in_flight = false;
-                    self.flight -= o.chunk.len as u64;
+                    self.flight -= o.flight_bytes as u64;
                 }
                 self.marked.add(o.chunk.len);
                 marked_any = true;
@@ -634,7 +673,7 @@ impl SctpSender {
             }
             if o.in_flight {
                 o.in_flight = false;
-                self.flight -= o.chunk.len as u64;
+                self.flight -= o.flight_bytes as u64;
             }
         }
     }
@@ -758,10 +797,18 @@ mod tests {
             chunks,
             BurstLimit::Packets,
             super::super::initial_cwnd(PMTU),
+            FlightAccounting::Payload,
+            SctpRecovery::Rfc9260,
         )
     }
 
-    fn sender_with(chunks: u64, burst_limit: BurstLimit, initial_window: u64) -> SctpSender {
+    fn sender_with(
+        chunks: u64,
+        burst_limit: BurstLimit,
+        initial_window: u64,
+        flight_accounting: FlightAccounting,
+        recovery: SctpRecovery,
+    ) -> SctpSender {
         let app = ByteSource::new(
             &AppConfig::File {
                 size_bytes: chunks * CHUNK,
@@ -770,7 +817,7 @@ mod tests {
             SimTime::NEVER,
         );
         let cc = CcConfig::Sctp(Default::default()).build(BuildContext {
-            mss: PMTU as u64,
+            mss: flight_accounting.window_unit(PMTU) as u64,
             initial_window,
             rng: Rng::for_component(1, "test"),
             window_in_packets: false,
@@ -802,6 +849,8 @@ mod tests {
                 fast_retransmit_after: 3,
                 max_burst: 4,
                 burst_limit,
+                flight_accounting,
+                recovery,
             },
             cc,
             rto,
@@ -895,11 +944,100 @@ mod tests {
     #[test]
     fn max_burst_limits_a_sending_opportunity() {
         let mut out = Outbox::new();
-        let mut rfc = sender_with(40, BurstLimit::Packets, 20_000);
+        let mut rfc = sender_with(
+            40,
+            BurstLimit::Packets,
+            20_000,
+            FlightAccounting::Payload,
+            SctpRecovery::Rfc9260,
+        );
         rfc.on_wakeup(SimTime::ZERO, &mut out);
         assert_eq!((sent(&mut out), rfc.cwnd()), (vec![1, 2, 3, 4], 20_000));
-        let mut linux = sender_with(40, BurstLimit::Cwnd, 20_000);
+        let mut linux = sender_with(
+            40,
+            BurstLimit::Cwnd,
+            20_000,
+            FlightAccounting::Payload,
+            SctpRecovery::Rfc9260,
+        );
         linux.on_wakeup(SimTime::ZERO, &mut out);
         assert_eq!((sent(&mut out), linux.cwnd()), (vec![1, 2, 3, 4, 5], 6_000));
+    }
+
+    /// ns-2's accounting (`flight_accounting = "chunk"`): the window's unit is the
+    /// largest chunk, 1,500 − 20 − 12 = 1,468 B, and each 1,452-byte chunk adds 1,468 B
+    /// to the flight. Four units of window then hold exactly four chunks: lksctp's
+    /// burst cap lowers cwnd to 0 + 4·1,468 = 5,872 and the fifth chunk would start at
+    /// 5,872, not below it (under `payload` it starts at 5,808 < 6,000 and goes). A T3
+    /// expiry leaves cwnd one unit, 1,468, and ssthresh max(4,380/2, 4·1,468) = 5,872.
+    #[test]
+    fn chunk_accounting_counts_headers_in_largest_chunk_units() {
+        let mut out = Outbox::new();
+        let mut ns2 = sender_with(
+            40,
+            BurstLimit::Cwnd,
+            20_000,
+            FlightAccounting::Chunk,
+            SctpRecovery::Rfc9260,
+        );
+        ns2.on_wakeup(SimTime::ZERO, &mut out);
+        assert_eq!((sent(&mut out), ns2.cwnd()), (vec![1, 2, 3, 4], 5_872));
+        assert_eq!(ns2.flight, 4 * 1_468);
+        let mut t3 = sender_with(
+            40,
+            BurstLimit::Packets,
+            super::super::initial_cwnd(1_468),
+            FlightAccounting::Chunk,
+            SctpRecovery::Rfc9260,
+        );
+        t3.on_wakeup(SimTime::ZERO, &mut out);
+        assert_eq!((sent(&mut out), t3.cwnd()), (vec![1, 2, 3], 4_380));
+        t3.on_wakeup(SimTime::from_secs(3), &mut out);
+        assert_eq!(sent(&mut out), vec![1]);
+        assert_eq!((t3.cwnd(), t3.cc.ssthresh()), (1_468, 5_872));
+    }
+
+    /// A loss among chunks sent after a fast retransmission, found while that
+    /// recovery lasts (its retransmission of TSN 3 is lost too, so the exit point,
+    /// TSN 10, stays unacknowledged). As `window_follows_section_7_under_a_drop` up to
+    /// TSN 11 (the cut at TSN 3: ssthresh = cwnd = 6,000); each SACK then frees one
+    /// chunk, so TSNs 12-16 follow one per SACK; TSN 11 is missing, and its third miss
+    /// (gap blocks 4-10 and 12-14) marks it. RFC 9260 (7.2.4): still in Fast Recovery,
+    /// no second cut. ns-2 (`recovery = "ns2"`, the implementer's guide): 11 was sent
+    /// after the cut (above the recover point, 10), so cwnd is cut again. Neither grows
+    /// cwnd meanwhile (Fast Recovery; ns-2: the cumulative TSN is below 10).
+    #[test]
+    fn a_loss_beyond_the_recover_point_cuts_again_only_in_ns2s_recovery() {
+        for (recovery, cuts) in [(SctpRecovery::Rfc9260, 1), (SctpRecovery::Ns2, 2)] {
+            let mut s = sender_with(
+                40,
+                BurstLimit::Packets,
+                super::super::initial_cwnd(PMTU),
+                FlightAccounting::Payload,
+                recovery,
+            );
+            let mut out = Outbox::new();
+            let t = |ms| SimTime::from_ms(ms);
+            s.on_wakeup(t(0), &mut out);
+            s.on_packet(t(100), &sack(1, &[]), &mut out);
+            s.on_packet(t(101), &sack(2, &[]), &mut out);
+            for (i, end) in [4, 5, 6].into_iter().enumerate() {
+                s.on_packet(t(102 + i as u64), &sack(2, &[(4, end)]), &mut out);
+            }
+            assert_eq!(s.stats.fast_retransmits, 1);
+            assert_eq!(sent(&mut out), vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 3]);
+            for (i, end) in [7, 8, 9, 10].into_iter().enumerate() {
+                s.on_packet(t(110 + i as u64), &sack(2, &[(4, end)]), &mut out);
+            }
+            assert_eq!(sent(&mut out), vec![11, 12, 13, 14]);
+            for (i, end) in [12, 13, 14].into_iter().enumerate() {
+                s.on_packet(t(120 + i as u64), &sack(2, &[(4, 10), (12, end)]), &mut out);
+            }
+            assert_eq!(s.stats.fast_retransmits, cuts, "{recovery:?}");
+            assert!(
+                sent(&mut out).contains(&11),
+                "TSN 11 fast-retransmitted either way"
+            );
+        }
     }
 }
