@@ -70,7 +70,7 @@ test-heavy: install
 ## tests/ns2/LINUX_CC.md with cwnd figures, and ns-2's runs of the highspeed, lan and jumbo
 ## studies' own points (python/tcplab/studies/*/ns2.json). Needs the Debian package ns2.
 ## Then the sampled comparisons of docs/differential.md (60 scenarios each of ns-2's
-## Agent/TCP and TCP/Linux; reports in tests/differential/ns2-*/REPORT.md).
+## Agent/TCP, TCP/Linux and Agent/SCTP; reports in tests/differential/ns2-*/REPORT.md).
 ## Each comparison exits 1 when it misses a target; `-` runs the rest all the same
 ## (the reports say what missed).
 differential: install
@@ -83,6 +83,7 @@ differential: install
 	-$(BIN)/python tests/ns2/studies.py --study jumbo --seeds 5
 	-$(BIN)/python tests/differential/ns2.py --space ns2-tcp --sample 60 --seed 1 --out tests/differential/ns2-tcp
 	-$(BIN)/python tests/differential/ns2.py --space ns2-linux --sample 60 --seed 1 --out tests/differential/ns2-linux
+	-$(BIN)/python tests/differential/ns2.py --space ns2-sctp --sample 60 --seed 1 --out tests/differential/ns2-sctp
 
 ## 48 scenarios of docs/differential.md over the real Linux stack and in the simulator
 ## (needs root; about 45 minutes); report in tests/differential/kernel/REPORT.md.

@@ -37,17 +37,18 @@ samples = st.builds(space.draw, st.sampled_from(space.SPACES), st.integers(0, 10
 @given(samples)
 def test_samples_stay_in_the_documented_space(s: space.Sample):
     family = "kernel" if s.space == "kernel" else "ns2"
-    lo, hi = space.RATE_RANGE[family]
+    lo, hi = space.RATE_RANGE.get(s.space, space.RATE_RANGE[family])
     assert lo - 500 <= s.neck_bps <= hi + 500  # rounded to whole kb/s
     assert s.buffer_packets >= 2
     assert s.topology in ("dumbbell", "parking_lot")
-    bulk = [f for f in s.flows if f.kind == "tcp"]
+    bulk = [f for f in s.flows if f.kind in ("tcp", "sctp")]
+    assert {f.kind for f in bulk} == {"sctp" if s.space == "ns2-sctp" else "tcp"}
     assert 1 <= len(bulk) <= 4 or (len(bulk) == 100 and s.corner and s.space == "ns2-tcp")
     assert len(s.flows) - len(bulk) <= 1
     for f in s.flows:
         assert space.RTT_RANGE[0] - 5e-5 <= f.rtt_s <= space.RTT_RANGE[1] + 5e-5
         assert all(0 <= h < s.hops for h in f.hops)
-        if f.kind != "tcp":
+        if f not in bulk:
             assert 0.1 * s.neck_bps - 500 <= f.rate_bps <= 0.5 * s.neck_bps + 500
     if s.loss is not None:
         assert (0.01 if s.corner and s.loss.rate >= 0.01 else space.LOSS_RANGE[0]) * 0.99 <= s.loss.rate <= 0.05
@@ -58,6 +59,9 @@ def test_samples_stay_in_the_documented_space(s: space.Sample):
         # Only ns-2's packet budget cuts a duration below its bound.
         assert family == "ns2"
         assert s.duration_s == space.MIN_DURATION_S or s.neck_bps * s.duration_s / (8 * 1500) <= space.NS2_PACKET_BUDGET * 1.01
+    if s.space == "ns2-sctp":
+        # ns-2's SCTP stalls past 65,536 messages on a stream: no association can send that many.
+        assert s.neck_bps * s.duration_s / (8 * 1500) <= space.NS2_SCTP_MESSAGE_BUDGET * 1.01 < 65_536
     assert s.sack or s.space == "kernel" or s.flows[0].cc in ("Reno", "Newreno", "Sack1")
 
 
@@ -218,7 +222,7 @@ def _deterministic(name: str) -> space.Sample:
     return next(s for s in (space.draw(name, 1, i) for i in range(200)) if not s.random and len(s.flows) > 1)
 
 
-@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux"])
+@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux", "ns2-sctp"])
 def test_phase_replicas_start_each_flow_a_little_later_and_nothing_else(name):
     s = _deterministic(name)
     assert s.replica(1) is s  # seed 1 is the drawn sample: its scenario file reruns it
@@ -236,7 +240,7 @@ def test_phase_replicas_start_each_flow_a_little_later_and_nothing_else(name):
     assert lossy.replica(7) is lossy  # random loss: the seed draws other losses instead
 
 
-@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux"])
+@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux", "ns2-sctp"])
 def test_both_backends_run_the_same_phase_replica(name, tmp_path, monkeypatch):
     """ns-2's script for seed k and the scenario tcplab is given for seed k start every
     flow at the same instant (the replica's)."""
@@ -282,6 +286,45 @@ def test_the_mappings_timer_constants_are_the_ones_ns2s_agents_run_with(name, tm
         assert given == pytest.approx(reported[i]), (sample.name, sample.flows[i].cc)
 
 
+def _sctp_line(event: str, t: float, link: tuple[str, str], tsn: int, kind: str = "D") -> str:
+    """One chunk's line of ns-2's packet trace with ``show_sctphdr_``."""
+    return f"{event} {t} {link[0]} {link[1]} sctp 1500 -------{kind} 0 2.0 3.0 1 {tsn} 7 0 {tsn - 1}\n"
+
+
+def test_ns2_sctp_goodput_is_the_data_delivered_in_sequence_within_the_flows_window(tmp_path):
+    """By hand: association 0 sends TSNs 1-4 from 0.5 s (its first DATA; ns-2's
+    handshake came before), loses TSN 2 and sends it again at 0.9 s; with a 1-s window
+    (to 1.5 s) TSNs 1-3 are in sequence at the receiver (TSN 4 lands at 2.0 s, after
+    it): 3 × 1,452 B × 8 / 1 s = 34,848 b/s, one retransmission. SACKs, departures
+    seen on the receiver's link and other links' lines do not count."""
+    first, last = ("2", "0"), ("1", "3")
+    lines = [_sctp_line("-", 0.5, first, 1), _sctp_line("-", 0.51, first, 2), _sctp_line("-", 0.52, first, 3),
+             _sctp_line("-", 0.53, first, 4), _sctp_line("r", 0.6, last, 1), _sctp_line("-", 0.6, last, 1),
+             _sctp_line("r", 0.62, last, 3), _sctp_line("r", 0.7, ("3", "1"), 0, "S"), _sctp_line("-", 0.9, first, 2),
+             _sctp_line("r", 1.0, last, 2), _sctp_line("r", 1.0, ("0", "1"), 2), _sctp_line("r", 2.0, last, 4),
+             _sctp_line("-", 2.1, first, 4)]
+    trace = tmp_path / "t.tr"
+    trace.write_text("".join(lines))
+    assert ns2.read_sctp_trace(trace, {0: (first, last)}, {0: 1.0}, run_s=3.0) == {0: (34_848.0, 1.0)}
+    with pytest.raises(ns2.WindowPastRunEnd, match="past the run's end") as late:
+        ns2.read_sctp_trace(trace, {0: (first, last)}, {0: 1.0}, run_s=1.2)
+    assert late.value.needed_s == 3.0  # the window ends at 1.5 s: the next whole second, and one more
+
+
+def test_ns2_sctp_scripts_count_the_same_stretch_of_data_as_tcplab():
+    """tcplab's side of an ns2-sctp sample has no handshake, and ns-2's flight
+    accounting and loss response; ns-2 reports the other flows at the sample's end and
+    runs on past every SCTP window (read_sctp_trace)."""
+    sample = next(s for s in (space.draw("ns2-sctp", 1, i) for i in range(200)) if any(f.kind != "sctp" for f in s.flows))
+    doc = ns2.scenario_of(sample)
+    sctp = [f["transport"] for f in doc["flow"] if isinstance(f.get("transport"), dict)]
+    assert sctp and all(t["handshake"] is False and t["flight_accounting"] == "chunk" and t["recovery"] == "ns2" for t in sctp)
+    script = ns2.tcl(sample, 1)
+    assert f'$ns at {sample.duration_s} "report"' in script
+    assert f'$ns at {ns2.sctp_run_s(sample)} "finish"' in script
+    assert ns2.sctp_run_s(sample) >= 2 * sample.duration_s
+
+
 # --- committed samples rerun -------------------------------------------------------
 
 def ci_samples(name: str, count: int) -> list[int]:
@@ -308,10 +351,10 @@ def ci_samples(name: str, count: int) -> list[int]:
 # How many committed samples of each space `make test` reruns, on five phase replicas
 # each (ns2-tcp's two take about 30 s, ns2-linux's four 3 s; #32: CI time); `make
 # differential` reruns all of them.
-CI_SAMPLE_COUNT = {"ns2-tcp": 2, "ns2-linux": 4}
+CI_SAMPLE_COUNT = {"ns2-tcp": 2, "ns2-linux": 4, "ns2-sctp": 2}
 
 
-@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux"])
+@pytest.mark.parametrize("name", ["ns2-tcp", "ns2-linux", "ns2-sctp"])
 def test_committed_ns2_samples_still_agree(name, tmp_path):
     from test_ns2_differential import ensure_ns2
 

@@ -2,7 +2,8 @@
 (docs/differential.md): ns-2's Agent/TCP (Reno, Newreno, Sack1) against
 ``profile = "ns2"`` (space ``ns2-tcp``, the mapping of tests/ns2/cases.py), and
 Agent/TCP/Linux with the Linux 2.6.22 modules against the mapping of
-tests/ns2/linux_cc.py (space ``ns2-linux``).
+tests/ns2/linux_cc.py (space ``ns2-linux``), and Agent/SCTP's bulk associations against
+tcplab's SCTP set as tests/ns2/sctp.tcl sets ns-2 (space ``ns2-sctp``).
 
 Each sample is rendered twice from the same :class:`~tcplab.differential.space.Sample`:
 as a tcplab scenario (``scenario.toml``) and as a self-contained ns-2 script
@@ -31,7 +32,7 @@ import linux_cc  # noqa: E402
 from tcplab.differential import campaign  # noqa: E402
 from tcplab.differential.metrics import Comparison, RunMetrics, mean, measure  # noqa: E402
 from tcplab.differential.scenario import BIG_QUEUE, UDP_PAYLOAD, access_delay_s, hop_delay_s, scenario  # noqa: E402
-from tcplab.differential.space import MSS, Flow, Sample, flow_classes  # noqa: E402
+from tcplab.differential.space import MSS, SCTP_MESSAGE, Flow, Sample, flow_classes  # noqa: E402
 from tcplab.emu.crosscheck import sawtooth_period_s  # noqa: E402
 
 #: Seeds of a sample: 5, doubled while the seed means are too imprecise for the
@@ -43,6 +44,17 @@ CWND_SAMPLE_S = 0.1
 TRACED_FLOWS = 4
 #: ns-2 runs at most this long per scenario.
 NS2_TIMEOUT_S = 1800
+#: ns2-sctp: the packet trace of each association's first and last links, per seed
+#: (seeds run side by side in the sample's directory); deleted once read.
+SCTP_TRACE = "sctp-seed{seed}.tr"
+#: ns-2 runs an ns2-sctp sample past its duration by the duration again, this many
+#: round trips of its longest flow, and SCTP_INIT_RETRIES_S: room for the three round
+#: trips before an association's first DATA chunk with queues several times the
+#: propagation delay, and for an INIT or COOKIE-ECHO lost to random loss up to three
+#: times in a row (T1 backs off from 3 s: 3 + 6 + 12 s; ns2-sctp-s1-007's seed 16 lost
+#: its INIT twice and sent its first DATA at 9.0 s).
+SCTP_HANDSHAKE_ALLOWANCE_RTTS = 10
+SCTP_INIT_RETRIES_S = 21.0
 
 
 def window_packets(sample: Sample, flow: Flow) -> int:
@@ -53,7 +65,15 @@ def window_packets(sample: Sample, flow: Flow) -> int:
 
 
 def transport(flow: Flow, sample: Sample) -> dict:
-    """tcplab's side of a TCP flow, from the suites' own mappings."""
+    """tcplab's side of a bulk flow, from the suites' own mappings. SCTP: tcplab's
+    defaults are sctp.tcl's settings of ns-2 (RFC 4960 timers, delayed SACKs, Max.Burst
+    4, windows that never limit, no initial ssthresh), with ns-2's flight accounting
+    (chunks with their headers, in units of the largest chunk) and its loss response
+    (the implementer's guide's, without RFC 4960's Fast Recovery); no handshake, since
+    each side's goodput is counted from its first DATA chunk (:func:`read_sctp_trace`)."""
+    if sample.space == "ns2-sctp":
+        return {"type": "sctp", "handshake": False, "message_size": f"{SCTP_MESSAGE}B", "flight_accounting": "chunk",
+                "recovery": "ns2"}
     if sample.space == "ns2-linux":
         return linux_cc.tcp_linux_transport(flow.cc)
     wired = cases.Wired(variant=flow.cc, payloads=(MSS,), window=window_packets(sample, flow), iw=2,
@@ -61,8 +81,9 @@ def transport(flow: Flow, sample: Sample) -> dict:
     return wired._tcp(MSS)
 
 
-def tcl(sample: Sample, seed: int) -> str:
-    """A self-contained ns-2 script of the sample (see the module doc)."""
+def tcl(sample: Sample, seed: int, run_s: float | None = None) -> str:
+    """A self-contained ns-2 script of the sample (see the module doc); an ns2-sctp
+    sample runs until ``run_s`` (default :func:`sctp_run_s`)."""
     rto = sample.fixed_rto_s
     minrto, maxrto, rtoinit = (rto, rto, rto) if rto else (0.2, 60, 1.0)
     lines = [
@@ -83,6 +104,9 @@ def tcl(sample: Sample, seed: int) -> str:
     ]
     if sample.space == "ns2-linux":
         lines += ["Agent/TCP/Linux set timestamps_ true", "Agent/TCPSink set ts_echo_rfc1323_ true"]
+    if sample.space == "ns2-sctp":
+        # Each chunk's TSN in the packet trace (SCTP_TRACE's fields, read_sctp_trace).
+        lines += ["Trace set show_sctphdr_ 1", f"set tf [open {SCTP_TRACE.format(seed=seed)} w]"]
     hops = sample.hops
     lines += [f"set r({h}) [$ns node]" for h in range(hops + 1)]
     for h in range(hops):
@@ -111,7 +135,18 @@ def tcl(sample: Sample, seed: int) -> str:
         lines += [f"$ns queue-limit {a} {b} {BIG_QUEUE}" for a, b in
                   ((f"$s({i})", f"$r({first})"), (f"$r({first})", f"$s({i})"),
                    (f"$r({last})", f"$d({i})"), (f"$d({i})", f"$r({last})"))]
-        if f.kind == "tcp":
+        if f.kind == "sctp":
+            # As tests/ns2/sctp.tcl: one full chunk per packet, no initial ssthresh,
+            # windows that never limit; FTP is Agent/SCTP's unlimited data source.
+            lines += [f"set a({i}) [new Agent/SCTP]", f"$a({i}) set mtu_ 1500",
+                      f"$a({i}) set dataChunkSize_ {SCTP_MESSAGE + 16}", f"$a({i}) set initialSsthresh_ 1000000000",
+                      f"$a({i}) set initialRwnd_ 1000000000", f"set k({i}) [new Agent/SCTP]",
+                      f"$k({i}) set initialRwnd_ 1000000000",
+                      f"$ns attach-agent $s({i}) $a({i})", f"$ns attach-agent $d({i}) $k({i})",
+                      f"$ns connect $a({i}) $k({i})", f"set app({i}) [$a({i}) attach-app FTP]",
+                      f"$ns trace-queue $s({i}) $r({first}) $tf", f"$ns trace-queue $r({last}) $d({i}) $tf",
+                      f'puts "path {i} [$s({i}) id] [$r({first}) id] [$r({last}) id] [$d({i}) id]"']
+        elif f.kind == "tcp":
             if sample.space == "ns2-linux":
                 agent, sink = "Agent/TCP/Linux", "Agent/TCPSink/Sack1"
             else:
@@ -142,26 +177,123 @@ def tcl(sample: Sample, seed: int) -> str:
     lines += ["    puts $line", f"    $ns at [expr [$ns now] + {CWND_SAMPLE_S}] trace_cwnd", "}"]
     if traced:
         lines.append(f"$ns at {CWND_SAMPLE_S} trace_cwnd")
-    lines += ["proc finish {} {", "    global a k qmon"]
+    sctp = sample.space == "ns2-sctp"
+    # The figures at the sample's end; an SCTP sample runs on to its data window's end
+    # (sctp_run_s), its packet trace closed only then.
+    lines += ["proc report {} {" if sctp else "proc finish {} {", "    global a k qmon"]
     for i, f in enumerate(sample.flows):
         if f.kind == "tcp":
             lines.append(f'    puts "tcp {i} [$a({i}) set ack_] [$a({i}) set nrexmitpack_] [$a({i}) set nrexmit_]"')
-        else:
+        elif f.kind != "sctp":  # SCTP's figures come from the packet trace
             lines.append(f'    puts "udp {i} [$k({i}) set bytes_]"')
     lines += [f'    puts "drops {h} [$qmon({h}) set pdrops_]"' for h in range(hops)]
-    lines += ["    exit 0", "}", f'$ns at {sample.duration_s} "finish"', "$ns run", ""]
+    if sctp:
+        lines += ["}", "proc finish {} {", "    global ns tf", "    $ns flush-trace", "    close $tf",
+                  "    exit 0", "}", f'$ns at {sample.duration_s} "report"', f'$ns at {run_s or sctp_run_s(sample)} "finish"']
+    else:
+        lines += ["    exit 0", "}", f'$ns at {sample.duration_s} "finish"']
+    lines += ["$ns run", ""]
     return "\n".join(lines)
 
 
-def script_of(sample: Sample, seed: int) -> str:
+def sctp_run_s(sample: Sample) -> float:
+    """How long ns-2 runs an ns2-sctp sample (:data:`SCTP_HANDSHAKE_ALLOWANCE_RTTS`), so
+    that every association's data window (:func:`read_sctp_trace`) ends inside the run."""
+    allowance = SCTP_HANDSHAKE_ALLOWANCE_RTTS * max(f.rtt_s for f in sample.flows) + SCTP_INIT_RETRIES_S
+    return round(2 * sample.duration_s + allowance, 3)
+
+
+class WindowPastRunEnd(RuntimeError):
+    """An association's data window ends after ns-2's run: ``needed_s`` is a run end
+    that holds every window (the first DATA chunks come at the same instants when the
+    same script runs longer: nothing before the end depends on it)."""
+
+    def __init__(self, message: str, needed_s: float) -> None:
+        super().__init__(message)
+        self.needed_s = needed_s
+
+
+def read_sctp_trace(path: Path, links: dict[int, tuple[tuple[str, str], tuple[str, str]]],
+                    windows_s: dict[int, float], run_s: float) -> dict[int, tuple[float, float]]:
+    """Each association's (goodput b/s, retransmitted chunks) from ns-2's packet trace
+    with ``show_sctphdr_`` (one line per chunk: event, time, from, to, "sctp", size,
+    flags ending in D for DATA, flow id, source, destination, chunks, TSN, uid,
+    stream, stream sequence number). ``links``: per flow, its first link (sender to
+    router) and last (router to receiver) as node ids; ``windows_s``: per flow, how
+    long its data is counted for (the sample's duration less the flow's start).
+
+    ns-2's associations send their first DATA chunk three round trips after they start
+    (INIT, COOKIE-ECHO and a HEARTBEAT, each answered); tcplab's side starts with DATA
+    (``handshake = false``). So each side counts the same stretch of a transfer: the
+    first ``windows_s`` seconds from the first DATA chunk. Goodput is the user data of
+    the TSNs delivered in sequence by the stretch's end — up to the first one the
+    receiver had not got, as SCTP hands them to the application — over its length. A
+    retransmission is a DATA chunk leaving the sender, in the stretch, whose TSN has
+    left before."""
+    by_link = {}
+    for i, (first, last) in links.items():
+        by_link[("-",) + first] = (i, "sent")
+        by_link[("r",) + last] = (i, "delivered")
+    sent: dict[int, set[int]] = {i: set() for i in links}
+    delivered: dict[int, set[int]] = {i: set() for i in links}
+    first_data: dict[int, float] = {}
+    retransmits = dict.fromkeys(links, 0)
+    with path.open() as trace:
+        for line in trace:
+            w = line.split()
+            if len(w) < 12 or not w[6].endswith("D"):
+                continue
+            hit = by_link.get((w[0], w[2], w[3]))
+            if hit is None:
+                continue
+            i, what = hit
+            t, tsn = float(w[1]), int(w[11])
+            if i in first_data and t > first_data[i] + windows_s[i]:
+                continue
+            if what == "delivered":
+                delivered[i].add(tsn)
+            elif tsn in sent[i]:
+                retransmits[i] += 1
+            else:
+                sent[i].add(tsn)
+                first_data.setdefault(i, t)
+    ends = {i: first_data[i] + windows_s[i] for i in first_data}
+    if ends and max(ends.values()) > run_s:
+        i = max(ends, key=lambda k: ends[k])
+        raise WindowPastRunEnd(f"{path}: association {i}'s first DATA at {first_data[i]:.3f} s leaves its "
+                               f"{windows_s[i]:g}-s data window past the run's end ({run_s:g} s)",
+                               needed_s=math.ceil(max(ends.values())) + 1.0)
+    figures = {}
+    for i in links:
+        if not sent[i]:
+            figures[i] = (0.0, 0.0)
+            continue
+        tsn = min(sent[i])
+        while tsn in delivered[i]:
+            tsn += 1
+        in_sequence = tsn - min(sent[i])
+        figures[i] = (in_sequence * SCTP_MESSAGE * 8 / windows_s[i], float(retransmits[i]))
+    return figures
+
+
+def script_of(sample: Sample, seed: int, run_s: float | None = None) -> str:
     """ns-2's script of the sample's replica ``seed`` (:meth:`Sample.replica`)."""
-    return tcl(sample.replica(seed), seed)
+    return tcl(sample.replica(seed), seed, run_s)
 
 
 def run_ns2(sample: Sample, seed: int, directory: Path, ns: str) -> RunMetrics:
-    """Runs the sample's ns-2 script for ``seed`` and reads its figures."""
+    """Runs the sample's ns-2 script for ``seed`` and reads its figures. An ns2-sctp
+    run whose association started its data so late (INIT lost again and again: T1
+    backs off 3, 6, 12, 24 s) that its window outlasts the run is run again, longer."""
+    try:
+        return _run_ns2(sample, seed, directory, ns, None)
+    except WindowPastRunEnd as late:
+        return _run_ns2(sample, seed, directory, ns, late.needed_s)
+
+
+def _run_ns2(sample: Sample, seed: int, directory: Path, ns: str, run_s: float | None) -> RunMetrics:
     script = directory / f"ns2-seed{seed}.tcl"
-    script.write_text(script_of(sample, seed))
+    script.write_text(script_of(sample, seed, run_s))
     sample = sample.replica(seed)  # its flows' starts are the goodputs' origins
     proc = subprocess.run([ns, script.name], capture_output=True, text=True, timeout=NS2_TIMEOUT_S, cwd=directory)
     if proc.returncode != 0:
@@ -171,11 +303,14 @@ def run_ns2(sample: Sample, seed: int, directory: Path, ns: str) -> RunMetrics:
     retx: list[float | None] = [None] * n
     times, cwnds = [], []
     traced = [i for i, f in enumerate(sample.flows) if f.kind == "tcp"][:TRACED_FLOWS]
+    sctp_links: dict[int, tuple[tuple[str, str], tuple[str, str]]] = {}
     for line in proc.stdout.splitlines():
         w = line.split()
         if not w:
             continue
-        if w[0] == "tcp":
+        if w[0] == "path":
+            sctp_links[int(w[1])] = ((w[2], w[3]), (w[4], w[5]))
+        elif w[0] == "tcp":
             i = int(w[1])
             # ack_: the highest cumulatively acknowledged segment, numbered from 0.
             goodput[i] = (int(w[2]) + 1) * MSS * 8 / (sample.duration_s - sample.flows[i].start_s)
@@ -187,6 +322,14 @@ def run_ns2(sample: Sample, seed: int, directory: Path, ns: str) -> RunMetrics:
         elif w[0] == "cwnd":
             times.append(float(w[1]))
             cwnds.append([float(x) for x in w[2:]])
+    if sctp_links:
+        trace = directory / SCTP_TRACE.format(seed=seed)
+        windows = {i: sample.duration_s - sample.flows[i].start_s for i in sctp_links}
+        try:
+            for i, (rate, resent) in read_sctp_trace(trace, sctp_links, windows, run_s or sctp_run_s(sample)).items():
+                goodput[i], retx[i] = rate, resent
+        finally:
+            trace.unlink()
     periods: list[float | None] = [None] * n
     if times:
         import numpy as np
@@ -194,7 +337,7 @@ def run_ns2(sample: Sample, seed: int, directory: Path, ns: str) -> RunMetrics:
         t, c = np.asarray(times), np.asarray(cwnds)
         for col, i in enumerate(traced):
             periods[i] = sawtooth_period_s(t, c[:, col])
-    kinds = ["tcp" if f.kind == "tcp" else "udp" for f in sample.flows]
+    kinds = [f.kind if f.kind in ("tcp", "sctp") else "udp" for f in sample.flows]
     return RunMetrics(kinds, goodput, retx, [None] * n, periods)
 
 
@@ -211,7 +354,17 @@ def ns2_ran(sample: Sample, directory: Path) -> bool:
     stored = directory / campaign.OUTCOME
     seeds = Comparison.from_json(json.loads(stored.read_text())).seeds if stored.exists() else REPLICATION.first_seeds()
     scripts = {s: directory / f"ns2-seed{s}.tcl" for s in seeds}
-    return all(path.exists() and path.read_text() == script_of(sample, s) for s, path in scripts.items())
+    return all(path.exists() and path.read_text() == script_of(sample, s, _stored_run_s(sample, path))
+               for s, path in scripts.items())
+
+
+def _stored_run_s(sample: Sample, script: Path) -> float | None:
+    """The run end a stored ns2-sctp script was rendered with, when :func:`run_ns2`
+    lengthened it (None: the default)."""
+    if sample.space != "ns2-sctp" or not script.exists():
+        return None
+    ends = [float(line.split()[2]) for line in script.read_text().splitlines() if line.endswith('"finish"')]
+    return ends[0] if ends and ends[0] != sctp_run_s(sample) else None
 
 
 def write_scenario(sample: Sample, directory: Path) -> None:
@@ -267,7 +420,7 @@ def compare(sample: Sample, directory: Path, ns: str) -> Comparison:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--space", choices=("ns2-tcp", "ns2-linux"), required=True)
+    ap.add_argument("--space", choices=("ns2-tcp", "ns2-linux", "ns2-sctp"), required=True)
     ap.add_argument("--sample", type=int, help="number of scenarios (samples 0 ... N-1)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True)

@@ -34,6 +34,10 @@ KERNEL_SHARES = (0.90, 0.80)
 NS2_SHARES = (0.90, 0.80)
 
 
+#: Flow kinds whose goodput and retransmissions the scenario's bulk figures count.
+BULK_KINDS = ("tcp", "sctp")
+
+
 @dataclass
 class RunMetrics:
     """One run's (or the seed mean's) figures, one entry per flow in scenario order."""
@@ -52,14 +56,14 @@ class RunMetrics:
         return sum(self.goodput_bps)
 
     @property
-    def tcp_retransmits(self) -> float:
-        """Retransmissions summed over the TCP flows."""
-        return sum(r or 0.0 for k, r in zip(self.kinds, self.retransmits, strict=True) if k == "tcp")
+    def bulk_retransmits(self) -> float:
+        """Retransmissions (TCP segments, SCTP chunks) summed over the bulk flows."""
+        return sum(r or 0.0 for k, r in zip(self.kinds, self.retransmits, strict=True) if k in BULK_KINDS)
 
     @property
     def jain(self) -> float | None:
-        """Jain's index over the TCP flows (None with fewer than two)."""
-        xs = [g for k, g in zip(self.kinds, self.goodput_bps, strict=True) if k == "tcp"]
+        """Jain's index over the bulk (TCP or SCTP) flows (None with fewer than two)."""
+        xs = [g for k, g in zip(self.kinds, self.goodput_bps, strict=True) if k in BULK_KINDS]
         if len(xs) < 2 or not any(xs):
             return None
         return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs))
@@ -223,9 +227,9 @@ class Comparison:
         return relative(self.ours.aggregate_bps, self.theirs.aggregate_bps)
 
     def retransmit_factor(self) -> float:
-        """TCP retransmissions, the larger count over the smaller (see :func:`factor`)."""
+        """Bulk-flow retransmissions (TCP segments, SCTP chunks), the larger count over the smaller (see :func:`factor`)."""
         assert self.ours is not None and self.theirs is not None
-        return factor(self.ours.tcp_retransmits, self.theirs.tcp_retransmits)
+        return factor(self.ours.bulk_retransmits, self.theirs.bulk_retransmits)
 
     def worst_flow_error(self) -> float:
         """The flow-class error of largest magnitude, with its sign (infinite when a

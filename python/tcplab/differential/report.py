@@ -162,7 +162,7 @@ def _rows(outcomes: list[Comparison], reference: str) -> tuple[list[str], list[l
         rows.append([
             c.name, _seeds_cell(c), goodput,
             "; ".join(_pct(e) for e in c.flow_errors()), _pct(c.aggregate_error()),
-            f"{o.tcp_retransmits:.0f}/{t.tcp_retransmits:.0f}",
+            f"{o.bulk_retransmits:.0f}/{t.bulk_retransmits:.0f}",
             f"{_num(mean_of(o.srtt_ms))}/{_num(mean_of(t.srtt_ms))}", period,
             f"{_num(o.jain)}/{_num(t.jain)}", ", ".join(f"{k} {'ok' if v else 'MISS'}" for k, v in c.verdicts().items()),
         ])

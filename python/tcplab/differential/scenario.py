@@ -47,7 +47,7 @@ def kernel_transport(flow: Flow, sample: Sample) -> dict:
 
 def scenario(sample: Sample, transport: Callable[[Flow, Sample], dict] = kernel_transport,
              access_queue_packets: int = BIG_QUEUE, mtu: int | None = None) -> dict:
-    """The sample as a scenario; ``transport`` gives each TCP flow's transport table,
+    """The sample as a scenario; ``transport`` gives each bulk flow's transport table,
     ``mtu`` every link's MTU (default: the format's 1,500 bytes)."""
     big = {"type": "droptail", "limit": f"{BIG_QUEUE} packets"}
     access_queue = {"type": "droptail", "limit": f"{access_queue_packets} packets"}
@@ -70,7 +70,7 @@ def scenario(sample: Sample, transport: Callable[[Flow, Sample], dict] = kernel_
                       "forward": {"queue": access_queue}, "reverse": {"queue": big}})
         links.append({"from": routers[f.hops[-1] + 1], "to": dst, "bandwidth": access, "delay": delay, "queue": big})
         entry: dict = {"name": f"f{i}", "from": src, "to": dst, "start": f"{f.start_s:g}s"}
-        if f.kind == "tcp":
+        if f.kind in ("tcp", "sctp"):
             entry |= {"app": {"type": "bulk"}, "transport": transport(f, sample)}
         elif f.kind == "udp_cbr":
             entry |= {"transport": "udp", "app": {"type": "cbr", "rate": _bps(f.rate_bps), "packet_size": f"{UDP_PAYLOAD}B"}}

@@ -21,15 +21,18 @@ from dataclasses import dataclass, field, replace
 #: The spaces. ``kernel``: reno/cubic/bbr with the ``linux`` profile, rates the
 #: emulator of a 2-core machine carries. ``ns2-tcp``: ns-2's Agent/TCP (Reno,
 #: Newreno, Sack1) against ``profile = "ns2"``. ``ns2-linux``: ns-2's Agent/TCP/Linux
-#: (the 2.6.22 modules) against the project's mapping. (SCTP is compared in the sctp
-#: study's own regimes, ``tests/ns2/sctp.py``.)
-SPACES = ("kernel", "ns2-tcp", "ns2-linux")
+#: (the 2.6.22 modules) against the project's mapping. ``ns2-sctp``: ns-2's Agent/SCTP
+#: (RFC 4960 as the University of Delaware module has it) against tcplab's SCTP, bulk
+#: associations where the others draw TCP flows. (The sctp study's own transfers are
+#: compared in ``tests/ns2/sctp.py``.)
+SPACES = ("kernel", "ns2-tcp", "ns2-linux", "ns2-sctp")
 
 #: The latest a phase replica starts a flow after its drawn start (:meth:`Sample.replica`).
 PHASE_JITTER_S = 0.010
 
-#: Bottleneck rate range, bit/s, per space (log-uniform).
-RATE_RANGE = {"kernel": (2e6, 200e6), "ns2": (1e6, 10e9)}
+#: Bottleneck rate range, bit/s, per space family or space (log-uniform). ns2-sctp stops
+#: at 200 Mb/s: its message budget (below) leaves a 200 Mb/s sample its minimum duration.
+RATE_RANGE = {"kernel": (2e6, 200e6), "ns2": (1e6, 10e9), "ns2-sctp": (1e6, 200e6)}
 #: Base round-trip propagation delay range, seconds (log-uniform).
 RTT_RANGE = (0.002, 0.300)
 #: Bottleneck buffer in bandwidth-delay products of the base RTT (log-uniform).
@@ -41,8 +44,11 @@ LOSS_RANGE = (1e-5, 0.05)
 LOSS_PROBABILITY = 0.5
 #: Gilbert–Elliott mean burst length in packets (when the loss is bursty).
 BURST_RANGE = (2.0, 10.0)
-#: Payload of every TCP/SCTP segment and UDP datagram, bytes (MTU 1,500).
+#: Payload of every TCP segment and UDP datagram, bytes (MTU 1,500).
 MSS = 1460
+#: Payload of every SCTP DATA chunk, bytes: one chunk fills a 1,500-byte packet (20 B IP,
+#: 12 B common header, 16 B chunk header).
+SCTP_MESSAGE = 1452
 #: ns-2's heavy-loss corners (issue #29): this share of ns-2 samples is drawn there.
 CORNER_SHARE = 0.3
 #: At most this many packets cross an ns-2 sample's bottleneck (ns-2 runs about a
@@ -52,6 +58,10 @@ NS2_PACKET_BUDGET = 3_000_000
 DURATION_RTTS = 150
 DURATION_BOUNDS_S = {"kernel": (20.0, 60.0), "ns2": (20.0, 120.0)}
 MIN_DURATION_S = 3.0
+#: ns-2's SCTP stops delivering a stream past 65,536 messages (its 16-bit stream
+#: sequence numbers wrap; tests/ns2/README.md): an ns2-sctp sample's duration is cut
+#: so that its bottleneck carries at most this many full packets.
+NS2_SCTP_MESSAGE_BUDGET = 60_000
 
 KERNEL_CCS = ("reno", "cubic", "bbr")
 NS2_AGENTS = ("Reno", "Newreno", "Sack1")
@@ -84,7 +94,7 @@ class Flow:
     """One flow. ``hops``: the bottleneck hops it crosses (a dumbbell has one, hop
     0; a parking lot two). ``rtt_s``: its round-trip propagation delay."""
 
-    kind: str  # "tcp", "udp_cbr", "udp_on_off"
+    kind: str  # "tcp", "sctp" (bulk associations, space ns2-sctp), "udp_cbr", "udp_on_off"
     cc: str  # tcp: kernel or ns-2 TCP/Linux algorithm, or the ns-2 agent; "" otherwise
     rtt_s: float
     hops: tuple[int, ...]
@@ -191,7 +201,7 @@ def draw(space: str, seed: int, index: int) -> Sample:
     family = "kernel" if space == "kernel" else "ns2"
     corner = family == "ns2" and rng.random() < CORNER_SHARE
     topology = "parking_lot" if rng.random() < 0.3 else "dumbbell"
-    neck = _log_uniform(rng, *RATE_RANGE[family])
+    neck = _log_uniform(rng, *RATE_RANGE.get(space, RATE_RANGE[family]))
     base_rtt = _log_uniform(rng, *RTT_RANGE)
     access = _log_uniform(rng, *ACCESS_RANGE)
     neck = round(neck, -3)  # whole kb/s: readable scenario files
@@ -212,13 +222,14 @@ def draw(space: str, seed: int, index: int) -> Sample:
     many = corner and space == "ns2-tcp" and topology == "dumbbell" and rng.random() < 0.25
     n_bulk = 100 if many else rng.randint(1, 4)
     ccs = _algorithms(rng, space, n_bulk)
+    bulk_kind = "sctp" if space == "ns2-sctp" else "tcp"
     different_rtts = not many and rng.random() < 0.5
     hop_sets = [(0, 1), (0,), (1,)] if topology == "parking_lot" else [(0,)]
     flows = []
     for i in range(n_bulk):
         rtt = base_rtt if i == 0 or not different_rtts else round(min(RTT_RANGE[1], base_rtt * rng.uniform(1.0, 4.0)), 4)
         start = 0.0 if i == 0 else round(rng.uniform(0.0, 1.0), 3)
-        flows.append(Flow("tcp", ccs[i], rtt, hop_sets[i % len(hop_sets)], start))
+        flows.append(Flow(bulk_kind, ccs[i], rtt, hop_sets[i % len(hop_sets)], start))
     if not many and rng.random() < 0.4:
         # ns-2's on/off sources draw exponential periods: constant ones only in the kernel space.
         kind = rng.choice(("udp_cbr", "udp_on_off")) if space == "kernel" else "udp_cbr"
@@ -238,14 +249,20 @@ def draw(space: str, seed: int, index: int) -> Sample:
         if budget < duration:
             duration = max(MIN_DURATION_S, math.floor(budget * 10) / 10)
             notes.append("duration cut to ns-2's packet budget")
+        messages = NS2_SCTP_MESSAGE_BUDGET * 8 * (SCTP_MESSAGE + 48) / neck
+        if space == "ns2-sctp" and messages < duration:
+            duration = max(MIN_DURATION_S, math.floor(messages * 10) / 10)
+            notes.append("duration cut to ns-2's SCTP message budget")
     duration = round(duration, 1)
     return Sample(space, seed, index, topology, neck, base_rtt, buffer_packets, round(access, 2), tuple(flows),
                   duration, sack=sack, loss=loss, fixed_rto_s=fixed_rto, corner=corner, notes=tuple(notes))
 
 
 def _algorithms(rng: random.Random, space: str, n: int) -> list[str]:
-    """Each bulk flow's algorithm (or ns-2 agent): half the samples give every flow
-    the same one."""
+    """Each bulk flow's algorithm (or ns-2 agent; SCTP's one, named by its kind, has
+    none): half the samples give every flow the same one."""
+    if space == "ns2-sctp":
+        return [""] * n
     choices = {"kernel": KERNEL_CCS, "ns2-tcp": NS2_AGENTS, "ns2-linux": NS2_LINUX_CCS}[space]
     if space == "ns2-tcp" or rng.random() < 0.5:
         # ns-2's Agent/TCP variants differ only in recovery: one per sample.
