@@ -41,7 +41,7 @@ def test_samples_stay_in_the_documented_space(s: space.Sample):
     assert lo - 500 <= s.neck_bps <= hi + 500  # rounded to whole kb/s
     assert s.buffer_packets >= 2
     assert s.topology in ("dumbbell", "parking_lot")
-    bulk = [f for f in s.flows if f.kind in ("tcp", "sctp")]
+    bulk = [f for f in s.flows if f.kind in space.BULK_KINDS]
     assert {f.kind for f in bulk} == {"sctp" if s.space == "ns2-sctp" else "tcp"}
     assert 1 <= len(bulk) <= 4 or (len(bulk) == 100 and s.corner and s.space == "ns2-tcp")
     assert len(s.flows) - len(bulk) <= 1

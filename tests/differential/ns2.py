@@ -32,7 +32,7 @@ import linux_cc  # noqa: E402
 from tcplab.differential import campaign  # noqa: E402
 from tcplab.differential.metrics import Comparison, RunMetrics, mean, measure  # noqa: E402
 from tcplab.differential.scenario import BIG_QUEUE, UDP_PAYLOAD, access_delay_s, hop_delay_s, scenario  # noqa: E402
-from tcplab.differential.space import MSS, SCTP_MESSAGE, Flow, Sample, flow_classes  # noqa: E402
+from tcplab.differential.space import BULK_KINDS, MSS, SCTP_MESSAGE, Flow, Sample, flow_classes  # noqa: E402
 from tcplab.emu.crosscheck import sawtooth_period_s  # noqa: E402
 
 #: Seeds of a sample: 5, doubled while the seed means are too imprecise for the
@@ -337,7 +337,7 @@ def _run_ns2(sample: Sample, seed: int, directory: Path, ns: str, run_s: float |
         t, c = np.asarray(times), np.asarray(cwnds)
         for col, i in enumerate(traced):
             periods[i] = sawtooth_period_s(t, c[:, col])
-    kinds = [f.kind if f.kind in ("tcp", "sctp") else "udp" for f in sample.flows]
+    kinds = [f.kind if f.kind in BULK_KINDS else "udp" for f in sample.flows]
     return RunMetrics(kinds, goodput, retx, [None] * n, periods)
 
 

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..emu.crosscheck import flow_cwnd, sawtooth_period_s
 from ..results import RunResult
+from .space import BULK_KINDS
 
 #: Agreement targets (issue #29). Kernel: every flow's goodput within ±10%, the
 #: scenario's TCP retransmissions within a factor 1.5.
@@ -32,10 +33,6 @@ NS2_FLOW_TOLERANCE = 0.15
 #: aggregate, per flow).
 KERNEL_SHARES = (0.90, 0.80)
 NS2_SHARES = (0.90, 0.80)
-
-
-#: Flow kinds whose goodput and retransmissions the scenario's bulk figures count.
-BULK_KINDS = ("tcp", "sctp")
 
 
 @dataclass

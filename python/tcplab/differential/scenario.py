@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .space import MSS, Flow, Sample
+from .space import BULK_KINDS, MSS, Flow, Sample
 
 #: Packets the access links and the bottleneck's reverse direction hold: more than any
 #: window reaches in the space (queues that never drop), as in ns-2's cases.
@@ -70,7 +70,7 @@ def scenario(sample: Sample, transport: Callable[[Flow, Sample], dict] = kernel_
                       "forward": {"queue": access_queue}, "reverse": {"queue": big}})
         links.append({"from": routers[f.hops[-1] + 1], "to": dst, "bandwidth": access, "delay": delay, "queue": big})
         entry: dict = {"name": f"f{i}", "from": src, "to": dst, "start": f"{f.start_s:g}s"}
-        if f.kind in ("tcp", "sctp"):
+        if f.kind in BULK_KINDS:
             entry |= {"app": {"type": "bulk"}, "transport": transport(f, sample)}
         elif f.kind == "udp_cbr":
             entry |= {"transport": "udp", "app": {"type": "cbr", "rate": _bps(f.rate_bps), "packet_size": f"{UDP_PAYLOAD}B"}}

@@ -49,6 +49,8 @@ MSS = 1460
 #: Payload of every SCTP DATA chunk, bytes: one chunk fills a 1,500-byte packet (20 B IP,
 #: 12 B common header, 16 B chunk header).
 SCTP_MESSAGE = 1452
+#: Flow kinds that are bulk transfers (the others are UDP cross traffic).
+BULK_KINDS = ("tcp", "sctp")
 #: ns-2's heavy-loss corners (issue #29): this share of ns-2 samples is drawn there.
 CORNER_SHARE = 0.3
 #: At most this many packets cross an ns-2 sample's bottleneck (ns-2 runs about a
@@ -249,7 +251,7 @@ def draw(space: str, seed: int, index: int) -> Sample:
         if budget < duration:
             duration = max(MIN_DURATION_S, math.floor(budget * 10) / 10)
             notes.append("duration cut to ns-2's packet budget")
-        messages = NS2_SCTP_MESSAGE_BUDGET * 8 * (SCTP_MESSAGE + 48) / neck
+        messages = NS2_SCTP_MESSAGE_BUDGET * 8 * (MSS + 40) / neck  # full 1,500-byte packets
         if space == "ns2-sctp" and messages < duration:
             duration = max(MIN_DURATION_S, math.floor(messages * 10) / 10)
             notes.append("duration cut to ns-2's SCTP message budget")

@@ -76,8 +76,6 @@ enum Mark {
 struct Outstanding {
     tsn: u32,
     chunk: DataChunk,
-    /// What the chunk adds to the flight ([`FlightAccounting::chunk_bytes`]).
-    flight_bytes: u16,
     /// Acknowledged by a gap block.
     acked: bool,
     /// Counted in the flight size.
@@ -90,15 +88,27 @@ struct Outstanding {
     retransmitted: bool,
 }
 
+impl Outstanding {
+    /// What the chunk adds to the flight ([`FlightAccounting::chunk_bytes`]).
+    fn flight_bytes(&self, accounting: FlightAccounting) -> u64 {
+        accounting.chunk_bytes(self.chunk.len) as u64
+    }
+}
+
 /// Marks `o` acknowledged, taking it off the flight and the retransmission marks;
 /// false if it already was.
-fn ack_one(o: &mut Outstanding, flight: &mut u64, marked: &mut Marked) -> bool {
+fn ack_one(
+    o: &mut Outstanding,
+    accounting: FlightAccounting,
+    flight: &mut u64,
+    marked: &mut Marked,
+) -> bool {
     if o.acked {
         return false;
     }
     o.acked = true;
     if o.in_flight {
-        *flight -= o.flight_bytes as u64;
+        *flight -= o.flight_bytes(accounting);
         o.in_flight = false;
     }
     if o.mark != Mark::None {
@@ -382,7 +392,7 @@ impl SctpSender {
             o.mark = Mark::None;
             o.retransmitted = true;
             o.in_flight = true;
-            self.flight += o.flight_bytes as u64;
+            self.flight += o.flight_bytes(self.p.flight_accounting);
             self.marked.remove(o.chunk.len);
             self.stats.retransmits += 1;
             if self.timed.is_some_and(|(t, _)| t == o.tsn) {
@@ -434,13 +444,11 @@ impl SctpSender {
             let tsn = self.next_tsn;
             self.next_tsn += 1;
             packet.push(tsn, chunk);
-            let flight_bytes = self.p.flight_accounting.chunk_bytes(chunk.len);
-            self.flight += flight_bytes as u64;
+            self.flight += self.p.flight_accounting.chunk_bytes(chunk.len) as u64;
             self.peer_rwnd = self.peer_rwnd.saturating_sub(chunk.len as u64);
             self.outstanding.push_back(Outstanding {
                 tsn,
                 chunk,
-                flight_bytes,
                 acked: false,
                 in_flight: true,
                 misses: 0,
@@ -482,11 +490,16 @@ impl SctpSender {
             if o.tsn > sack.cum_tsn() {
                 break;
             }
-            let newly = ack_one(o, &mut self.flight, &mut self.marked);
+            let newly = ack_one(
+                o,
+                self.p.flight_accounting,
+                &mut self.flight,
+                &mut self.marked,
+            );
             let o = self.outstanding.pop_front().expect("front exists");
             cum_bytes += o.chunk.len as u64;
             if newly {
-                acked_bytes += o.flight_bytes as u64;
+                acked_bytes += o.flight_bytes(self.p.flight_accounting);
                 highest_newly_acked = Some(o.tsn);
             }
             if let Some((tsn, at)) = self.timed {
@@ -508,8 +521,14 @@ impl SctpSender {
                 if tsn > end {
                     break;
                 }
-                if ack_one(&mut self.outstanding[i], &mut self.flight, &mut self.marked) {
-                    acked_bytes += self.outstanding[i].flight_bytes as u64;
+                let accounting = self.p.flight_accounting;
+                if ack_one(
+                    &mut self.outstanding[i],
+                    accounting,
+                    &mut self.flight,
+                    &mut self.marked,
+                ) {
+                    acked_bytes += self.outstanding[i].flight_bytes(accounting);
                     highest_newly_acked = Some(highest_newly_acked.map_or(tsn, |h| h.max(tsn)));
                     if self.timed.is_some_and(|(t, _)| t == tsn) {
                         let (_, at) = self.timed.take().expect("checked");
@@ -620,7 +639,7 @@ impl SctpSender {
                 o.mark = Mark::Fast;
                 if o.in_flight {
                     o.in_flight = false;
-                    self.flight -= o.flight_bytes as u64;
+                    self.flight -= o.flight_bytes(self.p.flight_accounting);
                 }
                 self.marked.add(o.chunk.len);
                 marked_any = true;
@@ -673,7 +692,7 @@ impl SctpSender {
             }
             if o.in_flight {
                 o.in_flight = false;
-                self.flight -= o.flight_bytes as u64;
+                self.flight -= o.flight_bytes(self.p.flight_accounting);
             }
         }
     }
