@@ -87,7 +87,8 @@ def test_linux_2_6_18_profile_is_that_kernel():
 
 def test_default_profile_follows_the_rfcs():
     t = _tcp("sack = false")
-    assert t["limited_transmit"] and t["newreno_timer"] == "impatient" and t["timeout_ssthresh"] == "flight_size"
+    # RFC 6582 section 4's timer chosen per recovery: slow but steady for a few holes.
+    assert t["limited_transmit"] and t["newreno_timer"] == "by_holes" and t["timeout_ssthresh"] == "flight_size"
     assert t["cwnd_counting"] == "bytes" and t["rtt_sampling"] == "every_ack" and not t["delay_growth"]
 
 

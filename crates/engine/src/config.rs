@@ -357,7 +357,19 @@ pub enum NewRenoTimer {
     Impatient,
     /// On every partial ACK (RFC 6298 (5.3) applied literally; Linux rearms likewise).
     SlowButSteady,
+    /// Chosen per recovery by the holes its first partial ACK shows (the segments
+    /// outstanding from the first hole less the duplicate ACKs that reported
+    /// arrivals above it): slow but steady for at most [`STEADY_HOLES`], so a few
+    /// holes are repaired without a timeout and go-back-N, impatient for more, so the
+    /// thousands a slow-start overshoot leaves are not repaired one a round trip.
+    ByHoles,
 }
+
+/// The most holes [`NewRenoTimer::ByHoles`] repairs slow but steady (one a round trip):
+/// chosen across the no-SACK property's sampled paths, where 32 and 64 did best and 8
+/// and 128 worse (docs/loss-recovery.md, "NewReno without SACK: the partial ACK and
+/// the timer").
+pub const STEADY_HOLES: u64 = 32;
 
 /// What ssthresh is halved from when the retransmission timer expires.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]

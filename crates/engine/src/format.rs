@@ -938,6 +938,9 @@ fn profiles() -> serde_json::Value {
     serde_json::json!({
         "tcplab": {
             "reduction_without_sack": "pipe", // RFC 6582 NewReno's window inflation without SACK
+            // RFC 6582 section 4 leaves the timer open: slow but steady for a few holes,
+            // impatient for a slow-start overshoot's thousands (docs/loss-recovery.md).
+            "newreno_timer": "by_holes",
             // RFC 6582 for every algorithm without SACK: RFC 5681's own fast recovery
             // leaves a window's second loss to the timer (`recovery = "reno"` keeps it).
             "reno_recovery": "newreno",
@@ -1188,6 +1191,8 @@ pub enum NewRenoTimer {
     Impatient,
     /// Reset by every partial ACK.
     SlowButSteady,
+    /// Slow but steady when the first partial ACK shows at most 32 holes, impatient otherwise.
+    ByHoles,
 }
 
 /// ssthresh after a timeout.

@@ -202,6 +202,75 @@ fn a_burst_of_100_losses_in_one_window() {
     assert_eq!(after.ssthresh, before.ssthresh);
 }
 
+/// NewReno's timer, RFC 6582 section 4, with the window held at 60 segments (24 fill
+/// the path, so the queue adds ~30 ms and the RTO stays at its 200-ms floor) and
+/// `lost` dropped in one window: returns the run. One hole is repaired a round trip
+/// (~50 ms), so 30 holes take ~1.5 s — far beyond one RTO.
+fn newreno_timer_run(timer: &str, lost: std::ops::Range<u64>) -> Harness {
+    transfer(
+        json!({"recovery": "newreno", "reduction": "pipe", "newreno_timer": timer, "max_window": {"value": 60, "unit": "packets"}}),
+        600,
+        lost,
+        &[],
+    )
+}
+
+/// `newreno_timer = "by_holes"` (the `tcplab` profile's), 30 holes (100..129): the
+/// first partial ACK arrives after a duplicate for every segment that reached the
+/// receiver above segment 100 (RFC 5681 section 4.2), so what was outstanding from 100
+/// when the recovery began and was not so reported — the 30 — are the holes. At most
+/// `STEADY_HOLES`: every partial ACK restarts the timer, and the holes are repaired
+/// one a round trip (RFC 6582 3.2 step 3) with no timeout, each resent once. The
+/// impatient timer times out on the same losses.
+#[test]
+fn a_few_holes_are_repaired_slow_but_steady_without_a_timeout() {
+    let h = newreno_timer_run("by_holes", 100..130);
+    assert_eq!(h.rto_count(), 0);
+    assert_eq!(h.retransmits(), 30);
+    for k in 100..130 {
+        assert_eq!(h.transmissions_of(seq(k)).len(), 2, "segment {k}");
+    }
+    // One hole a round trip: the last resent at least 29 base RTTs after the first.
+    let first = h.transmissions_of(seq(100))[1].at;
+    let last = h.transmissions_of(seq(129))[1].at;
+    assert!(
+        last - first >= SimTime::from_ms(29 * 20),
+        "{first:?} → {last:?}"
+    );
+
+    let impatient = newreno_timer_run("impatient", 100..130);
+    assert_eq!(impatient.rto_count(), 1);
+}
+
+/// 40 holes (100..139), more than `STEADY_HOLES`: impatient, as ns-2 — the first
+/// partial ACK alone restarts the timer, which expires at the same instant as the
+/// impatient timer's, and the reduction made at the loss stands (RFC 5681 3.1).
+#[test]
+fn many_holes_leave_the_timer_impatient() {
+    let h = newreno_timer_run("by_holes", 100..140);
+    assert_eq!(h.rto_count(), 1);
+    let (before, after) = h.timeouts[0];
+    assert_eq!(after.ssthresh, before.ssthresh);
+    let impatient = newreno_timer_run("impatient", 100..140);
+    assert_eq!(h.timeouts[0].0.at, impatient.timeouts[0].0.at);
+}
+
+/// RFC 6582 3.2 step 3: a partial ACK's retransmission goes whatever the window says;
+/// only new data waits for cwnd (ns-2's `output(last_ack_ + 1, 0)`). 40 of the 60
+/// outstanding segments lost (100..139): ssthresh = 30 segments, and the 20 duplicates
+/// inflate cwnd to 30 + 3 + 17 = 50 segments, below the 59 still outstanding after
+/// the first partial ACK — had the window held the retransmission back, the next hole
+/// would wait for the timer (60 retransmissions and a timeout before this was fixed).
+/// With the slow-but-steady timer the 40 are repaired one a round trip, each once.
+#[test]
+fn a_partial_acks_retransmission_is_not_held_by_the_inflated_window() {
+    let steady = newreno_timer_run("slow_but_steady", 100..140);
+    assert_eq!((steady.rto_count(), steady.retransmits()), (0, 40));
+    for k in 100..140 {
+        assert_eq!(steady.transmissions_of(seq(k)).len(), 2, "segment {k}");
+    }
+}
+
 /// Every algorithm with SACK on and off and both ssthresh bases, a burst of 40 losses
 /// and two lost retransmissions each: ssthresh after any timeout never exceeds the
 /// largest window reached before it (so never the flight before the loss it reports).

@@ -3,6 +3,7 @@
 //! recovery and the congestion-control algorithm.
 
 use super::*;
+use crate::config::STEADY_HOLES;
 use crate::transport::tcp::rate::Delivered;
 use crate::transport::tcp::scoreboard::Acked;
 
@@ -195,10 +196,18 @@ impl TcpSender {
             // forgets the duplicates counted so far.
             self.recovery.reno_sacked = 0;
         }
+        let prior_una = self.snd_una;
         self.snd_una = seg.ack;
-        self.recovery.dupacks = 0;
+        let dupacks = std::mem::take(&mut self.recovery.dupacks);
         self.timeouts_in_a_row = 0;
         facts.rtt = self.sample_rtt(now, seg, &acked);
+        if self.p.newreno_timer == NewRenoTimer::ByHoles
+            && self.recovery.phase == Phase::FastRecovery
+            && !self.recovery.partial_ack_restarted_timer
+        {
+            self.recovery.steady_timer =
+                self.holes_at_first_partial_ack(prior_una, dupacks) <= STEADY_HOLES;
+        }
         // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
         let restart_timer = self.recovery_on_new_ack(now, seg, ts_ecr, &acked, facts);
         // RFC 6298 (5.2)/(5.3): stop when all is acknowledged, else restart.
@@ -289,13 +298,17 @@ impl TcpSender {
             }
             Phase::FastRecovery => {
                 if self.p.recovery == Recovery::NewReno {
-                    restart_timer = self.p.newreno_timer == NewRenoTimer::SlowButSteady
-                        || !self.recovery.partial_ack_restarted_timer;
+                    restart_timer =
+                        self.recovery.steady_timer || !self.recovery.partial_ack_restarted_timer;
                     self.recovery.partial_ack_restarted_timer = true;
                     // RFC 6582 3.2 step 3, partial ACK: retransmit the next hole,
                     // deflate by the amount acknowledged, add back one SMSS.
                     self.board.mark_first_lost();
                     if self.inflates_window() {
+                        // The retransmission goes whatever the window says (ns-2's
+                        // `output(last_ack_ + 1, 0)`); only new data waits for cwnd.
+                        // PRR and rate halving meter it as Linux does.
+                        self.recovery.fast_retransmit_due = true;
                         self.recovery.inflation -= acked.bytes as i64;
                         if acked.bytes >= mss {
                             self.recovery.inflation += mss as i64;
@@ -306,6 +319,20 @@ impl TcpSender {
             Phase::TimeoutRecovery | Phase::Open => {}
         }
         restart_timer
+    }
+
+    /// The segments still missing when a recovery's first partial ACK arrives, with
+    /// SND.UNA at `prior_una` and `dupacks` duplicate ACKs before it: each segment
+    /// that reached the receiver above the first hole was acknowledged at once (RFC
+    /// 5681 section 4.2) with a duplicate, and the retransmission, sent first, is
+    /// acknowledged before the new data sent during the recovery; what was
+    /// outstanding from the hole when the recovery began (up to `recover`) and was
+    /// not so reported is missing. Lost ACKs make it an overestimate.
+    fn holes_at_first_partial_ack(&self, prior_una: u64, dupacks: u32) -> u64 {
+        let outstanding = self.recovery.recover.saturating_sub(prior_una);
+        outstanding
+            .div_ceil(self.mss())
+            .saturating_sub(dupacks as u64)
     }
 
     /// The end of a fast recovery (a full ACK, or any new ACK for Reno): the window

@@ -37,6 +37,9 @@ pub(super) struct RecoveryWindow {
     /// A partial ACK has already restarted the timer in this recovery (impatient
     /// NewReno, RFC 6582 section 4).
     pub(super) partial_ack_restarted_timer: bool,
+    /// Every partial ACK of this recovery restarts the timer (slow but steady): with
+    /// `NewRenoTimer::ByHoles`, decided at the first partial ACK.
+    pub(super) steady_timer: bool,
     /// The fast retransmit is due: it goes out at once, whatever cwnd and pipe say
     /// (RFC 5681 3.2 step 3, RFC 6675 (4.3); ns-2 and Linux's PRR do the same).
     pub(super) fast_retransmit_due: bool,
@@ -69,6 +72,7 @@ impl Default for RecoveryWindow {
             inflation: 0,
             reno_sacked: 0,
             partial_ack_restarted_timer: false,
+            steady_timer: false,
             fast_retransmit_due: false,
             frto: false,
             frto_new_data: false,
@@ -134,6 +138,7 @@ impl TcpSender {
         self.tlp_high_seq = None;
         self.rtt_timer.cancel();
         self.recovery.partial_ack_restarted_timer = false;
+        self.recovery.steady_timer = self.p.newreno_timer == NewRenoTimer::SlowButSteady;
         self.recovery.fast_retransmit_due = true;
         // The retransmission gets a full RTO (ns-2's reset_rtx_timer; Linux rearms on
         // retransmitting the head): else a timer armed for the lost segment's first
