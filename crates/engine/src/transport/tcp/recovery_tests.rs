@@ -9,6 +9,7 @@
 //! round 4 (cwnd 10·2^r segments in round r).
 
 use super::harness::{tcp, Harness, MSS};
+use crate::config::STEADY_HOLES;
 use crate::time::SimTime;
 use serde_json::json;
 
@@ -66,9 +67,9 @@ fn largest_window_until(h: &Harness, t: SimTime) -> u64 {
         .expect("windows before t")
 }
 
-/// 30 segments of round 3 lost: NewReno (RFC 6582) repairs one hole per RTT, and
-/// the impatient timer (reset by the first partial ACK only) expires after ~220 ms,
-/// long before the 30th hole. The fast retransmit already halved ssthresh for this
+/// 30 segments of round 3 lost: Reno's fast recovery (RFC 5681 3.2; the harness's
+/// `cc = "reno"` without SACK) ends at the first new ACK and leaves the other 29 holes
+/// to the timer, which expires once. The fast retransmit already halved ssthresh for this
 /// window of data, so the timeout must not reduce it again, and above all must not
 /// raise it to half of a FlightSize that recovery's new data has swollen (the collapse
 /// of issue #28: ssthresh above the window that overflowed the queue, so every slow
@@ -253,6 +254,52 @@ fn many_holes_leave_the_timer_impatient() {
     assert_eq!(after.ssthresh, before.ssthresh);
     let impatient = newreno_timer_run("impatient", 100..140);
     assert_eq!(h.timeouts[0].0.at, impatient.timeouts[0].0.at);
+}
+
+/// The timer by holes over random drop patterns: 300 sets of 1-59 segments dropped
+/// (originals only) from the 60-segment window 100..159, each drawn with its own
+/// count. The duplicates before the first partial ACK report every segment that
+/// arrived above the first hole, so the holes counted are exactly those dropped: at
+/// most 32 are repaired one a round trip with no timeout, each resent once (the
+/// window's ~50-ms round trip is far inside the 200-ms RTO); more leave the timer
+/// impatient, and ~50 ms a hole outlasts its RTO after the first partial ACK: a
+/// timeout.
+#[test]
+fn the_holes_counted_are_the_segments_dropped() {
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for case in 0..300 {
+        let count = 1 + next() % 59;
+        let mut lost: Vec<u64> = (100..160).collect();
+        for i in (1..lost.len()).rev() {
+            lost.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        lost.truncate(count as usize);
+        let pattern = lost.clone();
+        let mut h = Harness::new(
+            &tcp(
+                json!({"recovery": "newreno", "reduction": "pipe", "newreno_timer": "by_holes",
+                        "max_window": {"value": 60, "unit": "packets"}}),
+            ),
+            400 * MSS,
+            RATE,
+            ONE_WAY,
+            move |s, nth| nth == 1 && pattern.contains(&segment_of(s)),
+        );
+        h.run(SimTime::from_secs(120));
+        assert_eq!(h.delivered, 400 * MSS, "case {case}: {lost:?}");
+        if count <= STEADY_HOLES {
+            assert_eq!(h.rto_count(), 0, "case {case}: {lost:?}");
+            assert_eq!(h.retransmits(), count, "case {case}: {lost:?}");
+        } else if count >= STEADY_HOLES + 8 {
+            assert!(h.rto_count() >= 1, "case {case}: {lost:?}");
+        }
+    }
 }
 
 /// RFC 6582 3.2 step 3: a partial ACK's retransmission goes whatever the window says;
