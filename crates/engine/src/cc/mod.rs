@@ -175,6 +175,10 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     /// most that (Linux 2.6 `tcp_complete_cwr`). Algorithms outside Linux 2.6's window
     /// model (BBR, FAST) keep theirs.
     fn limit_cwnd(&mut self, _max_bytes: u64) {}
+    /// A timeout found the path holding no more than `max_bytes`: ssthresh becomes at
+    /// most that (whole segments, at least two), so the slow start after it stops
+    /// there. Algorithms without a threshold of their own (BBR, FAST) keep theirs.
+    fn limit_ssthresh(&mut self, _max_bytes: u64) {}
     /// Pacing rate the algorithm wants, bit/s (`None`: let the sender derive one).
     fn pacing_rate_bps(&self) -> Option<f64> {
         None

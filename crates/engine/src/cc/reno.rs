@@ -188,6 +188,10 @@ impl CongestionControl for Reno {
         self.cwnd = self.cwnd.min(max_bytes).max(self.mss);
     }
 
+    fn limit_ssthresh(&mut self, max_bytes: u64) {
+        self.ssthresh = self.ssthresh.min((max_bytes / self.mss).max(2) * self.mss);
+    }
+
     fn on_ack(&mut self, ack: &AckEvent) {
         if !ack.may_grow() {
             return;

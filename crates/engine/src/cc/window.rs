@@ -199,6 +199,12 @@ impl SegmentWindow {
         self.cwnd = self.cwnd.min(segments(max_bytes, self.mss).max(1));
     }
 
+    /// ssthresh at most `max_bytes` (whole segments, at least two; see
+    /// [`super::CongestionControl::limit_ssthresh`]).
+    pub fn limit_ssthresh(&mut self, max_bytes: u64) {
+        self.ssthresh = self.ssthresh.min(segments(max_bytes, self.mss).max(2));
+    }
+
     /// Linux 2.6's `tcp_reno_min_cwnd`, ssthresh/2 in whole segments, in bytes.
     pub fn half_ssthresh_bytes(&self) -> u64 {
         if self.ssthresh == UNSET {
@@ -230,7 +236,7 @@ pub fn segments(bytes: u64, mss: u64) -> u32 {
 
 /// The [`super::CongestionControl`] methods every algorithm built on a
 /// [`SegmentWindow`] in its field `w` shares: `cwnd`, `ssthresh`, `limit_cwnd`
-/// (rate halving's end) and `undo_reduction`. Written inside the algorithm's `impl CongestionControl`.
+/// (rate halving's end), `limit_ssthresh` and `undo_reduction`. Written inside the algorithm's `impl CongestionControl`.
 macro_rules! segment_window_accessors {
     () => {
         fn cwnd(&self) -> u64 {
@@ -241,6 +247,9 @@ macro_rules! segment_window_accessors {
         }
         fn limit_cwnd(&mut self, max_bytes: u64) {
             self.w.limit_cwnd(max_bytes);
+        }
+        fn limit_ssthresh(&mut self, max_bytes: u64) {
+            self.w.limit_ssthresh(max_bytes);
         }
         fn undo_reduction(&mut self, prior_cwnd: u64, prior_ssthresh: u64) {
             self.w.undo(prior_cwnd, prior_ssthresh);

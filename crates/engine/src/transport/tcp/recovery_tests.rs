@@ -302,6 +302,36 @@ fn the_holes_counted_are_the_segments_dropped() {
     }
 }
 
+/// The first slow start's overshoot without SACK, Scalable (a decrease of an eighth):
+/// 100 of round 4's segments lost (160..259). Its fast retransmit reduces from the
+/// window at detection, 7/8 of it — above the window in flight when the loss happened.
+/// Segment 160 left when the ACK of segment 75 arrived (each ACK of round 3 releases
+/// two: snd_nxt = 2j + 12 after the ACK of j), with 76..159 outstanding: 84 segments.
+/// 100 holes leave the timer by holes impatient; its timeout keeps the reduction (one
+/// per window) but at most those 84, so the slow start after it stops there. The
+/// impatient timer alone keeps the 7/8 (issue #28's cascade: each slow start after a
+/// timeout overflowed the queue again).
+#[test]
+fn a_timeout_after_the_first_overshoot_leaves_ssthresh_at_the_flight_at_the_loss() {
+    let run = |timer: &str| {
+        transfer(
+            json!({"cc": {"algorithm": "scalable"}, "recovery": "newreno", "reduction": "pipe",
+                   "newreno_timer": timer}),
+            600,
+            160..260,
+            &[],
+        )
+    };
+    let by_holes = run("by_holes");
+    assert_eq!(by_holes.rto_count(), 1);
+    let (before, after) = by_holes.timeouts[0];
+    assert!(before.ssthresh > 84 * MSS, "{}", before.ssthresh / MSS);
+    assert_eq!(after.ssthresh, 84 * MSS);
+    let impatient = run("impatient");
+    let (before, after) = impatient.timeouts[0];
+    assert_eq!(after.ssthresh, before.ssthresh);
+}
+
 /// RFC 6582 3.2 step 3: a partial ACK's retransmission goes whatever the window says;
 /// only new data waits for cwnd (ns-2's `output(last_ack_ + 1, 0)`). 40 of the 60
 /// outstanding segments lost (100..139): ssthresh = 30 segments, and the 20 duplicates

@@ -50,6 +50,11 @@ pub struct SentSegment {
 }
 
 impl SentSegment {
+    /// The connection's delivered count (bytes) when it was last sent.
+    pub fn delivered_at_send(&self) -> u64 {
+        self.delivered
+    }
+
     /// Sequence numbers it occupies.
     pub fn seq_len(&self) -> u64 {
         self.len as u64

@@ -207,6 +207,9 @@ impl TcpSender {
         {
             self.recovery.steady_timer =
                 self.holes_at_first_partial_ack(prior_una, dupacks) <= STEADY_HOLES;
+            if self.recovery.steady_timer {
+                self.recovery.flight_at_loss = None; // no timeout expected
+            }
         }
         // RFC 6298 (5.3); impatient NewReno makes an exception for partial ACKs.
         let restart_timer = self.recovery_on_new_ack(now, seg, ts_ecr, &acked, facts);

@@ -40,6 +40,11 @@ pub(super) struct RecoveryWindow {
     /// Every partial ACK of this recovery restarts the timer (slow but steady): with
     /// `NewRenoTimer::ByHoles`, decided at the first partial ACK.
     pub(super) steady_timer: bool,
+    /// With `NewRenoTimer::ByHoles`: the data in flight when the recovery's first
+    /// lost segment was sent (it was sent once), bytes — the window in flight when
+    /// the loss happened. Kept only while the timer is impatient: a timeout inside
+    /// the recovery leaves ssthresh at most this.
+    pub(super) flight_at_loss: Option<u64>,
     /// The fast retransmit is due: it goes out at once, whatever cwnd and pipe say
     /// (RFC 5681 3.2 step 3, RFC 6675 (4.3); ns-2 and Linux's PRR do the same).
     pub(super) fast_retransmit_due: bool,
@@ -73,6 +78,7 @@ impl Default for RecoveryWindow {
             reno_sacked: 0,
             partial_ack_restarted_timer: false,
             steady_timer: false,
+            flight_at_loss: None,
             fast_retransmit_due: false,
             frto: false,
             frto_new_data: false,
@@ -98,6 +104,8 @@ impl TcpSender {
         if self.snd_una <= self.recovery.recover {
             return;
         }
+        // The loss ends the connection's first slow start (ssthresh still unset).
+        let first_slow_start = self.cc.ssthresh() == u64::MAX;
         self.recovery.recover = self.snd_nxt;
         self.recovery.lowered_twice = false;
         // PRR and rate halving bring the window down with or without SACK (RFC 9937
@@ -139,6 +147,15 @@ impl TcpSender {
         self.rtt_timer.cancel();
         self.recovery.partial_ack_restarted_timer = false;
         self.recovery.steady_timer = self.p.newreno_timer == NewRenoTimer::SlowButSteady;
+        // Without SACK the delivered count is what was cumulatively acknowledged, so
+        // what was outstanding below the segment when it left is its sequence number
+        // less that count then.
+        self.recovery.flight_at_loss = (self.p.newreno_timer == NewRenoTimer::ByHoles
+            && first_slow_start)
+            .then(|| self.board.first())
+            .flatten()
+            .filter(|s| !s.ever_retransmitted)
+            .map(|s| s.start.saturating_sub(DATA_START + s.delivered_at_send()));
         self.recovery.fast_retransmit_due = true;
         // The retransmission gets a full RTO (ns-2's reset_rtx_timer; Linux rearms on
         // retransmitting the head): else a timer armed for the lost segment's first
@@ -377,6 +394,14 @@ impl TcpSender {
         // repeated one; not the first timeout inside a fast recovery.
         self.recovery.frto = self.p.frto && (self.recovery.phase == Phase::Open || repeated);
         self.cc.on_retransmission_timeout(now, basis, new_event);
+        if let Some(flight) = self.recovery.flight_at_loss.take().filter(|_| !new_event) {
+            // Inside the recovery the reduction stands (one per window), but it was
+            // made from the window at the loss's detection: after a slow-start
+            // overshoot up to twice what was in flight when the loss happened, less a
+            // gentle algorithm's decrease (Scalable: 155 segments where 96 were in
+            // flight), and every slow start after a timeout would overflow again.
+            self.cc.limit_ssthresh(flight);
+        }
         self.timeouts_in_a_row += 1;
         if self.keeps_rto_after_timeout() {
             self.rtt.reset_backoff();
