@@ -811,23 +811,37 @@ mod tests {
     const PMTU: u32 = 1500;
     const CHUNK: u64 = 1452;
 
-    fn sender(chunks: u64) -> SctpSender {
-        sender_with(
-            chunks,
-            BurstLimit::Packets,
-            super::super::initial_cwnd(PMTU),
-            FlightAccounting::Payload,
-            SctpRecovery::Rfc9260,
-        )
-    }
-
-    fn sender_with(
-        chunks: u64,
+    /// The settings the tests vary; lksctp's by default.
+    #[derive(Clone, Copy)]
+    struct Variant {
         burst_limit: BurstLimit,
         initial_window: u64,
         flight_accounting: FlightAccounting,
         recovery: SctpRecovery,
-    ) -> SctpSender {
+    }
+
+    impl Default for Variant {
+        fn default() -> Self {
+            Variant {
+                burst_limit: BurstLimit::Packets,
+                initial_window: super::super::initial_cwnd(PMTU),
+                flight_accounting: FlightAccounting::Payload,
+                recovery: SctpRecovery::Rfc9260,
+            }
+        }
+    }
+
+    fn sender(chunks: u64) -> SctpSender {
+        sender_with(chunks, Variant::default())
+    }
+
+    fn sender_with(chunks: u64, v: Variant) -> SctpSender {
+        let Variant {
+            burst_limit,
+            initial_window,
+            flight_accounting,
+            recovery,
+        } = v;
         let app = ByteSource::new(
             &AppConfig::File {
                 size_bytes: chunks * CHUNK,
@@ -965,19 +979,20 @@ mod tests {
         let mut out = Outbox::new();
         let mut rfc = sender_with(
             40,
-            BurstLimit::Packets,
-            20_000,
-            FlightAccounting::Payload,
-            SctpRecovery::Rfc9260,
+            Variant {
+                initial_window: 20_000,
+                ..Variant::default()
+            },
         );
         rfc.on_wakeup(SimTime::ZERO, &mut out);
         assert_eq!((sent(&mut out), rfc.cwnd()), (vec![1, 2, 3, 4], 20_000));
         let mut linux = sender_with(
             40,
-            BurstLimit::Cwnd,
-            20_000,
-            FlightAccounting::Payload,
-            SctpRecovery::Rfc9260,
+            Variant {
+                burst_limit: BurstLimit::Cwnd,
+                initial_window: 20_000,
+                ..Variant::default()
+            },
         );
         linux.on_wakeup(SimTime::ZERO, &mut out);
         assert_eq!((sent(&mut out), linux.cwnd()), (vec![1, 2, 3, 4, 5], 6_000));
@@ -994,20 +1009,23 @@ mod tests {
         let mut out = Outbox::new();
         let mut ns2 = sender_with(
             40,
-            BurstLimit::Cwnd,
-            20_000,
-            FlightAccounting::Chunk,
-            SctpRecovery::Rfc9260,
+            Variant {
+                burst_limit: BurstLimit::Cwnd,
+                initial_window: 20_000,
+                flight_accounting: FlightAccounting::Chunk,
+                ..Variant::default()
+            },
         );
         ns2.on_wakeup(SimTime::ZERO, &mut out);
         assert_eq!((sent(&mut out), ns2.cwnd()), (vec![1, 2, 3, 4], 5_872));
         assert_eq!(ns2.flight, 4 * 1_468);
         let mut t3 = sender_with(
             40,
-            BurstLimit::Packets,
-            super::super::initial_cwnd(1_468),
-            FlightAccounting::Chunk,
-            SctpRecovery::Rfc9260,
+            Variant {
+                initial_window: super::super::initial_cwnd(1_468),
+                flight_accounting: FlightAccounting::Chunk,
+                ..Variant::default()
+            },
         );
         t3.on_wakeup(SimTime::ZERO, &mut out);
         assert_eq!((sent(&mut out), t3.cwnd()), (vec![1, 2, 3], 4_380));
@@ -1030,10 +1048,10 @@ mod tests {
         for (recovery, cuts) in [(SctpRecovery::Rfc9260, 1), (SctpRecovery::Ns2, 2)] {
             let mut s = sender_with(
                 40,
-                BurstLimit::Packets,
-                super::super::initial_cwnd(PMTU),
-                FlightAccounting::Payload,
-                recovery,
+                Variant {
+                    recovery,
+                    ..Variant::default()
+                },
             );
             let mut out = Outbox::new();
             let t = |ms| SimTime::from_ms(ms);
