@@ -147,10 +147,12 @@ impl TcpSender {
         self.rtt_timer.cancel();
         self.recovery.partial_ack_restarted_timer = false;
         self.recovery.steady_timer = self.p.newreno_timer == NewRenoTimer::SlowButSteady;
+        // NewReno's timer only (the SACK count would also hold what was SACKed above).
         // Without SACK the delivered count is what was cumulatively acknowledged, so
         // what was outstanding below the segment when it left is its sequence number
         // less that count then.
-        self.recovery.flight_at_loss = (self.p.newreno_timer == NewRenoTimer::ByHoles
+        self.recovery.flight_at_loss = (self.p.recovery == Recovery::NewReno
+            && self.p.newreno_timer == NewRenoTimer::ByHoles
             && first_slow_start)
             .then(|| self.board.first())
             .flatten()
