@@ -574,6 +574,10 @@ pub struct TcpConfig {
     /// grows with what is read, up to `receive_buffer` (transport/tcp/autotune.rs).
     #[serde(default)]
     pub receive_autotuning: bool,
+    /// Linux's TCP Small Queues (since 3.6): at most about a millisecond of the
+    /// flow's pacing rate waits in its host's first link, the rest in the socket.
+    #[serde(default)]
+    pub small_queues: bool,
     /// Retransmission timer.
     pub rto: RtoConfig,
     /// Space segments at cwnd/SRTT (×2 in slow start, ×1.2 after, as Linux) instead of bursts.

@@ -803,6 +803,10 @@ pub struct Tcp {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub receive_autotuning: bool,
+    /// Linux's TCP Small Queues: at most about 1 ms of the flow's pacing rate (2 packets at least, 4 MB at most) waits in its host's first link; the rest waits in the socket until the link has sent some, so a burst never overflows the host's own queue.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub small_queues: bool,
     /// The retransmission timer.
     #[serde(default)]
     pub rto: Option<Rto>,
@@ -985,6 +989,7 @@ fn profiles() -> serde_json::Value {
             "timestamps": true,
             "window_scaling": true,
             "receive_autotuning": true,      // tcp_moderate_rcvbuf = 1 (tcp_rcv_space_adjust, tcp_rcvbuf_grow)
+            "small_queues": true,            // TCP Small Queues since 3.6 (tcp_small_queue_check)
             "rto_initial": "1s",             // TCP_TIMEOUT_INIT
             "rto_min": "200ms",              // TCP_RTO_MIN
             "rto_max": "120s",               // TCP_RTO_MAX

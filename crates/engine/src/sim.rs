@@ -18,6 +18,7 @@ use crate::metrics::DropCause;
 use crate::metrics::{Binning, FlowMeter};
 use crate::net::channel::{Channel, ChannelSpec, Offered};
 use crate::net::fragment::{fragment_sizes, Datagrams, FragmentFate};
+use crate::net::host_backlog::HostBacklog;
 use crate::net::medium::Media;
 use crate::net::packet::{
     InFlight, Packet, PacketPool, FRAGMENT_OFFSET, MORE_FRAGMENTS, NOT_A_FRAGMENT,
@@ -73,6 +74,9 @@ pub struct Simulation {
     /// Two per flow: index 2f is flow f's sender, 2f + 1 its receiver.
     endpoints: Vec<Box<dyn Endpoint>>,
     wake_at: Vec<Option<SimTime>>,
+    /// Per endpoint, what its host's first link holds of its packets, for endpoints
+    /// that watch it (TCP Small Queues); empty when none does.
+    host_backlogs: Vec<Option<HostBacklog>>,
     pub(crate) meters: Vec<FlowMeter>,
     outbox: Outbox,
     /// Watches every packet event when attached ([`Simulation::set_observer`]).
@@ -139,6 +143,14 @@ impl Simulation {
             endpoints.push(r);
         }
         let n_endpoints = endpoints.len();
+        let host_backlogs = if endpoints.iter().any(|e| e.watches_host_backlog()) {
+            endpoints
+                .iter()
+                .map(|e| e.watches_host_backlog().then(HostBacklog::new))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let media = Media::attach(&config, &mut channels);
         let mtus: Vec<u32> = channels.iter().map(|c| c.spec.mtu_bytes).collect();
         let mut single_feeder = single_feeder_channels(&plan.routes, &mtus);
@@ -166,6 +178,7 @@ impl Simulation {
             media,
             endpoints,
             wake_at: vec![None; n_endpoints],
+            host_backlogs,
             outbox: Outbox::new(),
             observer: None,
         };
@@ -349,6 +362,7 @@ impl Simulation {
         self.wake_at[ep] = None;
         self.sample_sender_state(ep);
         let mut out = std::mem::take(&mut self.outbox);
+        self.show_host_backlog(ep, &mut out);
         self.endpoints[ep].on_wakeup(self.now, &mut out);
         self.flush(ep, out);
     }
@@ -382,23 +396,78 @@ impl Simulation {
         } else {
             Direction::Reverse
         };
-        for pkt in out.drain_packets() {
-            self.inject(flow, direction, pkt);
+        if self.host_backlogs.is_empty() {
+            for pkt in out.drain_packets() {
+                self.inject(flow, direction, pkt);
+            }
+        } else {
+            self.inject_recording_backlog(ep, direction, &mut out);
         }
         self.outbox = out;
         self.rearm(ep);
     }
 
-    fn rearm(&mut self, ep: usize) {
-        if let Some(t) = self.endpoints[ep].poll_at() {
-            let t = t.max(self.now);
-            if self.wake_at[ep].is_none_or(|w| t < w) {
-                self.wake_at[ep] = Some(t);
-                self.sched.schedule(t, Event::Wakeup(ep as u32));
+    /// Tells endpoint `ep`, if it watches it, what its host's first link holds of its
+    /// packets now.
+    #[inline]
+    fn show_host_backlog(&mut self, ep: usize, out: &mut Outbox) {
+        if let Some(Some(backlog)) = self.host_backlogs.get_mut(ep) {
+            out.set_host_backlog(backlog.bytes_at(self.now));
+        }
+    }
+
+    /// [`Simulation::flush`]'s injection when some endpoint watches its host backlog
+    /// (out of line: the common path keeps `inject` inlined):
+    /// records each packet of a watching endpoint that its first link admits, and wakes
+    /// the endpoint when that link next finishes one of its packets if it asked to wait.
+    #[inline(never)]
+    fn inject_recording_backlog(&mut self, ep: usize, direction: Direction, out: &mut Outbox) {
+        let flow = ep / 2;
+        let first_hop = self.routes.hop(flow as u32, direction.index(), 0);
+        let watching = self.host_backlogs[ep].is_some();
+        for pkt in out.drain_packets() {
+            match first_hop.map(|c| c as usize).filter(|_| watching) {
+                Some(c) => {
+                    let refused = self.channels[c].refused_packets();
+                    let size = pkt.size_bytes;
+                    self.inject(flow, direction, pkt);
+                    if self.channels[c].refused_packets() == refused {
+                        let done_at = self.channels[c].busy_until();
+                        if let Some(backlog) = &mut self.host_backlogs[ep] {
+                            backlog.push(done_at, size);
+                        }
+                    }
+                }
+                None => self.inject(flow, direction, pkt),
+            }
+        }
+        if out.take_wait_for_host() {
+            let next = self.host_backlogs[ep]
+                .as_ref()
+                .and_then(HostBacklog::next_completion);
+            if let Some(t) = next {
+                self.wake_at_or_before(ep, t);
             }
         }
     }
 
+    fn rearm(&mut self, ep: usize) {
+        if let Some(t) = self.endpoints[ep].poll_at() {
+            self.wake_at_or_before(ep, t);
+        }
+    }
+
+    /// Makes sure endpoint `ep` is woken at `t` (or now, if `t` has passed) or earlier.
+    #[inline(always)]
+    fn wake_at_or_before(&mut self, ep: usize, t: SimTime) {
+        let t = t.max(self.now);
+        if self.wake_at[ep].is_none_or(|w| t < w) {
+            self.wake_at[ep] = Some(t);
+            self.sched.schedule(t, Event::Wakeup(ep as u32));
+        }
+    }
+
+    #[inline(always)]
     fn inject(&mut self, flow: usize, direction: Direction, out: Outgoing) {
         self.meters[flow].on_sent(
             self.now,
@@ -608,6 +677,7 @@ impl Simulation {
             };
         self.sample_sender_state(ep);
         let mut out = std::mem::take(&mut self.outbox);
+        self.show_host_backlog(ep, &mut out);
         self.endpoints[ep].on_packet(self.now, &p.header, &mut out);
         self.flush(ep, out);
     }

@@ -166,6 +166,15 @@ impl Channel {
         self.busy_until
     }
 
+    /// Packets refused so far without taking the link: dropped by the queue (tail drop,
+    /// RED) or lost before it. An offer that leaves this unchanged was admitted, and
+    /// its serialization ends at [`Channel::busy_until`] (a loss on the wire comes after
+    /// that). Read where the engine tracks a host backlog, never per packet.
+    pub fn refused_packets(&self) -> u64 {
+        let [queue, red, random] = self.counters.drops;
+        queue + red + if self.loss_before_queue { random } else { 0 }
+    }
+
     /// Counts a drop at this channel at time `at` (the caller disposes of the packet).
     fn count_drop(&mut self, at: SimTime, cause: DropCause) {
         self.counters.drops[cause.index()] += 1;

@@ -2,6 +2,7 @@
 
 pub mod channel;
 pub mod fragment;
+pub mod host_backlog;
 pub mod loss;
 pub mod medium;
 pub mod packet;

@@ -103,7 +103,15 @@ pub struct Outbox {
     /// instructions).
     #[allow(clippy::box_collection)]
     stream_deliveries: Option<Box<Vec<(u16, u64)>>>,
+    /// Bytes of this endpoint's packets its host's first link held when the call began
+    /// (set only for endpoints that watch it, see [`Endpoint::watches_host_backlog`]),
+    /// and in its top bit [`Outbox::wait_for_host`]: one word, because the engine
+    /// moves the outbox in and out around every endpoint call.
+    host_word: u64,
 }
+
+/// The bit of `Outbox::host_word` that says the endpoint waits for its host.
+const WAITS_FOR_HOST: u64 = 1 << 63;
 
 impl Outbox {
     /// An empty outbox.
@@ -114,6 +122,35 @@ impl Outbox {
     /// Queue a packet for transmission (sent in call order, at the current time).
     pub fn send(&mut self, size_bytes: u32, header: TransportHeader) {
         self.packets.push(Outgoing { size_bytes, header });
+    }
+
+    /// Bytes of this endpoint's packets that its host's first link still holds (queued
+    /// or being serialized), the packets sent so far in this call included: what
+    /// Linux's TCP Small Queues compares with its limit (`sk_wmem_alloc`). Meaningless
+    /// to an endpoint that does not [watch it](Endpoint::watches_host_backlog).
+    pub fn host_backlog(&self) -> u64 {
+        let sent: u64 = self.packets.iter().map(|p| p.size_bytes as u64).sum();
+        (self.host_word & !WAITS_FOR_HOST) + sent
+    }
+
+    /// Says that the endpoint stopped sending because of its host backlog: it is woken
+    /// ([`Endpoint::on_wakeup`]) when the link finishes its oldest packet there (Linux's
+    /// TSQ handler, run from the transmit completion).
+    pub fn wait_for_host(&mut self) {
+        self.host_word |= WAITS_FOR_HOST;
+    }
+
+    /// Sets the backlog the endpoint sees in its next call (the packets it sends in the
+    /// call are added as it sends them).
+    pub(crate) fn set_host_backlog(&mut self, bytes: u64) {
+        self.host_word = bytes.min(!WAITS_FOR_HOST);
+    }
+
+    /// Takes the endpoint's [`Outbox::wait_for_host`], leaving it unset.
+    pub(crate) fn take_wait_for_host(&mut self) -> bool {
+        let waits = self.host_word & WAITS_FOR_HOST != 0;
+        self.host_word &= !WAITS_FOR_HOST;
+        waits
     }
 
     /// Report `bytes` of in-order payload handed to the receiving application.
@@ -214,6 +251,14 @@ pub trait Endpoint: std::fmt::Debug + Send {
 
     /// When the endpoint next needs `on_wakeup`, if ever.
     fn poll_at(&self) -> Option<SimTime>;
+
+    /// Whether the endpoint reads its host backlog ([`Outbox::host_backlog`]) and may
+    /// [wait for the host](Outbox::wait_for_host): the engine then tracks what its
+    /// host's first link holds of its packets (`net::host_backlog`). Asked once, when
+    /// the simulation is built.
+    fn watches_host_backlog(&self) -> bool {
+        false
+    }
 
     /// Congestion state for time series (senders of window-based transports).
     fn probe(&self) -> Option<Probe> {

@@ -194,6 +194,7 @@ pub fn tcp() -> TcpConfig {
         timestamps: false,
         window_scaling: true,
         receive_autotuning: false,
+        small_queues: false,
         rto: RtoConfig {
             initial_ns: 1_000_000_000,
             min_ns: 200_000_000,

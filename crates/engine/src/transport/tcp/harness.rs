@@ -4,11 +4,14 @@
 //! by sequence number and by which transmission of it it is (1 = the original, 2 = the
 //! first retransmission, …). Every data transmission and every expiry of the timer is
 //! logged with the sender's window at that moment, so tests can follow the sender's
-//! decisions step by step.
+//! decisions step by step. The bottleneck sits at the sender, as its host's first link:
+//! its backlog of data packets is what a sender with TCP Small Queues reads, and the
+//! harness wakes a sender that waits for it as the engine does.
 
 use super::{endpoints, TcpReceiver, TcpSender};
 use crate::app::ByteSource;
 use crate::config::{AppConfig, TcpConfig};
+use crate::net::host_backlog::HostBacklog;
 use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::transport::{Endpoint, Outbox};
@@ -69,6 +72,12 @@ pub struct Harness {
     /// The bottleneck sends nothing in [start, end) (a link stall: every segment
     /// waits, in order).
     stall: Option<(SimTime, SimTime)>,
+    /// The data packets the bottleneck still holds (the sender's host backlog).
+    host: HostBacklog,
+    /// When a sender that waits for its host is to be woken.
+    host_wake: Option<SimTime>,
+    /// The largest host backlog a sender call began with, bytes.
+    pub largest_host_backlog: u64,
     /// Every data transmission, in order.
     pub sent: Vec<Sent>,
     /// The window after every ACK and timeout.
@@ -134,6 +143,9 @@ impl Harness {
             drop: Box::new(drop),
             late: Box::new(|_, _| SimTime::ZERO),
             stall: None,
+            host: HostBacklog::new(),
+            host_wake: None,
+            largest_host_backlog: 0,
             sent: Vec::new(),
             windows: Vec::new(),
             timeouts: Vec::new(),
@@ -204,6 +216,7 @@ impl Harness {
         }
         let serialization = SimTime(size as u64 * 8 * 1_000_000_000 / self.rate_bps);
         self.bottleneck_free = start + serialization;
+        self.host.push(self.bottleneck_free, size);
         let late = if seg.payload_bytes > 0 || seg.has(flags::FIN) {
             let nth = self.transmissions.get(&seg.seq).copied().unwrap_or(1);
             (self.late)(seg.seq, nth)
@@ -213,14 +226,35 @@ impl Harness {
         Some(self.bottleneck_free + self.one_way + late)
     }
 
+    /// Shows the sender its host backlog before a call.
+    fn show_backlog(&mut self, out: &mut Outbox) {
+        let bytes = self.host.bytes_at(self.now);
+        self.largest_host_backlog = self.largest_host_backlog.max(bytes);
+        out.set_host_backlog(bytes);
+    }
+
+    /// After a sender call: what it sent goes on the path, and a sender that waits for
+    /// its host is woken when the bottleneck next finishes a packet.
+    fn carry_from_sender(&mut self, out: &mut Outbox) {
+        self.carry(out, Towards::Receiver);
+        if out.take_wait_for_host() {
+            self.host_wake = self.host.next_completion();
+        }
+    }
+
     /// Runs until `until` or until nothing is left to happen.
     pub fn run(&mut self, until: SimTime) {
         let mut out = Outbox::new();
+        self.show_backlog(&mut out);
         self.sender.on_wakeup(self.now, &mut out);
-        self.carry(&mut out, Towards::Receiver);
+        self.carry_from_sender(&mut out);
         loop {
             let arrival = self.in_flight.keys().next().map(|k| k.0);
-            let timers = [self.sender.poll_at(), self.receiver.poll_at()];
+            let timers = [
+                self.sender.poll_at(),
+                self.receiver.poll_at(),
+                self.host_wake,
+            ];
             let wake = timers.into_iter().flatten().min();
             let next = match (arrival, wake) {
                 (Some(a), Some(w)) => a.min(w),
@@ -241,9 +275,10 @@ impl Harness {
                         self.carry(&mut out, Towards::Sender);
                     }
                     Towards::Sender => {
+                        self.show_backlog(&mut out);
                         self.sender.on_packet(next, &header, &mut out);
                         self.windows.push(self.window());
-                        self.carry(&mut out, Towards::Receiver);
+                        self.carry_from_sender(&mut out);
                     }
                 }
                 continue;
@@ -252,15 +287,20 @@ impl Harness {
                 self.receiver.on_wakeup(next, &mut out);
                 self.carry(&mut out, Towards::Sender);
             }
-            if self.sender.poll_at() == Some(next) {
+            let host_wake = self.host_wake == Some(next);
+            if self.sender.poll_at() == Some(next) || host_wake {
+                if host_wake {
+                    self.host_wake = None;
+                }
                 let before = self.window();
                 let timeouts = self.rto_count();
+                self.show_backlog(&mut out);
                 self.sender.on_wakeup(next, &mut out);
                 if self.rto_count() > timeouts {
                     self.timeouts.push((before, self.window()));
                 }
                 self.windows.push(self.window());
-                self.carry(&mut out, Towards::Receiver);
+                self.carry_from_sender(&mut out);
             }
         }
     }

@@ -41,6 +41,8 @@ mod rack_tests;
 #[cfg(test)]
 mod recovery_tests;
 #[cfg(test)]
+mod small_queues_tests;
+#[cfg(test)]
 mod undo_tests;
 
 pub use crate::config::Recovery;
@@ -282,6 +284,7 @@ pub fn endpoints(cfg: &TcpConfig, mss: u32, app: ByteSource, rng: Rng) -> (TcpSe
             // (Linux's tcp_add_reno_sack), which this sender's pipe does not do.
             frto: cfg.frto && recovery == Recovery::Sack,
             sack_after_timeout: cfg.sack_after_timeout,
+            small_queues: cfg.small_queues,
         },
         &cfg.cc,
         &cfg.rto,

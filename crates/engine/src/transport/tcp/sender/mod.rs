@@ -121,6 +121,9 @@ pub struct SenderParams {
     pub frto: bool,
     /// Whether SACK information survives a retransmission timeout (RFC 2018 section 8).
     pub sack_after_timeout: SackAfterTimeout,
+    /// Linux's TCP Small Queues: hold segments in the socket while the host's first
+    /// link holds about a millisecond of the flow (`held_by_small_queues`).
+    pub small_queues: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,6 +176,8 @@ pub struct TcpSender {
     /// The scoreboard's loss markings already reported to the algorithm.
     losses_reported: u64,
     pace_wait: bool,
+    /// TCP Small Queues stopped the last transmit attempt (`held_by_small_queues`).
+    host_wait: bool,
     /// The last transmit attempt stopped because of cwnd: only then may ACKs grow it
     /// (Linux's tcp_is_cwnd_limited, RFC 7661's concern), so a sender held back by the
     /// receiver's window or the application does not inflate cwnd without bound.
@@ -267,6 +272,7 @@ impl TcpSender {
             probe_due: false,
             next_send_at: SimTime::ZERO,
             pace_wait: false,
+            host_wait: false,
             jitter_release: None,
             app_wait: None,
             cwnd_limited: false,
@@ -361,6 +367,10 @@ impl Endpoint for TcpSender {
             _ => {}
         }
         t
+    }
+
+    fn watches_host_backlog(&self) -> bool {
+        self.p.small_queues
     }
 
     fn probe(&self) -> Option<Probe> {

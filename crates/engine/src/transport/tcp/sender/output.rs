@@ -4,6 +4,17 @@
 
 use super::*;
 
+/// Linux's `tcp_limit_output_bytes` default (4 MB since 6.16; 1 MB from 4.20).
+const TCP_LIMIT_OUTPUT_BYTES: u64 = 4 << 20;
+
+/// What [`TcpSender::held_by_small_queues`] checks: new data, or a retransmission (whose
+/// limit is doubled).
+#[derive(Debug, Clone, Copy)]
+enum SmallQueueCheck {
+    NewData = 0,
+    Retransmission = 1,
+}
+
 impl TcpSender {
     /// Hands a segment to the network: the algorithm hears of it, the timer starts if
     /// none runs (RFC 6298 (5.1)), and pacing sets when the next may go.
@@ -105,6 +116,43 @@ impl TcpSender {
             && pipe + len <= cwnd + self.recovery.dupacks.min(2) as u64 * self.mss()
     }
 
+    /// TCP Small Queues (Linux 3.6+, `tcp_small_queue_check` in net/ipv4/tcp_output.c):
+    /// whether the host's first link holds so much of this flow that the next segment
+    /// must wait in the socket. If so the engine wakes the sender when the link next
+    /// finishes one of its packets (the kernel's TSQ handler, run from the transmit
+    /// completion); `transmit` then asks whether cwnd was full as Linux does.
+    ///
+    /// The limit is 1/1024 of a second at the pacing rate (`sk_pacing_shift` 10), at
+    /// least two packets (`2 * skb->truesize`: one-segment packets here, as the
+    /// emulator's hosts run with GSO off) and at most `tcp_limit_output_bytes` (4 MB
+    /// since Linux 6.16); twice that for a retransmission (`tcp_xmit_retransmit_queue`
+    /// passes `factor` 1). With at most one segment outstanding nothing is held
+    /// (`tcp_rtx_queue_empty_or_single_skb`).
+    #[inline(always)]
+    fn held_by_small_queues(&mut self, out: &mut Outbox, check: SmallQueueCheck) -> bool {
+        self.p.small_queues && self.small_queue_full(out, check)
+    }
+
+    /// [`TcpSender::held_by_small_queues`] for a sender that runs them.
+    #[inline(never)]
+    fn small_queue_full(&mut self, out: &mut Outbox, check: SmallQueueCheck) -> bool {
+        if self.board.segments() <= 1 {
+            return false;
+        }
+        let full = self.segment(SimTime::ZERO, 0, self.p.segment_bytes, 0);
+        let packet = full.ip_bytes_as(self.p.option_sizes, true) as u64;
+        let one_ms = self
+            .pacing_rate_bps()
+            .map_or(u64::MAX, |r| (r / 8.0 / 1024.0) as u64);
+        let limit = one_ms.max(2 * packet).min(TCP_LIMIT_OUTPUT_BYTES) << check as u32;
+        if out.host_backlog() <= limit {
+            return false;
+        }
+        out.wait_for_host();
+        self.host_wait = true;
+        true
+    }
+
     /// The pacing rate: the algorithm's own, or Linux's default from cwnd and SRTT.
     pub(super) fn pacing_rate_bps(&self) -> Option<f64> {
         if let Some(r) = self.cc.pacing_rate_bps() {
@@ -139,6 +187,7 @@ impl TcpSender {
     /// Sends what the windows allow: retransmissions first, then new data, then FIN.
     pub(super) fn transmit(&mut self, now: SimTime, out: &mut Outbox) {
         self.pace_wait = false;
+        self.host_wait = false;
         self.app_wait = None;
         let was_cwnd_limited = std::mem::take(&mut self.cwnd_limited);
         if self.conn != Connection::Established {
@@ -148,7 +197,16 @@ impl TcpSender {
             self.jitter_release = None; // the opportunity is used up
         }
         self.recovery.frto_new_data = false;
-        if self.pace_wait {
+        if self.host_wait {
+            // Linux's test after tcp_write_xmit's loop: limited by cwnd if what is in
+            // flight (the host's queue included) fills it, or, in slow start, if cwnd is
+            // below twice what is outstanding (tcp_is_cwnd_limited, with the outstanding
+            // data standing for max_packets_out).
+            let cwnd = self.cwnd();
+            let outstanding = self.board.outstanding();
+            self.cwnd_limited = self.board.in_flight() >= cwnd
+                || (self.cc.cwnd() < self.cc.ssthresh() && cwnd < 2 * outstanding);
+        } else if self.pace_wait {
             // The pacer, not the window, stopped this attempt: the sender is as
             // cwnd-limited as it was (Linux does not count pacing against it either), or
             // a paced flow could never grow its window.
@@ -212,6 +270,13 @@ impl TcpSender {
                     self.cwnd_limited = true;
                     return false;
                 }
+                // The timer's resend (nothing left in flight) goes whatever the host
+                // holds, as Linux's tcp_retransmit_timer sends the head directly.
+                if in_flight > 0 && self.held_by_small_queues(out, SmallQueueCheck::Retransmission)
+                {
+                    self.recovery.fast_retransmit_due = forced;
+                    return false;
+                }
                 if self.held_by_jitter(now) {
                     self.recovery.fast_retransmit_due = forced;
                     return true;
@@ -242,6 +307,10 @@ impl TcpSender {
                     self.app_wait = self
                         .app
                         .time_written(written - DATA_START + self.mss() - len);
+                    return false;
+                }
+                if self.held_by_small_queues(out, SmallQueueCheck::NewData) {
+                    self.probe_due = probe;
                     return false;
                 }
                 if self.held_by_jitter(now) {
