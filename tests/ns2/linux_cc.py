@@ -61,6 +61,8 @@ def tcp_linux_transport(cc: str) -> dict:
         # consults window_ (which only sizes its scoreboard): no receive window, and
         # none of a Linux receiver's autotuning (the linux profile's default).
         "mss": f"{MSS}B", "receive_buffer": "4GB", "receive_autotuning": False,
+        # ns-2's packets wait in the node's link queue: no TCP Small Queues.
+        "small_queues": False,
         # ns-2's TCP/Linux runs the 2.6.22 modules but its own loss recovery
         # (tcp/tcp-linux.cc, tcp/scoreboard1.cc), not Linux's tcp_input.c: cwnd drops
         # at once to the module's min_cwnd while next_pkts_in_flight_ lets the flight

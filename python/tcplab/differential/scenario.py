@@ -41,8 +41,11 @@ def _bps(rate: float) -> str:
 
 
 def kernel_transport(flow: Flow, sample: Sample) -> dict:
-    """A kernel-space TCP flow: the kernel's algorithm, the ``linux`` profile."""
-    return {"type": "tcp", "profile": "linux", "cc": flow.cc, "sack": sample.sack}
+    """A kernel-space TCP flow: the kernel's algorithm, the ``linux`` profile, and no TCP
+    Small Queues: the emulated hosts' TUN device orphans each packet as it enters its
+    ring (``tun_net_xmit``), so the kernel's TSQ never sees the host's queue there
+    (docs/emulation.md, "What the emulated hosts cannot do")."""
+    return {"type": "tcp", "profile": "linux", "cc": flow.cc, "sack": sample.sack, "small_queues": False}
 
 
 def scenario(sample: Sample, transport: Callable[[Flow, Sample], dict] = kernel_transport,
