@@ -268,3 +268,20 @@ def test_reproduce_lfn_on_real_hosts(testbed, tmp_path: Path) -> None:
         assert all(m > 0.7 * RATE_MBIT for m in measured), measured
     batch = next((out / "sweeps" / "hosts-measured").glob("batches/*/runs.parquet")).parent
     assert "runs.parquet" in json.loads((batch / "manifest.json").read_text())["files"]
+
+
+def test_a_flow_without_small_queues_is_a_stated_warning() -> None:
+    """A real Linux host runs TCP Small Queues whatever the scenario says: measuring
+    one that says otherwise warns (no host is contacted to plan)."""
+    import tcplab
+    from tcplab.measure.hosts import HostSpec
+    from tcplab.measure.run import plan
+
+    text = SCENARIO.format(duration="1s")
+    hosts = {name: HostSpec(name=name, address=address, netns=f"ns-{name}")
+             for name, address in (("sender", "10.0.0.1"), ("receiver", "10.0.0.2"))}
+    _, warnings = plan(tcplab.load(text), hosts)
+    assert not any("small_queues" in w for w in warnings)
+    off = text.replace('profile = "linux", cc = "cubic"', 'profile = "linux", cc = "cubic", small_queues = false')
+    _, warnings = plan(tcplab.load(off), hosts)
+    assert any("flow[0].transport.small_queues" in w and "always" in w for w in warnings), warnings

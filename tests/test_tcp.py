@@ -93,3 +93,47 @@ def test_rate_limited_application_sets_the_pace_below_capacity():
     # cwnd stops growing once the application, not the window, limits the sender.
     cwnd = r.flow_series["cwnd_bytes"].dropna()
     assert cwnd.max() < 100 * 1460
+
+
+#: One CUBIC flow whose own 20 Mb/s access link is its bottleneck (the core is 100 Mb/s):
+#: where a Linux host's standing queue would form in its own qdisc.
+HOST_BOTTLENECK = """
+[simulation]
+duration = "20s"
+seed = 1
+bin = "100ms"
+
+[topology.dumbbell]
+pairs = 1
+access = { bandwidth = "20Mbps", delay = "1ms" }
+bottleneck = { bandwidth = "100Mbps", delay = "20ms", queue = { type = "droptail", limit = "100 packets" } }
+
+[[flow]]
+from = "left0"
+to = "right0"
+app = { type = "bulk" }
+transport = { type = "tcp", cc = "cubic", profile = "linux", small_queues = SMALL_QUEUES }
+"""
+
+
+@pytest.mark.parametrize("small_queues", [True, False])
+def test_tcp_small_queues_keep_a_host_that_is_its_own_bottleneck_nearly_empty(small_queues: bool):
+    """TCP Small Queues (the `linux` profile's `small_queues`): Linux lets at most
+    max(2 packets, 1/1024 s of the pacing rate) of a flow wait in its host's first link.
+    Here the pacing rate is about 1.2 × 20 Mb/s (cwnd grows only while it is full, so it
+    stays near the path's 44 ms × 20 Mb/s), 1/1024 s of which is 2,930 bytes: under two
+    1,500-byte packets, so the host holds two and the one sent at the limit, and the
+    link stays busy because the engine wakes the sender at each of its packets'
+    transmit completions. Without them the host's 1,000-packet queue fills, drops, and
+    every RTT sample waits in it."""
+    text = HOST_BOTTLENECK.replace("SMALL_QUEUES", str(small_queues).lower())
+    r = tcplab.run(text)
+    host = r.links.set_index("id").loc["left0->router_left"]
+    flow = r.flows.iloc[0]
+    assert host.utilization >= 0.99
+    if small_queues:
+        assert host.queue_max_packets <= 3 and host.drops_queue == 0 and flow.retransmits == 0
+        assert flow.srtt_ms < 44 + 5, flow.srtt_ms  # 2 × (1 + 20 + 1) ms and a few packets' serialization
+    else:
+        assert host.queue_max_packets == 1000 and host.drops_queue > 0
+        assert flow.srtt_ms > 200, flow.srtt_ms

@@ -66,6 +66,9 @@ def plan(scenario: Scenario, hosts: dict[str, HostSpec]) -> tuple[dict[str, dict
         if kind == "tcp" and f["app"]["type"] not in ("bulk", "file", "rate_limited"):
             raise ScenarioError(f"{f['origin']}.app", "TCP carries bulk, file or rate_limited applications",
                                 scenario.source)
+        if kind == "tcp" and not f["transport"]["small_queues"]:
+            warnings.append(f"{f['origin']}.transport.small_queues: the scenario says false, but a Linux host always "
+                            "runs TCP Small Queues (since 3.6): measured with them")
         stop = min(f["stop_ns"] or sim["duration_ns"], sim["duration_ns"])
         flow = {"index": index, "transport": kind, "port": _core.emu_flow_port(index), "start_ns": f["start_ns"],
                 "stop_ns": stop, "app": f["app"], "tcp": _socket_settings(f) if kind == "tcp" else None}
