@@ -113,9 +113,11 @@ fuzz: install
 test-packaging:
 	bash tests/packaging_check.sh
 
-## The TCP property test on 300 random paths (CI runs 40): tests/test_tcp_properties.py.
+## The TCP property test on 300 random paths (CI runs 40): tests/test_tcp_properties.py;
+## and the recovery fuzzer on 30,000 random option sets and losses (CI runs 1,000).
 properties: install
 	TCPLAB_PROPERTY_EXAMPLES=300 $(BIN)/python -m pytest -q tests/test_tcp_properties.py
+	TCPLAB_RECOVERY_CASES=30000 cargo test --locked --profile test-release -p tcplab-engine --lib recovery_fuzz
 
 ## `tcplab advise` on each study's own setting at its own scale and duration (CI runs
 ## short, scaled versions): tests/test_advise.py with TCPLAB_ADVISE_FULL=1.

@@ -255,7 +255,18 @@ impl CongestionControl for Cubic {
                 l.on_rtt_sample(ack.now, rtt); // measure_delay, from cong_avoid
             }
         }
-        let Some(acked) = self.w.growth(ack, ack.newly_acked_bytes) else {
+        // Growth counts what the sender's rule counts (`cwnd_counting`: one segment per
+        // ACK in 2.6's `"acks"` and ns-2's `"ns2"`): counting every segment a stretch ACK
+        // covers let one go-back-N's last ACK raise the window by half of what it
+        // acknowledged (recovery_fuzz_tests.rs). The 2.6 presets keep counting segments
+        // here: their ACK ratio already scales each ACK's step (see docs/loss-recovery.md,
+        // "Not modelled", for the TCP-friendly estimate that ratio then counts twice).
+        let counted = if self.ack_ratio.is_some() {
+            ack.newly_acked_bytes
+        } else {
+            ack.bytes_acked
+        };
+        let Some(acked) = self.w.growth(ack, counted) else {
             return;
         };
         let left = if self.w.in_slow_start() {

@@ -46,6 +46,17 @@ pub struct Window {
     pub ssthresh: u64,
 }
 
+/// What the sender had out after one of its calls.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Flight {
+    /// When.
+    pub at: SimTime,
+    /// Highest sequence number sent less SND.UNA (RFC 5681's FlightSize), bytes.
+    pub outstanding: u64,
+    /// The usable congestion window then (with any recovery inflation), bytes.
+    pub cwnd: u64,
+}
+
 /// Which direction a packet in flight travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Towards {
@@ -65,7 +76,8 @@ pub struct Harness {
     in_flight: BTreeMap<(SimTime, u64), (Towards, TransportHeader)>,
     next_id: u64,
     transmissions: HashMap<u64, u32>,
-    drop: Box<dyn FnMut(u64, u32) -> bool>,
+    /// Whether the `nth` transmission of `seq`, sent at the given time, is dropped.
+    drop: Box<dyn FnMut(u64, u32, SimTime) -> bool>,
     /// Extra delay after the bottleneck for the `nth` transmission of `seq` (a
     /// segment held back this way is overtaken: reordering).
     late: Box<dyn FnMut(u64, u32) -> SimTime>,
@@ -78,6 +90,14 @@ pub struct Harness {
     host_wake: Option<SimTime>,
     /// The largest host backlog a sender call began with, bytes.
     pub largest_host_backlog: u64,
+    /// One past the highest sequence number sent so far.
+    highest_sent: u64,
+    /// The highest cumulative ACK the sender has received (SND.UNA).
+    pub snd_una: u64,
+    /// After every sender call: the data outstanding and the usable window.
+    pub flights: Vec<Flight>,
+    /// SND.UNA at each expiry of the retransmission timer (the segment timed out).
+    pub timeout_una: Vec<u64>,
     /// Every data transmission, in order.
     pub sent: Vec<Sent>,
     /// The window after every ACK and timeout.
@@ -122,7 +142,7 @@ impl Harness {
         bytes: u64,
         rate_bps: u64,
         one_way: SimTime,
-        drop: impl FnMut(u64, u32) -> bool + 'static,
+        mut drop: impl FnMut(u64, u32) -> bool + 'static,
     ) -> Self {
         let app = ByteSource::new(
             &AppConfig::File { size_bytes: bytes },
@@ -140,17 +160,31 @@ impl Harness {
             in_flight: BTreeMap::new(),
             next_id: 0,
             transmissions: HashMap::new(),
-            drop: Box::new(drop),
+            drop: Box::new(move |seq, nth, _| drop(seq, nth)),
             late: Box::new(|_, _| SimTime::ZERO),
             stall: None,
             host: HostBacklog::new(),
             host_wake: None,
             largest_host_backlog: 0,
+            highest_sent: 0,
+            snd_una: 0,
+            flights: Vec::new(),
+            timeout_una: Vec::new(),
             sent: Vec::new(),
             windows: Vec::new(),
             timeouts: Vec::new(),
             delivered: 0,
         }
+    }
+
+    /// Drops by `drop(seq, nth, now)` instead: also by when the transmission is sent
+    /// (a burst of loss lasts a while, not a number of segments).
+    pub fn with_timed_drops(
+        mut self,
+        drop: impl FnMut(u64, u32, SimTime) -> bool + 'static,
+    ) -> Self {
+        self.drop = Box::new(drop);
+        self
     }
 
     /// Holds the `nth` transmission of `seq` back by `late(seq, nth)` after the
@@ -193,11 +227,13 @@ impl Harness {
 
     /// A data segment through the bottleneck: logged, maybe dropped, else its arrival.
     fn forward(&mut self, seg: &TcpSegment, size: u32) -> Option<SimTime> {
+        let end = seg.seq + seg.payload_bytes as u64 + seg.has(flags::FIN) as u64;
+        self.highest_sent = self.highest_sent.max(end);
         if seg.payload_bytes > 0 || seg.has(flags::FIN) {
             let nth = self.transmissions.entry(seg.seq).or_insert(0);
             *nth += 1;
             let nth = *nth;
-            let dropped = (self.drop)(seg.seq, nth);
+            let dropped = (self.drop)(seg.seq, nth, self.now);
             self.sent.push(Sent {
                 at: self.now,
                 seq: seg.seq,
@@ -237,6 +273,11 @@ impl Harness {
     /// its host is woken when the bottleneck next finishes a packet.
     fn carry_from_sender(&mut self, out: &mut Outbox) {
         self.carry(out, Towards::Receiver);
+        self.flights.push(Flight {
+            at: self.now,
+            outstanding: self.highest_sent.saturating_sub(self.snd_una),
+            cwnd: self.window().cwnd,
+        });
         if out.take_wait_for_host() {
             self.host_wake = self.host.next_completion();
         }
@@ -275,6 +316,9 @@ impl Harness {
                         self.carry(&mut out, Towards::Sender);
                     }
                     Towards::Sender => {
+                        if let TransportHeader::Tcp(seg) = &header {
+                            self.snd_una = self.snd_una.max(seg.ack);
+                        }
                         self.show_backlog(&mut out);
                         self.sender.on_packet(next, &header, &mut out);
                         self.windows.push(self.window());
@@ -298,6 +342,7 @@ impl Harness {
                 self.sender.on_wakeup(next, &mut out);
                 if self.rto_count() > timeouts {
                     self.timeouts.push((before, self.window()));
+                    self.timeout_una.push(self.snd_una);
                 }
                 self.windows.push(self.window());
                 self.carry_from_sender(&mut out);

@@ -39,6 +39,8 @@ mod ns2_linux_tests;
 #[cfg(test)]
 mod rack_tests;
 #[cfg(test)]
+mod recovery_fuzz_tests;
+#[cfg(test)]
 mod recovery_tests;
 #[cfg(test)]
 mod small_queues_tests;

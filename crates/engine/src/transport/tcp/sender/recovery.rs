@@ -330,11 +330,18 @@ impl TcpSender {
     /// what is in the network — not what was SACKed, nor what was deemed lost and not
     /// resent (SND.NXT − SND.UNA would count the new data a recovery sent beyond the
     /// holes, and the old window a go-back-N is still resending: more than the path
-    /// ever held; without SACK, less what duplicate ACKs reported delivered) — or the
-    /// window.
+    /// ever held; without SACK, less what duplicate ACKs reported delivered) — never
+    /// above the window, as for a fast retransmit; or the window.
+    ///
+    /// The pipe alone can count what the window never let out: after a timeout has
+    /// forgotten the SACKs (`sack_after_timeout = "forget"`) or F-RTO has taken back
+    /// its loss marks, everything outstanding counts as in the network again. Found by
+    /// the recovery fuzzer (recovery_fuzz_tests.rs): CUBIC with a window of 11 segments
+    /// and 67 outstanding took ssthresh 46 from a pipe of 66 at a timeout, above any
+    /// flight its window had allowed (34).
     pub(super) fn network_basis(&self) -> u64 {
         match self.p.timeout_ssthresh {
-            TimeoutSsthresh::FlightSize => self.pipe(),
+            TimeoutSsthresh::FlightSize => self.pipe().min(self.window_basis()),
             TimeoutSsthresh::Cwnd => self.window_basis(),
         }
     }
