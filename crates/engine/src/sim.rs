@@ -416,10 +416,10 @@ impl Simulation {
         }
     }
 
-    /// [`Simulation::flush`]'s injection when some endpoint watches its host backlog
-    /// (out of line: the common path keeps `inject` inlined):
+    /// [`Simulation::flush`]'s injection when some endpoint watches its host backlog:
     /// records each packet of a watching endpoint that its first link admits, and wakes
     /// the endpoint when that link next finishes one of its packets if it asked to wait.
+    /// Out of line, so that the common path keeps `inject` inlined.
     #[inline(never)]
     fn inject_recording_backlog(&mut self, ep: usize, direction: Direction, out: &mut Outbox) {
         let flow = ep / 2;
