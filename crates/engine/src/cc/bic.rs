@@ -177,10 +177,8 @@ impl CongestionControl for Bic {
         // Growth counts what the sender's rule counts (`cwnd_counting`: one segment per
         // ACK in 2.6's `"acks"` and ns-2's `"ns2"`): counting every segment a stretch ACK
         // covers let one go-back-N's last ACK raise the window by half of what it
-        // acknowledged (recovery_fuzz_tests.rs). The 2.6 presets keep counting segments
-        // here (their ACK ratio scales each ACK's step): counting ACKs moves the
-        // highspeed study, which is to be re-run with CUBIC's (docs/loss-recovery.md,
-        // "Not modelled").
+        // acknowledged (recovery_fuzz_tests.rs). The 2.6 presets count each ACK once
+        // through their ACK ratio, which scales each ACK's step.
         let counted = if self.ack_ratio.is_some() {
             ack.newly_acked_bytes
         } else {

@@ -258,9 +258,8 @@ impl CongestionControl for Cubic {
         // Growth counts what the sender's rule counts (`cwnd_counting`: one segment per
         // ACK in 2.6's `"acks"` and ns-2's `"ns2"`): counting every segment a stretch ACK
         // covers let one go-back-N's last ACK raise the window by half of what it
-        // acknowledged (recovery_fuzz_tests.rs). The 2.6 presets keep counting segments
-        // here: their ACK ratio already scales each ACK's step (see docs/loss-recovery.md,
-        // "Not modelled", for the TCP-friendly estimate that ratio then counts twice).
+        // acknowledged (recovery_fuzz_tests.rs). The 2.6 presets count each ACK once
+        // through their ACK ratio, which scales each ACK's step.
         let counted = if self.ack_ratio.is_some() {
             ack.newly_acked_bytes
         } else {
@@ -287,6 +286,9 @@ impl CongestionControl for Cubic {
                         self.c.reno_friendly,
                     )
                     .min(u32::MAX as u64) as u32,
+                // Linux 2.6's bictcp_update counts ACKs (`ca->ack_cnt++`) in its
+                // TCP-friendly estimate, then scales the increment by its ACK ratio.
+                None if self.ack_ratio.is_some() => self.ack_count(ack.now, ack.min_rtt, 1),
                 None => self.ack_count(ack.now, ack.min_rtt, left),
             };
             self.w
@@ -455,5 +457,36 @@ mod tests {
                 "round {round}, t = {t:.1} s: cwnd {got} vs W_cubic {expected:.1}"
             );
         }
+    }
+
+    /// Linux 2.6.18's TCP-friendly estimate counts ACKs (`bictcp_update`: `ack_cnt++`,
+    /// then tcp_cwnd + 1 per cwnd·beta_scale/8 of them, beta_scale = 8·(1024 + 819) /
+    /// 3 / (1024 − 819) ≈ 23.97): 1/(3.0·cwnd) per ACK, whatever the ACK covers. 300
+    /// delayed ACKs of two segments each on a 100-segment window: +1 segment (not 2).
+    #[test]
+    fn the_2618_friendly_estimate_counts_acks_not_segments() {
+        let cfg = Config::presets()
+            .into_iter()
+            .find(|(name, _)| *name == "linux-2.6.18")
+            .expect("the preset")
+            .1;
+        let mut cc = Cubic::new(cfg, SegmentWindow::new(1000, 1_000_000));
+        cc.w.cwnd = 100;
+        cc.w.ssthresh = 100;
+        let mut at = SimTime::from_ms(1);
+        for _ in 0..300 {
+            cc.on_ack(&AckEvent {
+                bytes_acked: 1000,
+                newly_acked_bytes: 2000,
+                min_rtt: Some(SimTime::from_ms(10)),
+                ..AckEvent::empty(at)
+            });
+            at += SimTime::from_ms(1);
+        }
+        // The estimate starts at the window when the epoch opens (first ACK) and grows
+        // by α/cwnd per ACK after it, α = 3(1 − β)/(1 + β) = 1/3 with β = 819/1024, for
+        // a window that grew meanwhile by at most a few segments.
+        let grown = cc.w_est - 100.0;
+        assert!((0.85..1.0).contains(&grown), "{grown}");
     }
 }
