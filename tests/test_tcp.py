@@ -137,3 +137,15 @@ def test_tcp_small_queues_keep_a_host_that_is_its_own_bottleneck_nearly_empty(sm
     else:
         assert host.queue_max_packets == 1000 and host.drops_queue > 0
         assert flow.srtt_ms > 200, flow.srtt_ms
+
+
+def test_tcp_small_queues_hold_each_flow_of_a_host_apart():
+    """TSQ's limit is per socket (`sk_wmem_alloc`): two flows from one host each keep
+    their own two packets plus the one sent at the limit in its 20 Mb/s link, at most 6
+    together, the link busy and nothing dropped there."""
+    second = '\n[[flow]]\nfrom = "left0"\nto = "right0"\nstart = "1s"\napp = { type = "bulk" }\n' \
+             'transport = { type = "tcp", cc = "cubic", profile = "linux" }\n'
+    r = tcplab.run(HOST_BOTTLENECK.replace("SMALL_QUEUES", "true") + second)
+    host = r.links.set_index("id").loc["left0->router_left"]
+    assert 3 < host.queue_max_packets <= 6 and host.drops_queue == 0 and host.utilization >= 0.99
+    assert (r.flows.retransmits == 0).all()
