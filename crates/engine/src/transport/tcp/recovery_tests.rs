@@ -266,13 +266,8 @@ fn many_holes_leave_the_timer_impatient() {
 /// timeout.
 #[test]
 fn the_holes_counted_are_the_segments_dropped() {
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut draw = super::recovery_fuzz_tests::Draw(0x2545_f491_4f6c_dd1d);
+    let mut next = move || draw.next();
     for case in 0..300 {
         let count = 1 + next() % 59;
         let mut lost: Vec<u64> = (100..160).collect();
