@@ -423,10 +423,13 @@ impl Simulation {
     #[inline(never)]
     fn inject_recording_backlog(&mut self, ep: usize, direction: Direction, out: &mut Outbox) {
         let flow = ep / 2;
-        let first_hop = self.routes.hop(flow as u32, direction.index(), 0);
-        let watching = self.host_backlogs[ep].is_some();
+        let tracked = self
+            .routes
+            .hop(flow as u32, direction.index(), 0)
+            .map(|c| c as usize)
+            .filter(|_| self.host_backlogs[ep].is_some());
         for pkt in out.drain_packets() {
-            match first_hop.map(|c| c as usize).filter(|_| watching) {
+            match tracked {
                 Some(c) => {
                     let refused = self.channels[c].refused_packets();
                     let size = pkt.size_bytes;

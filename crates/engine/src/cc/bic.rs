@@ -174,17 +174,7 @@ impl CongestionControl for Bic {
         if let Some(r) = &mut self.ack_ratio {
             r.observe(ack, self.w.mss);
         }
-        // Growth counts what the sender's rule counts (`cwnd_counting`: one segment per
-        // ACK in 2.6's `"acks"` and ns-2's `"ns2"`): counting every segment a stretch ACK
-        // covers let one go-back-N's last ACK raise the window by half of what it
-        // acknowledged (recovery_fuzz_tests.rs). The 2.6 presets count each ACK once
-        // through their ACK ratio, which scales each ACK's step.
-        let counted = if self.ack_ratio.is_some() {
-            ack.newly_acked_bytes
-        } else {
-            ack.bytes_acked
-        };
-        let Some(acked) = self.w.growth(ack, counted) else {
+        let Some(acked) = self.w.growth_counted(ack, self.ack_ratio.as_ref()) else {
             return;
         };
         let left = self.w.slow_start_then(acked);

@@ -76,6 +76,25 @@ impl SegmentWindow {
         Some(self.acked_segments(bytes)).filter(|&n| n > 0)
     }
 
+    /// [`SegmentWindow::growth`] counting what the sender's rule counts
+    /// (`AckEvent::bytes_acked`: one segment per ACK under 2.6's `"acks"` and ns-2's
+    /// `"ns2"` counting), or every segment for an algorithm with an `ack_ratio`, whose
+    /// ratio already makes each ACK count once. Counting every segment a stretch ACK
+    /// covers let one go-back-N's last ACK raise CUBIC's window by half of what it
+    /// acknowledged (transport/tcp/recovery_fuzz_tests.rs).
+    pub fn growth_counted(
+        &mut self,
+        ack: &super::AckEvent,
+        ack_ratio: Option<&AckRatio>,
+    ) -> Option<u32> {
+        let counted = if ack_ratio.is_some() {
+            ack.newly_acked_bytes
+        } else {
+            ack.bytes_acked
+        };
+        self.growth(ack, counted)
+    }
+
     /// Whether the window is below the threshold (RFC 5681 3.1), or at it too in
     /// Linux 2.6's rule.
     pub fn in_slow_start(&self) -> bool {
