@@ -90,11 +90,12 @@ differential: install
 differential-kernel: install
 	$(BIN)/tcplab crosscheck --sample 48 --seed 1 --out tests/differential/kernel
 
-## tcplab vs ns-2, ns-3 and htsim on benchmarks B1-B3, the scaling sweep (with htsim) and
-## the fat-tree point; installs the peers if missing (ns2 from Debian, ns3 from PyPI, htsim
-## built from ../shared/peers/csg-htsim) and writes benchmarks/RESULTS.md.
+## tcplab vs ns-2, ns-3 and htsim on benchmarks B1-B3, the scaling sweep (with htsim), the
+## fat-tree point and a sweep's cost per run outside the engine; installs the peers if
+## missing (ns2 from Debian, ns3 from PyPI, htsim built from ../shared/peers/csg-htsim)
+## and writes benchmarks/RESULTS.md.
 bench: install
-	$(BIN)/python benchmarks/run.py --scaling --sack-cliff --fat-tree $(BENCH_ARGS)
+	$(BIN)/python benchmarks/run.py --scaling --sack-cliff --fat-tree --sweep-overhead $(BENCH_ARGS)
 
 ## The fuzzer on 10,000 cases: 6,000 scenarios, 1,000 commands on its outputs, 2,500 sweep files,
 ## 500 study files (CI: 80, 12, 12, 4), as two fuzzers side by side (one per core; about

@@ -15,11 +15,13 @@ into pipes). Its driver gives every flow one access delay, so B3 (per-flow delay
 htsim row.
 
 `--scaling` adds tcplab's cost per bottleneck packet across bandwidths (10 Mbps to
-10 Gbps) and flow counts (1 to 1,000).
+10 Gbps) and flow counts (1 to 1,000); `--sweep-overhead` a sweep's cost per run
+outside the engine (benchmarks/sweep_overhead.py).
 
 usage: python benchmarks/run.py [--repeats N] [--limit SECONDS] [--only b1,b2,b3]
                                 [--tools tcplab,tcplab-run,ns2,ns3,htsim,htsim-lean]
-                                [--scaling] [--no-install]
+                                [--scaling] [--sack-cliff] [--fat-tree] [--sweep-overhead]
+                                [--no-install]
 """
 
 from __future__ import annotations
@@ -517,6 +519,26 @@ def sack_cliff(limit: float) -> list[str]:
     return rows
 
 
+def sweep_overhead(limit: float) -> list[str]:
+    """A sweep's cost outside the engine per run (issue #31 item 4; benchmarks/
+    sweep_overhead.py): the LAN study's RTO sweep, 160 runs of ~10 ms, on one worker."""
+    rows = ["", "## Sweep overhead (tcplab)", "",
+            "CPU time a sweep spends per run outside the engine (planning, handing the run to a worker,",
+            "its results back, storing them), on the LAN study's RTO sweep of the switched star (160 runs,",
+            "one worker): the difference between the full sweep and its first 16 runs, per run, median of",
+            "3 pairs (benchmarks/sweep_overhead.py). Fixed: what a sweep costs besides its runs.", "",
+            "| runs | engine ms per run | outside the engine, ms per run | share of engine time | fixed s |",
+            "|---|---|---|---|---|"]
+    run, out = measure([PYTHON, HERE / "sweep_overhead.py"], limit)
+    if run.timed_out or not out.strip():
+        return rows + [f"| 160 | > {limit:g} s | | | |"]
+    r = json.loads(out.strip().splitlines()[-1])
+    rows.append(f"| {r['runs']} | {r['engine_ms_per_run']:.2f} | {r['outside_ms_per_run']:.2f} | "
+                f"{r['outside_share']:.0%} | {r['fixed_s']:.3f} |")
+    print(f"sweep overhead: {r['outside_ms_per_run']:.2f} ms per run ({r['outside_share']:.0%})", flush=True)
+    return rows
+
+
 def fat_tree(limit: float, ns: str | None) -> list[str]:
     """The data-centre point (issue #31): a k = 16 fat tree with 10,000 web-search flows
     and a k = 8 tree with 1,000 (benchmarks/fat_tree.py), tcplab with ECMP and with
@@ -570,6 +592,7 @@ def main() -> None:
     ap.add_argument("--scaling", action="store_true", help="also sweep bandwidth and flow count (tcplab)")
     ap.add_argument("--sack-cliff", action="store_true", help="also time SACK on long fat paths (tcplab)")
     ap.add_argument("--fat-tree", action="store_true", help="also run the data-centre point (k = 16 fat tree)")
+    ap.add_argument("--sweep-overhead", action="store_true", help="also measure a sweep's cost per run outside the engine")
     ap.add_argument("--no-install", action="store_true", help="do not install missing peers")
     args = ap.parse_args()
     wanted = [b for b in BENCHES if b.toml.split("-")[0] in args.only.split(",")]
@@ -638,6 +661,8 @@ def main() -> None:
         notes += sack_cliff(args.limit)
     if args.fat_tree:
         notes += fat_tree(args.limit, ns if "ns2" in tools else None)
+    if args.sweep_overhead:
+        notes += sweep_overhead(args.limit)
     summarise(results, wanted, tools, args.limit, args.repeats, notes)
     print((HERE / "RESULTS.md").read_text())
 

@@ -113,6 +113,20 @@ def test_progress_callback_sees_simulated_time_advance():
     assert all(a[0] < b[0] and a[2] <= b[2] for a, b in zip(seen, seen[1:]))
 
 
+def test_the_flows_of_a_counted_table_do_not_share_what_they_compiled_to():
+    """A counted table's equal transport tables are compiled once, and each flow still
+    gets its own: changing one flow of a loaded scenario (a caller testing the
+    engine's checks does) changes neither its siblings nor the next load."""
+    text = (SCENARIOS / "linux-tcp.toml").read_text()
+    first = tcplab.load(text, ["flow[0].count=3"]).engine["flows"]
+    assert first[0]["transport"] == first[1]["transport"] == first[2]["transport"]
+    first[0]["transport"]["sack"] = "yes"
+    first[0]["transport"]["rto"]["min_ns"] = -1
+    assert first[1]["transport"]["sack"] != "yes" and first[1]["transport"]["rto"]["min_ns"] != -1
+    again = tcplab.load(text, ["flow[0].count=3"]).engine["flows"]
+    assert all(f["transport"] == first[1]["transport"] for f in again)
+
+
 def test_scenarios_are_picklable_for_parallel_sweeps():
     s = tcplab.load(BASE)
     assert pickle.loads(pickle.dumps(s)).engine == s.engine

@@ -97,3 +97,20 @@ def test_the_fat_tree_ns2_script_has_every_flow():
     assert script.count("new Agent/TCP/Sack1") == 30 and script.count("new Simulator") == 1
     assert script.count("$ns duplex-link") == 1  # one `link` procedure...
     assert script.count("\nlink ") == 3 * 4**3 // 4  # ...called once per link of the tree
+
+
+def test_the_sweep_overhead_benchmark_measures_the_lan_studys_rto_sweep():
+    """The sweep it times is the LAN study's own (40 RTOs x 4 delays), and a small
+    version of it runs end to end (not timed here: benchmarks say how fast)."""
+    import sweep_overhead
+
+    spec = sweep_overhead._lan_rto_sweep()
+    assert len(spec.points()) == 160 and spec.replications == 1
+    assert len(sweep_overhead._subset(spec, 4).points()) == 16
+    proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "sweep_overhead.py"),
+                           "--values", "3", "--small", "1", "--repeats", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert (r["runs"], r["small_runs"]) == (12, 4)
+    assert r["engine_ms_per_run"] > 0 and r["full_sweep_cpu_s"] > 0

@@ -545,9 +545,45 @@ def test_a_points_runs_share_one_compilation_with_their_own_seeds(write_scenario
     runs = plan(spec)
     assert len({r.task.point_key for r in runs}) == 4 and len(runs) == 12
     for r in runs:
-        cached, fresh = _load(r.task), load(r.task.scenario, list(r.task.overrides), r.task.seed)
+        (cached, inherited), fresh = _load(r.task), load(r.task.scenario, list(r.task.overrides), r.task.seed)
         assert cached.engine == fresh.engine and cached.raw == fresh.raw
         assert list(cached.overrides) == list(fresh.overrides)
+        assert inherited is None  # not planned in this process
+
+
+def test_workers_take_the_points_planning_compiled(write_scenario):
+    """Forked workers inherit the plan's compiled points (#31 item 4) and take each
+    run's scenario and cost from them: the scenario a fresh compile with the run's
+    seed gives, and the engine's estimate of it."""
+    from tcplab.budget import estimate
+    from tcplab.scenario import load
+    from tcplab.sweeps.orchestrate import plan
+    from tcplab.sweeps.task import _INHERITED, _load, execute, inherited_by_workers
+
+    spec = read_sweep(write_scenario(star() + SWEEP.format(reps=2)))
+    runs = plan(spec)
+    assert all(r.compiled is not None for r in runs)
+    with inherited_by_workers({r.task.point_key: r.compiled for r in runs}):
+        for r in runs:
+            (scenario, point), fresh = _load(r.task), load(r.task.scenario, list(r.task.overrides), r.task.seed)
+            assert scenario.engine == fresh.engine and scenario.raw == fresh.raw
+            assert list(scenario.overrides) == list(fresh.overrides)
+            assert point.cost == estimate(fresh)
+            # The point's configuration but for the seed, which the run gives apart.
+            shared = json.loads(point.config_json)
+            assert shared["simulation"]["seed"] == 3  # the scenario's own
+            assert {**shared, "simulation": {**shared["simulation"], "seed": r.task.seed}} == fresh.engine
+        handed = [execute(r.task) for r in runs]
+    assert not _INHERITED  # the block ends, the hand-off with it
+    compiled_again = [execute(r.task) for r in runs]
+
+    def outcome(result: dict) -> dict:
+        return {k: v for k, v in result["run"].items() if k not in ("wall_s", "engine_s")}
+
+    assert [outcome(r) for r in handed] == [outcome(r) for r in compiled_again]
+    # Each run's own seed is what ran: the replications of a lossy point differ.
+    lossy = [outcome(h) for h, r in zip(handed, runs, strict=True) if r.point["loss"] > 0]
+    assert len({(o["goodput_bps"], o["drops"]) for o in lossy}) == len(lossy) == 4
 
 
 def test_a_rebuilt_engine_does_not_find_the_old_engines_runs(write_scenario, monkeypatch):

@@ -13,7 +13,8 @@ ColumnList = list[tuple[str, str, bytes]]
 class Simulation:
     """One run of the engine, built from its JSON configuration."""
 
-    def __init__(self, config_json: str) -> None: ...
+    def __init__(self, config_json: str, seed: int | None = None) -> None:
+        """``seed``, if given, replaces the configuration's simulation.seed."""
     def run_until(self, t_ns: int) -> None:
         """Runs until simulated time ``t_ns`` (Ctrl-C is looked at every 2M events)."""
     def snapshot(self) -> str:

@@ -51,10 +51,11 @@ class Estimate:
     largest_queue: str | None
 
 
-def estimate(scenario: Scenario) -> Estimate:
-    """The engine's estimate for ``scenario``."""
+def estimate(scenario: Scenario, config_json: str | None = None) -> Estimate:
+    """The engine's estimate for ``scenario`` (``config_json``: its
+    :meth:`Scenario.engine_json`, if the caller already has it)."""
     try:
-        raw = json.loads(_core.estimate(scenario.engine_json()))
+        raw = json.loads(_core.estimate(config_json or scenario.engine_json()))
     except _core.EngineConfigError as e:
         raise scenario_error(scenario, e) from None
     return Estimate(**{k: raw[k] for k in Estimate.__dataclass_fields__})

@@ -33,11 +33,13 @@ class InternalError(RuntimeError):
     """The engine found a bug in itself (e.g. packets not conserved). Not bad input."""
 
 
-def build(scenario: Scenario) -> _core.Simulation:
+def build(scenario: Scenario, config_json: str | None = None, seed: int | None = None) -> _core.Simulation:
     """The engine's simulation for ``scenario``; engine-side validation errors become
-    :class:`ScenarioError` naming the scenario's file and field."""
+    :class:`ScenarioError` naming the scenario's file and field. ``config_json``: the
+    scenario's :meth:`Scenario.engine_json` if the caller has it; with ``seed``, that of
+    another replication of its sweep point, whose seed ``seed`` replaces."""
     try:
-        return _core.Simulation(scenario.engine_json())
+        return _core.Simulation(config_json or scenario.engine_json(), seed)
     except _core.EngineConfigError as e:
         raise scenario_error(scenario, e) from None
 
@@ -50,7 +52,7 @@ def validate(scenario: Scenario) -> None:
 def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, series: bool = True,
              cost: Estimate | None = None, interval_ns: int | None = None,
              on_interval: IntervalCallback | None = None, pcap: tuple[list[str], Path, int] | None = None,
-             ) -> tuple[dict, float]:
+             config_json: str | None = None) -> tuple[dict, float]:
     """Runs the scenario to its end; returns the engine's results and the wall time.
 
     The results are the summaries (docs/results.md) plus, under ``"series"``, the time
@@ -60,20 +62,27 @@ def simulate(scenario: Scenario, progress: ProgressCallback | None = None, *, se
     that would need more memory than is available is refused before it starts
     (:func:`tcplab.budget.check_memory`; pass ``cost`` if it is already estimated).
     ``pcap`` = (selectors, directory, snap length) writes packet captures there
-    (:func:`tcplab.capture.capture_files`)."""
+    (:func:`tcplab.capture.capture_files`). ``config_json``: the engine configuration of
+    any replication of the scenario's sweep point, as JSON (a sweep serializes it once
+    per point); the scenario's own seed is run."""
     from .budget import check_memory, estimate, memory_cap
 
-    cost = cost or estimate(scenario)
+    # Serialized once for the estimate and the engine: 0.2 ms of a sweep's ~10 ms run.
+    if config_json is None:
+        config_json, seed = scenario.engine_json(), None
+    else:
+        seed = scenario.engine["simulation"]["seed"]
+    cost = cost or estimate(scenario, config_json)
     check_memory(scenario, cost)
     with memory_cap(cost):
-        return _simulate(scenario, progress, series, interval_ns, on_interval, pcap)
+        return _simulate(scenario, config_json, seed, progress, series, interval_ns, on_interval, pcap)
 
 
-def _simulate(scenario: Scenario, progress: ProgressCallback | None, series: bool,
-              interval_ns: int | None, on_interval: IntervalCallback | None,
+def _simulate(scenario: Scenario, config_json: str, seed: int | None, progress: ProgressCallback | None,
+              series: bool, interval_ns: int | None, on_interval: IntervalCallback | None,
               pcap: tuple[list[str], Path, int] | None) -> tuple[dict, float]:
     """:func:`simulate`'s run, once admitted."""
-    sim = build(scenario)
+    sim = build(scenario, config_json, seed)
     if pcap is not None:
         from .capture import capture_files
 

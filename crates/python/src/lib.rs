@@ -60,10 +60,18 @@ impl Simulation {
 
 #[pymethods]
 impl Simulation {
-    /// Validates the scenario and builds the network.
+    /// Validates the scenario and builds the network. `seed`, if given, replaces the
+    /// configuration's `simulation.seed`: the replications of a sweep's point share
+    /// one configuration text instead of serializing it once per seed.
     #[new]
-    fn new(config_json: &str) -> PyResult<Self> {
-        let sim = tcplab_engine::Simulation::from_json(config_json).map_err(config_error)?;
+    #[pyo3(signature = (config_json, seed = None))]
+    fn new(config_json: &str, seed: Option<u64>) -> PyResult<Self> {
+        let mut config =
+            tcplab_engine::ScenarioConfig::from_json(config_json).map_err(config_error)?;
+        if let Some(seed) = seed {
+            config.simulation.seed = seed;
+        }
+        let sim = tcplab_engine::Simulation::new(config).map_err(config_error)?;
         let duration_ns = sim.duration().as_ns();
         Ok(Simulation {
             inner: Mutex::new(Some(sim)),

@@ -130,15 +130,33 @@ def read_declared(t: Table, declared: dict[str, tuple[str, Reader]], defaults: d
     """Every key of ``declared`` read from ``t``, under its engine name. A key in
     ``required`` must be written; any other unwritten key takes ``defaults`` (as a user
     would write it: parsed like a written one), or None where there is none."""
-    required = set(required)
     engine = {}
+    written = t.data
     for key, (name, read) in declared.items():
-        if key in required:
+        if key in written or key in required:
             engine[name] = t.get(key, read)
             continue
         default = defaults.get(key)
-        engine[name] = t.get(key, read, None if default is None else read(default, ""))
+        engine[name] = None if default is None else _read_default(read, default)
     return engine
+
+
+#: Defaults already read, by reader and default: most keys of most tables are left
+#: unwritten, and reading their defaults again for every table was a third of
+#: compiling a scenario of counted tables.
+_DEFAULTS_READ: dict[tuple[Reader, str], object] = {}
+
+
+def _read_default(read: Reader, default: object) -> object:
+    """``read(default)``, kept when the value is immutable (a number, a string, a
+    boolean): a table (an amount) or a list is made anew for each table."""
+    key = (read, repr(default))
+    if key in _DEFAULTS_READ:
+        return _DEFAULTS_READ[key]
+    value = read(default, "")
+    if isinstance(value, (bool, int, float, str)):
+        _DEFAULTS_READ[key] = value
+    return value
 
 
 class DeclaredTable:

@@ -11,8 +11,6 @@ the index appended (``name = "web"`` makes ``web0``, ``web1``, …).
 
 from __future__ import annotations
 
-import copy
-
 from .errors import ScenarioError
 from .expressions import is_template, render
 from .fields import join
@@ -46,19 +44,29 @@ def _expand_table(table: dict, path: str) -> list:
     template = {k: v for k, v in table.items() if k != "count"}
     if isinstance(template.get("name"), str) and not is_template(template["name"]):
         template["name"] += "{i}"
-    return [_instantiate(copy.deepcopy(template), {"i": i, "n": n}, path) for i in range(n)]
+    return [_instantiate(template, {"i": i, "n": n}, path) for i in range(n)]
 
 
 def _instantiate(value: object, names: dict, path: str) -> object:
+    """A fresh copy of ``value`` for table ``names["i"]``: every dict and list is
+    rebuilt (the other values a scenario holds are immutable), so the N tables share
+    no container with the template or with each other."""
     if isinstance(value, str):
         return render(value, names, path) if is_template(value) else value
     if isinstance(value, dict):
-        if set(value) == {"each"}:
+        if len(value) == 1 and "each" in value:
             return _pick(value["each"], names, join(path, "each"))
-        return {k: _instantiate(v, names, join(path, k)) for k, v in value.items()}
+        return {k: _instantiate(v, names, join(path, k)) if _may_change(v) else v for k, v in value.items()}
     if isinstance(value, list):
-        return [_instantiate(v, names, join(path, i)) for i, v in enumerate(value)]
+        return [_instantiate(v, names, join(path, i)) if _may_change(v) else v for i, v in enumerate(value)]
     return value
+
+
+def _may_change(value: object) -> bool:
+    """Whether :func:`_instantiate` could return anything but ``value`` itself: a
+    container (always copied) or a template. Other values are kept as they are
+    without building the path an error there would name."""
+    return isinstance(value, (dict, list)) or is_template(value)
 
 
 def _pick(values: object, names: dict, path: str) -> object:

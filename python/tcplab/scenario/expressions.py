@@ -14,6 +14,7 @@ scenario file cannot run code.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import operator
 import re
@@ -73,10 +74,9 @@ _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 def evaluate(expression: str, names: dict, path: str = "") -> object:
     """The value of ``expression`` with ``names`` bound; a :class:`ScenarioError` at
     ``path`` for anything malformed, unknown or not allowed."""
-    try:
-        tree = ast.parse(expression.strip(), mode="eval")
-    except SyntaxError:
-        raise ScenarioError(path, f"cannot read the expression {expression!r}") from None
+    tree = _parsed(expression)
+    if tree is None:
+        raise ScenarioError(path, f"cannot read the expression {expression!r}")
     try:
         return _eval(tree.body, names, expression, path)
     except ZeroDivisionError:
@@ -87,6 +87,16 @@ def evaluate(expression: str, names: dict, path: str = "") -> object:
         raise ScenarioError(path, f"{expression!r} is too large for a number (beyond about 1e308)") from None
     except (TypeError, ValueError) as e:
         raise ScenarioError(path, f"cannot evaluate {expression!r}: {e}") from None
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(expression: str) -> ast.Expression | None:
+    """``expression``'s syntax tree (None if it is not one): a counted table renders
+    the same few expressions for each of its N copies, and a sweep for every point."""
+    try:
+        return ast.parse(expression.strip(), mode="eval")
+    except SyntaxError:
+        return None
 
 
 def _eval(node: ast.AST, names: dict, text: str, path: str) -> Any:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .errors import ScenarioError
 from .expand import expand_counts
-from .schema import compile_scenario
+from .schema import CompiledTables, compile_scenario
 from .toml_writer import value_text
 
 if TYPE_CHECKING:
@@ -263,7 +263,8 @@ def _apply(raw: dict, assignment: str | tuple[str, Any]) -> None:
         apply_override(raw, assignment)
 
 
-def load(source: ScenarioSource, overrides: list | tuple = (), seed: int | None = None) -> Scenario:
+def load(source: ScenarioSource, overrides: list | tuple = (), seed: int | None = None, *,
+         tables: CompiledTables | None = None) -> Scenario:
     """Reads, overrides, validates (syntax and units) and compiles a scenario.
 
     ``overrides`` are ``KEY=VALUE`` strings as for ``--set``, or ``(KEY, value)`` pairs
@@ -272,6 +273,9 @@ def load(source: ScenarioSource, overrides: list | tuple = (), seed: int | None 
     at once").
 
     The engine checks the rest (references, reachability, ranges) when it is built.
+    ``tables``: a sweep's planning compiles its points with one
+    :class:`~tcplab.scenario.schema.CompiledTables` (their scenarios then share the
+    tables they have in common, and must not be changed).
     """
     raw, name = read_raw(source)
     # A sweep declared in the scenario is read by tcplab.sweeps, not by the engine.
@@ -290,7 +294,7 @@ def load(source: ScenarioSource, overrides: list | tuple = (), seed: int | None 
         if isinstance(raw["simulation"], dict):
             raw["simulation"]["seed"] = native(seed)
     try:
-        engine = compile_scenario(raw)
+        engine = compile_scenario(raw, tables)
     except ScenarioError as e:
         raise e.with_source(name) from None
     except RecursionError:

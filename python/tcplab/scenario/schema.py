@@ -8,6 +8,7 @@ documented in docs/scenario.md; keep the two in step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import fields as F
@@ -172,8 +173,12 @@ def parse_link_properties(value: object, path: str, extra_keys: tuple[str, ...] 
     }
 
 
-def parse_link(value: object, path: str) -> dict:
+def parse_link(value: object, path: str, tables: CompiledTables) -> dict:
     """An explicit ``[[link]]``."""
+    return tables.compiled("link", value, path, lambda: _parse_link(value, path))
+
+
+def _parse_link(value: object, path: str) -> dict:
     link = parse_link_properties(value, path, extra_keys=("from", "to"))
     return {**_LINK_ENDS.read(Table(value, path, _LINK_ENDS.keys)), **link}
 
@@ -394,17 +399,66 @@ def _refuse_other_transports_keys(value: dict, path: str, kind: str, keys: list[
                                 f"this flow's transport is {kind}")
 
 
+class CompiledTables:
+    """Tables already compiled, by what they were compiled from, so that an equal
+    table is compiled once. The N flows of a counted ``[[flow]]`` have equal transport
+    tables, and the points of a sweep differ in a few keys of a few tables: compiling
+    every table of every point again was most of what a sweep's planning spent per run
+    (benchmarks/README.md, "Sweep overhead").
+
+    A table's compilation depends on its content and on its path (which its
+    ``origin`` and its errors name) and on nothing else. A table that fails is not
+    kept, so its error is raised again, at its own path. Two uses: within one
+    compilation (``shared=False``) each later equal table gets a copy of the result,
+    so that a caller may change one flow of a compiled scenario without changing
+    another; a sweep's planning (``shared=True``) keeps one across all its points,
+    whose compiled scenarios it keeps to itself, and hands out the result itself."""
+
+    def __init__(self, *, shared: bool, limit: int = 4096) -> None:
+        self._known: dict[tuple[str, str, str], tuple[object, dict]] = {}
+        self._shared = shared
+        self._limit = limit
+
+    def compiled(self, kind: str, value: object, path: str, compile_table: Callable[[], dict]) -> dict:
+        """``compile_table()``, the compilation of ``value`` (a ``kind`` table at
+        ``path``), or the result for an equal table compiled before."""
+        # repr tells 1, 1.0 and true apart (which == does not); == guards the key.
+        key = (kind, path, repr(value))
+        known = self._known.get(key)
+        if known is not None and known[0] == value:
+            return known[1] if self._shared else _copy_tree(known[1])
+        result = compile_table()
+        if len(self._known) >= self._limit:
+            self._known.clear()  # bounded: a sweep of a million distinct points
+        self._known[key] = (value, result)
+        return result
+
+
+def _copy_tree(value):
+    """``value`` with every dict and list copied (the other values are immutable)."""
+    if isinstance(value, dict):
+        return {k: _copy_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_tree(v) for v in value]
+    return value
+
+
 #: A flow's default name counts the flows; its transport and application are tables
 #: of their own.
 _FLOW = DeclaredTable("Flow", by_hand=("name", "transport", "app", "count"))
 
 
-def parse_flow(value: object, path: str, index: int) -> dict:
-    """A ``[[flow]]``."""
+def parse_flow(value: object, path: str, index: int, tables: CompiledTables) -> dict:
+    """A ``[[flow]]`` (the ``index``-th)."""
+    return tables.compiled("flow", value, path, lambda: _parse_flow(value, path, index, tables))
+
+
+def _parse_flow(value: object, path: str, index: int, tables: CompiledTables) -> dict:
     t = Table(value, path, _FLOW.keys)
     return {
         "name": t.get("name", F.string, f"flow{index}"),
-        "transport": t.get("transport", _transport),
+        # A transport's compilation names no path: equal tables of any flows match.
+        "transport": t.get("transport", lambda v, p: tables.compiled("transport", v, "", lambda: _transport(v, p))),
         "app": t.get("app", parse_app),
         **_FLOW.read(t),
         "origin": path,
@@ -428,8 +482,11 @@ def _array_of_tables(raw: dict, key: str) -> list:
     return value
 
 
-def compile_scenario(raw: dict[str, Any]) -> dict:
-    """The engine configuration for a user's scenario dict."""
+def compile_scenario(raw: dict[str, Any], tables: CompiledTables | None = None) -> dict:
+    """The engine configuration for a user's scenario dict; ``tables``: the tables a
+    sweep's planning compiled so far (see :class:`CompiledTables`)."""
+    if tables is None:
+        tables = CompiledTables(shared=False)
     if not isinstance(raw, dict) or not raw:
         raise ScenarioError("", "empty scenario: expected at least [simulation], a topology or [[node]]/[[link]], and [[flow]]")
     top = Table(raw, "", TOP_LEVEL_KEYS, "a scenario")
@@ -441,7 +498,7 @@ def compile_scenario(raw: dict[str, Any]) -> dict:
     if top.has("topology"):
         expand_topology(top.data["topology"], "topology", nodes, links, parse_link_properties)
     nodes += [parse_node(v, join("node", i)) for i, v in enumerate(_array_of_tables(raw, "node"))]
-    links += [parse_link(v, join("link", i)) for i, v in enumerate(_array_of_tables(raw, "link"))]
+    links += [parse_link(v, join("link", i), tables) for i, v in enumerate(_array_of_tables(raw, "link"))]
     for i, v in enumerate(_array_of_tables(raw, "segment")):
         segment_node, segment_links = parse_segment(v, join("segment", i))
         nodes.append(segment_node)
@@ -451,7 +508,7 @@ def compile_scenario(raw: dict[str, Any]) -> dict:
     flow_items = _array_of_tables(raw, "flow")
     if not flow_items:
         raise ScenarioError("flow", "the scenario has no traffic: add at least one [[flow]]")
-    flows = [parse_flow(v, join("flow", i), i) for i, v in enumerate(flow_items)]
+    flows = [parse_flow(v, join("flow", i), i, tables) for i, v in enumerate(flow_items)]
     metrics = _METRICS.read(Table(raw.get("metrics", {}), "metrics", _METRICS.keys))
     return {"simulation": simulation, "nodes": nodes, "links": links, "flows": flows, **metrics,
             "routing": parse_routing(raw.get("routing", {}))}

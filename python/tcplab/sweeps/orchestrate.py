@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -13,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
+from ..budget import estimate
 from ..provenance import engine_build
-from ..runner import validate
 from ..scenario import ScenarioError, load
+from ..scenario.schema import CompiledTables
 from .spec import SweepSpec, canonical_json, derive_seed, point_id
 from .store import BatchBuffer, SweepDirectoryError, SweepStore
-from .task import RunTask, execute
+from .task import CompiledPoint, RunTask, execute, execute_all, inherited_by_workers
 
 #: Seconds between batch commits: at most this much finished work is redone after a kill.
 FLUSH_SECONDS = 2.0
@@ -49,6 +51,12 @@ class SweepOutcome:
     outside_plan: int = 0
 
 
+#: Bytes of engine configuration (its JSON) that planning keeps compiled for the
+#: workers it forks (about three times that in Python objects). A sweep of more keeps
+#: the first points' and lets the workers compile the rest again.
+INHERITED_CONFIG_BYTES = 64 << 20
+
+
 @dataclass(frozen=True)
 class PlannedRun:
     """One replication of one point, with the row values the catalog stores for it."""
@@ -56,6 +64,11 @@ class PlannedRun:
     task: RunTask
     point: dict
     error: str | None
+    #: The point's scenario as planning compiled it and its estimated cost, kept for
+    #: local workers, which fork from this process and so inherit them instead of
+    #: compiling and estimating again (None beyond INHERITED_CONFIG_BYTES, and for an
+    #: invalid point).
+    compiled: CompiledPoint | None = None
 
 
 def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
@@ -65,16 +78,27 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
     runs = []
     keys: set[str] = set()
     engine = engine_build()
+    inherit_budget = INHERITED_CONFIG_BYTES
+    # One set of compiled tables for all points: each compiles only the tables its
+    # parameters change (the scenarios share the rest, and stay inside the sweep).
+    tables = CompiledTables(shared=True)
     for point in spec.points():
         overrides: tuple[str | tuple[str, object], ...] = (*spec.base_overrides, *spec.overrides(point))
         pid = point_id(point)
         # The seed changes nothing but simulation.seed, so one load validates every
         # replication of the point; the key adds the seed.
         error = None
+        compiled = None
         try:
-            loaded = load(spec.scenario, list(overrides))
-            validate(loaded)  # the engine's own checks too (a zero bandwidth, a route)
+            loaded = load(spec.scenario, list(overrides), tables=tables)
+            config_json = loaded.engine_json()
+            # The engine's own checks too (a zero bandwidth, a route): its estimate
+            # runs every check building the network would, and builds nothing.
+            cost = estimate(loaded, config_json)
             content = loaded.raw
+            if len(config_json) <= inherit_budget:
+                inherit_budget -= len(config_json)
+                compiled = CompiledPoint(loaded, config_json, cost)
         except ScenarioError as e:
             error = str(e.with_source(f"{spec.scenario_source} at point {_describe(point)}"))
             content = {"scenario": spec.scenario, "overrides": [list(o) if isinstance(o, tuple) else o for o in overrides]}
@@ -100,7 +124,7 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
             task = RunTask(key=key, point_id=pid, replication=rep, seed=seed, scenario=spec.scenario,
                            overrides=tuple(overrides), series=spec.series, time_limit_s=spec.time_limit_s,
                            backend=backend, point_key=point_key)
-            runs.append(PlannedRun(task=task, point=point, error=error))
+            runs.append(PlannedRun(task=task, point=point, error=error, compiled=compiled))
     if runs and all(r.error for r in runs):
         raise SweepInputError(runs[0].error)
     return runs
@@ -165,7 +189,7 @@ def run_sweep(
     planned = plan(spec, backend)
     if backend == "measure":
         assert hosts is not None
-        planned = [PlannedRun(dataclasses.replace(r.task, hosts=tuple(sorted(hosts.items()))), r.point, r.error)
+        planned = [dataclasses.replace(r, task=dataclasses.replace(r.task, hosts=tuple(sorted(hosts.items()))))
                    for r in planned]
     store = SweepStore(Path(out))
     client = _dask_client(dask_address) if dask_address else None
@@ -210,7 +234,8 @@ def run_sweep(
         if backend in ("emu", "measure"):
             results: Iterator[dict] = (execute(t) for t in runnable)
         else:
-            results = _dask_results(client, runnable) if client else _local_results(runnable, jobs)
+            compiled = {r.task.point_key: r.compiled for r in todo if r.compiled is not None}
+            results = _dask_results(client, runnable) if client else _local_results(runnable, jobs, compiled)
         for result in results:
             record(result)
     finally:
@@ -248,30 +273,63 @@ def _worker_init() -> None:
         return
 
 
-def _local_results(tasks: list[RunTask], jobs: int | None) -> Iterator[dict]:
+def _local_results(tasks: list[RunTask], jobs: int | None, compiled: dict[str, CompiledPoint]) -> Iterator[dict]:
+    """Runs ``tasks`` on forked worker processes, which inherit ``compiled`` (point key
+    -> the point as planning compiled it) and so compile no point planning did. Short
+    runs go to a worker a few at a time (:class:`ChunkPacer`)."""
     if not tasks:
         return
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
-    # fork: workers start in milliseconds and inherit the loaded engine.
+    # fork: workers start in milliseconds and inherit the loaded engine, and the
+    # compiled scenarios (all forked at the first submit, after this is set).
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
-        # A bounded window of submitted tasks keeps memory flat on huge sweeps.
+    pacer = ChunkPacer()
+    queue = iter(tasks)
+    with inherited_by_workers(compiled), \
+            ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
+        # A bounded window of submitted chunks keeps memory flat on huge sweeps.
         pending = set()
-        queue = iter(tasks)
-        for task in queue:
-            pending.add(pool.submit(execute, task))
-            if len(pending) >= workers * 4:
-                break
+        for _ in range(workers * 4):
+            chunk = list(itertools.islice(queue, pacer.size))
+            if chunk:
+                pending.add(pool.submit(execute_all, chunk))
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                yield future.result()
-                following = next(queue, None)
-                if following is not None:
-                    pending.add(pool.submit(execute, following))
+                for result in future.result():
+                    pacer.observe(result["run"]["wall_s"])
+                    yield result
+                chunk = list(itertools.islice(queue, pacer.size))
+                if chunk:
+                    pending.add(pool.submit(execute_all, chunk))
+
+
+class ChunkPacer:
+    """How many runs to hand a worker at once: enough for about :attr:`CHUNK_S` of
+    work, judged by the runs finished so far (one at a time until some have). Handing
+    over a task and its result costs the pool ~0.2 ms of CPU, 2% of the LAN study's
+    10 ms runs (benchmarks/README.md, "Sweep overhead"); runs of a second or more still
+    go one by one, so the progress bar and the batches follow them closely."""
+
+    #: Wall seconds of runs a chunk aims at.
+    CHUNK_S = 0.05
+    #: Most runs in one chunk.
+    MOST = 16
+    #: Finished runs whose wall times judge the next chunk.
+    WINDOW = 16
+
+    def __init__(self) -> None:
+        self._recent: list[float] = []
+        self.size = 1
+
+    def observe(self, wall_s: float) -> None:
+        """Takes a finished run's wall time into account."""
+        self._recent = [*self._recent[-(self.WINDOW - 1):], wall_s]
+        typical = sorted(self._recent)[len(self._recent) // 2]
+        self.size = max(1, min(self.MOST, int(self.CHUNK_S / max(typical, 1e-6))))
 
 
 # ------------------------------------------------------------------------------- Dask

@@ -9,8 +9,10 @@ import math
 import time
 import traceback
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..results import NOT_COLUMNS
 
@@ -55,7 +57,7 @@ def execute(task: RunTask) -> dict:
     started = time.perf_counter()
     run = {"key": task.key, "point": task.point_id, "rep": task.replication, "seed": task.seed}
     try:
-        scenario = _load(task)
+        scenario, compiled = _load(task)
         deadline = None if task.time_limit_s is None else started + task.time_limit_s
 
         def check_deadline(_now: int, _total: int, _events: int) -> None:
@@ -67,7 +69,9 @@ def execute(task: RunTask) -> dict:
         elif task.backend == "measure":
             engine, engine_wall = _measure(scenario, dict(task.hosts))
         else:
-            engine, engine_wall = simulate(scenario, check_deadline if deadline else None, series=task.series)
+            engine, engine_wall = simulate(scenario, check_deadline if deadline else None, series=task.series,
+                                           cost=compiled and compiled.cost,
+                                           config_json=compiled and compiled.config_json)
     except (ScenarioError, TimeLimitExceeded, EmuError, MeasureError) as e:
         return {"run": {**run, "status": "failed", "message": str(e), "wall_s": time.perf_counter() - started}}
     except Exception as e:  # an internal error in one run must not stop the sweep
@@ -75,8 +79,8 @@ def execute(task: RunTask) -> dict:
         return {"run": {**run, "status": "failed", "message": f"internal error: {detail}", "wall_s": time.perf_counter() - started}}
     result: dict[str, Any] = {
         "run": {**run, "status": "ok", "message": None, "engine_s": engine_wall, **run_metrics(engine)},
-        "flows": [{"key": task.key, **_flatten(f)} for f in engine["flows"]],
-        "links": [{"key": task.key, **_flatten(link)} for link in engine["links"]],
+        "flows": [_flatten(f, {"key": task.key}) for f in engine["flows"]],
+        "links": [_flatten(link, {"key": task.key}) for link in engine["links"]],
     }
     if task.series:
         result["flow_series"], result["link_series"] = _series(task.key, engine)
@@ -85,33 +89,69 @@ def execute(task: RunTask) -> dict:
     return result
 
 
+def execute_all(tasks: list[RunTask]) -> list[dict]:
+    """:func:`execute` of each task in turn (a chunk of short runs: one hand-over)."""
+    return [execute(task) for task in tasks]
+
+
 #: Compiled scenarios of the points this worker ran last, by point key (a few: a
 #: worker takes a sweep's runs point by point, replications together).
 _COMPILED: OrderedDict[str, Any] = OrderedDict()
 _COMPILED_POINTS = 16
+class CompiledPoint(NamedTuple):
+    """A point as planning compiled it: its scenario (with the sweep's base seed), its
+    engine configuration as JSON, and the engine's estimate of a run's cost (the seed
+    changes neither: a run gives the engine its own seed beside the JSON)."""
+
+    scenario: Any
+    config_json: str
+    cost: Any
+
+
+#: The points the planning process compiled, by point key: set in that process while
+#: it forks its local workers, which thus have them without compiling again.
+_INHERITED: dict[str, CompiledPoint] = {}
+
+
+@contextmanager
+def inherited_by_workers(compiled: dict[str, CompiledPoint]) -> Iterator[None]:
+    """Within the block, worker processes forked from this one find ``compiled``
+    (point key -> compiled point) and take a point's scenario and cost from it.
+    Planning compiled and estimated every point already; doing it again in the worker
+    was a third of a 10 ms run's cost outside the engine (benchmarks/README.md,
+    "Sweep overhead")."""
+    _INHERITED.update(compiled)
+    try:
+        yield
+    finally:
+        _INHERITED.clear()
 
 
 def _load(task: RunTask):
-    """The task's scenario with its seed. Replications of a point differ only in
-    ``simulation.seed``, so the point's scenario is compiled once per worker and each
-    replication gets a copy with its own seed (the same result as compiling it anew:
-    the seed is copied to the engine's configuration and nowhere else)."""
+    """The task's scenario with its seed, and its point as planning compiled it if it
+    was left to this worker (else None). Replications of a point differ only in ``simulation.seed``, so the
+    point's scenario is compiled once per worker and each replication gets a copy with
+    its own seed (the same result as compiling it anew: the seed is copied to the
+    engine's configuration and nowhere else)."""
     from ..scenario import load
     from ..scenario.loader import Scenario
 
     if not task.point_key:
-        return load(task.scenario, list(task.overrides), task.seed)
-    base = _COMPILED.get(task.point_key)
+        return load(task.scenario, list(task.overrides), task.seed), None
+    inherited = _INHERITED.get(task.point_key)
+    base = inherited.scenario if inherited is not None else None
     if base is None:
-        base = load(task.scenario, list(task.overrides))
-        _COMPILED[task.point_key] = base
-        if len(_COMPILED) > _COMPILED_POINTS:
-            _COMPILED.popitem(last=False)
-    else:
-        _COMPILED.move_to_end(task.point_key)
+        base = _COMPILED.get(task.point_key)
+        if base is None:
+            base = load(task.scenario, list(task.overrides))
+            _COMPILED[task.point_key] = base
+            if len(_COMPILED) > _COMPILED_POINTS:
+                _COMPILED.popitem(last=False)
+        else:
+            _COMPILED.move_to_end(task.point_key)
     raw = {**base.raw, "simulation": {**(base.raw.get("simulation") or {}), "seed": task.seed}}
     engine = {**base.engine, "simulation": {**base.engine["simulation"], "seed": task.seed}}
-    return Scenario(base.source, raw, engine, (*base.overrides, f"simulation.seed={task.seed}"))
+    return Scenario(base.source, raw, engine, (*base.overrides, f"simulation.seed={task.seed}")), inherited
 
 
 def _emulate(scenario) -> tuple[dict, float]:
@@ -163,13 +203,13 @@ def run_metrics(engine: dict) -> dict:
     }
 
 
-def _flatten(record: dict, prefix: str = "") -> dict:
-    out: dict = {}
+def _flatten(record: dict, out: dict, prefix: str = "") -> dict:
+    """``out`` with ``record``'s columns added: nested tables as ``outer_inner``."""
     for k, v in record.items():
         if k in NOT_COLUMNS:
             continue
         if isinstance(v, dict):
-            out.update(_flatten(v, f"{prefix}{k}_"))
+            _flatten(v, out, f"{prefix}{k}_")
         else:
             out[prefix + k] = v
     return out
