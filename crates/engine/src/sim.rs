@@ -454,6 +454,7 @@ impl Simulation {
         }
     }
 
+    #[inline(always)]
     fn rearm(&mut self, ep: usize) {
         if let Some(t) = self.endpoints[ep].poll_at() {
             self.wake_at_or_before(ep, t);
@@ -489,9 +490,8 @@ impl Simulation {
         });
         let packet = InFlight {
             id,
-            flow: flow as u32,
             size_bytes: out.size_bytes,
-            hop: 0,
+            route: self.routes.first(flow as u32, direction.index()),
             direction,
             fragment: false,
         };
@@ -504,14 +504,11 @@ impl Simulation {
     /// from [`Simulation::offer`] to the next channel.)
     fn forward(&mut self, mut packet: InFlight) {
         let at = self.now;
-        let hop = self
-            .routes
-            .hop(packet.flow, packet.direction.index(), packet.hop as usize);
-        let Some(c) = hop.map(|c| c as usize) else {
+        let Some(c) = self.routes.at(packet.route).map(|c| c as usize) else {
             self.arrive(packet);
             return;
         };
-        packet.hop += 1;
+        packet.route += 1;
         if packet.size_bytes > self.channels[c].spec.mtu_bytes {
             self.fragment_onto(packet, c, at);
         } else {
@@ -539,16 +536,12 @@ impl Simulation {
         }
         match offered {
             Offered::Sent(arrival) => {
-                let next = self
-                    .routes
-                    .hop(packet.flow, packet.direction.index(), packet.hop as usize)
-                    .map(|n| n as usize);
-                match next {
+                match self.routes.at(packet.route).map(|n| n as usize) {
                     Some(n) if self.single_feeder[n] && arrival <= self.duration => {
                         // No `forward`: the hop is known, and a single feeder's MTU
                         // never exceeds the channel's, so nothing is fragmented here.
                         let mut packet = packet;
-                        packet.hop += 1;
+                        packet.route += 1;
                         self.offer(packet, n, arrival)
                     }
                     _ => {
@@ -569,7 +562,8 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn observe_admission(&mut self, packet: &InFlight, c: usize, at: SimTime, offered: Offered) {
-        if packet.hop == 1 {
+        let flow = self.pool.get(packet.id).flow;
+        if packet.route == self.routes.first(flow, packet.direction.index()) + 1 {
             self.report(at, PacketEvent::Sent { channel: c }, packet);
         }
         let spec = self.channels[c].spec;
@@ -585,10 +579,7 @@ impl Simulation {
         }
         self.report(end, PacketEvent::Transmitted { channel: c }, packet);
         if let Offered::Sent(arrival) = offered {
-            let last_hop = self
-                .routes
-                .hop(packet.flow, packet.direction.index(), packet.hop as usize)
-                .is_none();
+            let last_hop = self.routes.at(packet.route).is_none();
             if last_hop && arrival <= self.duration {
                 self.report(arrival, PacketEvent::Delivered { channel: c }, packet);
             }
@@ -651,9 +642,10 @@ impl Simulation {
             let d = self.pool.get(packet.id).datagram;
             self.datagrams.dropped(d) == FragmentFate::DatagramLost
         };
+        let flow = self.pool.get(packet.id).flow;
         self.pool.release(packet.id);
         if counts {
-            self.meters[packet.flow as usize].on_dropped(at, packet.direction, cause);
+            self.meters[flow as usize].on_dropped(at, packet.direction, cause);
         }
     }
 

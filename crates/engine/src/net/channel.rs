@@ -189,7 +189,9 @@ impl Channel {
     }
 
     /// Offers an IP packet of `size` bytes (≤ MTU) at `now`. Successive offers must
-    /// come in time order.
+    /// come in time order. Inlined into the engine's offer: it runs at every hop of
+    /// every packet, and its call was ~4% of B1's instructions.
+    #[inline(always)]
     pub fn offer(&mut self, now: SimTime, size: u32) -> Offered {
         if self.loss_before_queue && self.loss.as_mut().is_some_and(|l| l.lose()) {
             self.count_drop(now, DropCause::Random);

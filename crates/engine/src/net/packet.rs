@@ -26,12 +26,11 @@ pub const FRAGMENT_OFFSET: u16 = 0x1fff;
 pub struct InFlight {
     /// The packet in the pool.
     pub id: PacketId,
-    /// Index of its flow.
-    pub flow: u32,
     /// IP packet size in bytes.
     pub size_bytes: u32,
-    /// Number of links traversed so far (index into the flow's route).
-    pub hop: u16,
+    /// Where its route goes on: the cursor of its next channel in the simulation's
+    /// [`crate::net::routing::RouteTable`] (its flow is the pooled packet's).
+    pub route: u32,
     /// Which way along its flow it travels.
     pub direction: Direction,
     /// Whether it is an IP fragment (its datagram record must be consulted on loss or arrival).

@@ -1,7 +1,7 @@
 //! Static routes, computed once before the run.
 //!
 //! Each flow gets its route as a list of channel indices per direction; a packet
-//! carries its hop count, so forwarding is one array lookup — no tables, no hashing
+//! carries a cursor into them, so forwarding is one array lookup — no tables, no hashing
 //! on the per-packet path. Routes are shortest paths by link cost (hop count by
 //! default), computed by Dijkstra *towards* each destination, so all flows to one
 //! destination follow one tree, exactly as destination-based static routing would.
@@ -53,36 +53,58 @@ pub fn single_feeder_channels(routes: &[[Vec<u32>; 2]], mtu_bytes: &[u32]) -> Ve
 /// Every flow's routes in one flat array, looked up on every hop of every packet.
 /// Flat because with a thousand flows a route per heap allocation is a cache miss per
 /// lookup; here a flow's two routes sit side by side and the offsets of all flows
-/// take a few kilobytes.
+/// take a few kilobytes. Each route ends with [`RouteTable::END`], so a packet can
+/// carry a cursor into the table ([`RouteTable::first`]) and find its next channel
+/// with one load ([`RouteTable::at`]).
 #[derive(Debug, Clone, Default)]
 pub struct RouteTable {
-    /// The channels of all routes, route after route.
+    /// The channels of all routes, route after route, each followed by `END`.
     hops: Vec<u32>,
-    /// Route `2f + d` (flow `f`, direction `d`) is `hops[start[2f + d]..start[2f + d + 1]]`.
+    /// Route `2f + d` (flow `f`, direction `d`) starts at `hops[start[2f + d]]`.
     start: Vec<u32>,
 }
 
 impl RouteTable {
+    /// What follows the last channel of each route.
+    pub const END: u32 = u32::MAX;
+
     /// Packs `routes[f][d]` (the channels of flow `f`'s route in direction `d`).
     pub fn new(routes: &[[Vec<u32>; 2]]) -> Self {
-        let mut table = RouteTable {
-            hops: Vec::new(),
-            start: vec![0],
-        };
+        let mut table = RouteTable::default();
         for route in routes.iter().flatten() {
-            table.hops.extend_from_slice(route);
             table.start.push(table.hops.len() as u32);
+            table.hops.extend_from_slice(route);
+            table.hops.push(Self::END);
         }
         table
     }
 
+    /// The cursor of the first channel of flow `flow`'s route in direction
+    /// `direction` (0 forward, 1 reverse).
+    #[inline]
+    pub fn first(&self, flow: u32, direction: usize) -> u32 {
+        self.start[2 * flow as usize + direction]
+    }
+
+    /// The channel at `cursor`, or `None` at the end of its route. The next channel
+    /// of the route is at `cursor + 1`.
+    #[inline]
+    pub fn at(&self, cursor: u32) -> Option<u32> {
+        let c = self.hops[cursor as usize];
+        (c != Self::END).then_some(c)
+    }
+
     /// The `k`-th channel (from 0) of flow `flow`'s route in direction `direction`
     /// (0 forward, 1 reverse), or `None` past its end.
-    #[inline]
     pub fn hop(&self, flow: u32, direction: usize, k: usize) -> Option<u32> {
-        let r = 2 * flow as usize + direction;
-        let (from, to) = (self.start[r] as usize, self.start[r + 1] as usize);
-        (from + k < to).then(|| self.hops[from + k])
+        let first = self.first(flow, direction) as usize;
+        // Within the route: no END between its first channel and the k-th.
+        self.hops[first..]
+            .iter()
+            .take(k + 1)
+            .position(|&c| c == Self::END)
+            .is_none()
+            .then(|| self.hops[first + k])
     }
 }
 

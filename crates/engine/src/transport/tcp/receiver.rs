@@ -140,6 +140,7 @@ impl TcpReceiver {
         self.recent_blocks.truncate(self.p.sack_blocks);
     }
 
+    #[inline(always)]
     fn send_ack(&mut self, now: SimTime, extra_flags: u8, out: &mut Outbox) {
         let seq = if extra_flags & flags::SYN != 0 { 0 } else { 1 };
         let mut seg = TcpSegment::new(

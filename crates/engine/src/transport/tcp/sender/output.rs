@@ -18,6 +18,7 @@ enum SmallQueueCheck {
 impl TcpSender {
     /// Hands a segment to the network: the algorithm hears of it, the timer starts if
     /// none runs (RFC 6298 (5.1)), and pacing sets when the next may go.
+    #[inline(always)]
     pub(super) fn emit(&mut self, now: SimTime, seg: TcpSegment, in_flight: u64, out: &mut Outbox) {
         let size = seg.ip_bytes_as(self.p.option_sizes, true);
         let payload = seg.payload_bytes as u64;
