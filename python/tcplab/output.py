@@ -43,6 +43,14 @@ class OutputError(ValueError):
     """The output directory cannot be used (exit status 2, like bad input)."""
 
 
+class StoredResultsError(ValueError):
+    """A file of a saved results directory that cannot be read back (damaged,
+    truncated, emptied): the message names the file. A ValueError, not an OSError, so
+    that it is never taken for a failure to write. (Here, beside the writing side's
+    error, so that commands can name it without loading numpy and pyarrow; also
+    :data:`tcplab.series.StoredResultsError`.)"""
+
+
 def _shown(out: str | Path) -> str:
     """``out`` as messages quote it: at most 80 characters."""
     text = str(out)

@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from . import arrow
+from .output import StoredResultsError
 
 #: numpy dtype of each engine column type (counts come in the narrowest unsigned type
 #: that holds them; tables widen them to int64 chunk by chunk).
@@ -27,11 +28,6 @@ _DTYPES = {"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
 #: transient columns (measured: larger chunks add their own size to the peak).
 CHUNK_ROWS = 1 << 16
 
-
-class StoredResultsError(ValueError):
-    """A file of a saved results directory that cannot be read back (damaged,
-    truncated, emptied): the message names the file. A ValueError, not an OSError, so
-    that it is never taken for a failure to write."""
 
 
 def read_stored_table(path) -> pa.Table:

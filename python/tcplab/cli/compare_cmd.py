@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..output import OutputError, check_output_apart
-from ..series import StoredResultsError
+from ..output import OutputError, StoredResultsError, check_output_apart
 from .app import app, escape, fail, out_console
 
 if TYPE_CHECKING:

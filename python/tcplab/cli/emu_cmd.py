@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..emu.timekeeping import describe as describe_timekeeping
 from ..output import OutputError, check_output
 from ..scenario import ScenarioError, load
 from .app import (
@@ -61,7 +60,10 @@ def cleanup_leftovers() -> int:
 
 
 def _emulate(loaded, what: str, force: bool = False):
+    # Here, not at the top: tcplab.emu loads numpy and pyarrow, which every other
+    # command would then load before it starts (`tcplab run`: before its engine).
     from ..emu import emulate
+    from ..emu.timekeeping import describe as describe_timekeeping
 
     progress = ProgressBar(what, ["{task.percentage:>3.0f}%"], lambda fraction: (fraction, 1.0, {}))
     try:

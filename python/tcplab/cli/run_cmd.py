@@ -16,12 +16,11 @@ import typer
 from ..budget import check_memory, duration_text, estimate, warn_after_s
 from ..capture import DEFAULT_SNAPLEN
 from ..intervals import IntervalReport
-from ..output import OutputError, check_output, current_umask, record_written, replace_file
+from ..output import OutputError, StoredResultsError, check_output, current_umask, record_written, replace_file
 from ..runner import InternalError, simulate
 from ..runner import validate as engine_validate
 from ..scenario import ScenarioError, load
 from ..scenario.units import parse_duration_ns
-from ..series import StoredResultsError
 from .app import ScenarioArg, SetOpt, app, err_console, escape, exit_without_teardown, fail, out_console, print_or_discard
 from .progress import ProgressBar
 from .summary import print_summary
