@@ -49,6 +49,9 @@ def _import_output_modules(summary_table: bool, report: bool) -> None:
     import pyarrow.parquet  # noqa: F401
 
     from .. import results  # noqa: F401
+    from ..provenance import engine_build
+
+    engine_build()  # hashes the engine's library once (~10 ms); the provenance reads it
 
     if summary_table:
         import rich.console  # noqa: F401
@@ -56,6 +59,8 @@ def _import_output_modules(summary_table: bool, report: bool) -> None:
 
         from .. import tables  # noqa: F401
     if report:
+        import numpy.ma  # noqa: F401  (numpy loads it on the charts' first np.unique: ~14 ms)
+
         from .. import report as report_module  # noqa: F401
 
 
