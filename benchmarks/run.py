@@ -526,7 +526,7 @@ def sweep_overhead(limit: float) -> list[str]:
             "CPU time a sweep spends per run outside the engine (planning, handing the run to a worker,",
             "its results back, storing them), on the LAN study's RTO sweep of the switched star (160 runs,",
             "one worker): the difference between the full sweep and its first 16 runs, per run, median of",
-            "3 pairs (benchmarks/sweep_overhead.py). Fixed: what a sweep costs besides its runs.", "",
+            "5 pairs (benchmarks/sweep_overhead.py). Fixed: what a sweep costs besides its runs.", "",
             "| runs | engine ms per run | outside the engine, ms per run | share of engine time | fixed s |",
             "|---|---|---|---|---|"]
     run, out = measure([PYTHON, HERE / "sweep_overhead.py"], limit)

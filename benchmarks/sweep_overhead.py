@@ -13,7 +13,7 @@ the two sweeps, divided by the difference of their run counts, is the cost of on
 run; what the small sweep costs beyond its runs is the fixed cost of a sweep (imports,
 the worker pool, the catalog).
 
-usage: python benchmarks/sweep_overhead.py [--small 4] [--values 40] [--repeats 3]
+usage: python benchmarks/sweep_overhead.py [--small 4] [--values 40] [--repeats 5]
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", type=int, default=4, help="RTO values of the small sweep (of 40; x 4 delays)")
     ap.add_argument("--values", type=int, default=40, help="RTO values of the full sweep (the study's 40)")
-    ap.add_argument("--repeats", type=int, default=3, help="pairs of sweeps; the medians are printed")
+    ap.add_argument("--repeats", type=int, default=5, help="pairs of sweeps; the medians are printed")
     args = ap.parse_args()
     full = _subset(_lan_rto_sweep(), args.values)
     per_run, fixed, share = [], [], []

@@ -17,6 +17,8 @@ import time
 
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tcplab
 from tcplab.sweeps.spec import read_sweep
@@ -549,6 +551,41 @@ def test_a_points_runs_share_one_compilation_with_their_own_seeds(write_scenario
         assert cached.engine == fresh.engine and cached.raw == fresh.raw
         assert list(cached.overrides) == list(fresh.overrides)
         assert inherited is None  # not planned in this process
+
+
+def test_run_keys_are_the_hash_of_each_runs_identity(write_scenario):
+    """A run's key is the SHA-256 of its identity's canonical JSON — scenario, seed,
+    version, engine build, and the backend off the simulator — and its point's key the
+    same without the seed; planning serializes the scenario once per point to build
+    them, which must give exactly these texts (stored sweeps are found by them)."""
+    import hashlib
+
+    from tcplab import __version__
+    from tcplab.provenance import engine_build
+    from tcplab.sweeps.orchestrate import plan
+    from tcplab.sweeps.spec import canonical_json
+
+    def digest(identity: dict) -> str:
+        return hashlib.sha256(canonical_json(identity).encode()).hexdigest()[:24]
+
+    spec = read_sweep(write_scenario(star() + SWEEP.format(reps=2)))
+    for backend in ("sim", "emu"):
+        for r in plan(spec, backend):
+            shared = {"scenario": r.compiled.scenario.raw, "tcplab": __version__, "engine": engine_build()}
+            identity = {**shared, "seed": r.task.seed, **({"backend": backend} if backend != "sim" else {})}
+            assert (r.task.key, r.task.point_key) == (digest(identity), digest(shared))
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                     max_leaves=12)
+
+
+@given(st.dictionaries(st.text(max_size=6), _JSON, max_size=5))
+def test_an_object_of_canonical_members_is_the_objects_canonical_json(members):
+    from tcplab.sweeps.spec import canonical_json, canonical_object
+
+    assert canonical_object({k: canonical_json(v) for k, v in members.items()}) == canonical_json(members)
 
 
 def test_workers_take_the_points_planning_compiled(write_scenario):

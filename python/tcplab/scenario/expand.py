@@ -11,6 +11,8 @@ the index appended (``name = "web"`` makes ``web0``, ``web1``, …).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .errors import ScenarioError
 from .expressions import is_template, render
 from .fields import join
@@ -44,33 +46,53 @@ def _expand_table(table: dict, path: str) -> list:
     template = {k: v for k, v in table.items() if k != "count"}
     if isinstance(template.get("name"), str) and not is_template(template["name"]):
         template["name"] += "{i}"
-    return [_instantiate(template, {"i": i, "n": n}, path) for i in range(n)]
+    make = _maker(template, path)
+    assert make is not None  # a table is always made anew
+    return [make({"i": i, "n": n}) for i in range(n)]
 
 
-def _instantiate(value: object, names: dict, path: str) -> object:
-    """A fresh copy of ``value`` for table ``names["i"]``: every dict and list is
-    rebuilt (the other values a scenario holds are immutable), so the N tables share
-    no container with the template or with each other."""
+#: Makes one copy of a value from the names of its table (``i``, ``n``).
+Maker = Callable[[dict], object]
+
+
+def _maker(value: object, path: str) -> Maker | None:
+    """How each of the N tables gets its copy of ``value``, worked out once for all of
+    them (what is a template, where the paths of errors lie): every dict and list is
+    made anew, so the tables share no container with the template or each other; a
+    template is rendered; ``{ each = [...] }`` picks table ``i``'s item. None for a
+    value kept as it is (the other values a scenario holds are immutable)."""
     if isinstance(value, str):
-        return render(value, names, path) if is_template(value) else value
+        return (lambda names: render(value, names, path)) if is_template(value) else None
     if isinstance(value, dict):
         if len(value) == 1 and "each" in value:
-            return _pick(value["each"], names, join(path, "each"))
-        return {k: _instantiate(v, names, join(path, k)) if _may_change(v) else v for k, v in value.items()}
+            each, where = value["each"], join(path, "each")
+            return lambda names: _pick(each, names, where)
+        keyed = [(k, m) for k, v in value.items() if (m := _maker(v, join(path, k))) is not None]
+
+        def make_dict(names: dict) -> dict:
+            made = dict(value)  # in the template's key order
+            for k, m in keyed:
+                made[k] = m(names)
+            return made
+
+        return make_dict
     if isinstance(value, list):
-        return [_instantiate(v, names, join(path, i)) if _may_change(v) else v for i, v in enumerate(value)]
-    return value
+        indexed = [(i, m) for i, v in enumerate(value) if (m := _maker(v, join(path, i))) is not None]
 
+        def make_list(names: dict) -> list:
+            made = list(value)
+            for i, m in indexed:
+                made[i] = m(names)
+            return made
 
-def _may_change(value: object) -> bool:
-    """Whether :func:`_instantiate` could return anything but ``value`` itself: a
-    container (always copied) or a template. Other values are kept as they are
-    without building the path an error there would name."""
-    return isinstance(value, (dict, list)) or is_template(value)
+        return make_list
+    return None
 
 
 def _pick(values: object, names: dict, path: str) -> object:
     if not isinstance(values, list) or len(values) != names["n"]:
         got = f"{len(values)} values" if isinstance(values, list) else repr(values)
         raise ScenarioError(path, f"expected a list of count = {names['n']} values (one per table), got {got}")
-    return _instantiate(values[names["i"]], names, path)
+    chosen = values[names["i"]]
+    make = _maker(chosen, path)
+    return chosen if make is None else make(names)

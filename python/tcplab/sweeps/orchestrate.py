@@ -18,7 +18,7 @@ from ..budget import estimate
 from ..provenance import engine_build
 from ..scenario import ScenarioError, load
 from ..scenario.schema import CompiledTables
-from .spec import SweepSpec, canonical_json, derive_seed, point_id
+from .spec import SweepSpec, canonical_json, canonical_object, derive_seed, point_id
 from .store import BatchBuffer, SweepDirectoryError, SweepStore
 from .task import CompiledPoint, RunTask, execute, execute_all, inherited_by_workers
 
@@ -102,24 +102,26 @@ def plan(spec: SweepSpec, backend: str = "sim") -> list[PlannedRun]:
         except ScenarioError as e:
             error = str(e.with_source(f"{spec.scenario_source} at point {_describe(point)}"))
             content = {"scenario": spec.scenario, "overrides": [list(o) if isinstance(o, tuple) else o for o in overrides]}
+        # The identities below as canonical JSON, the scenario serialized once.
+        shared = {"scenario": canonical_json(content), "tcplab": canonical_json(__version__),
+                  "engine": canonical_json(engine)}
         # What the point's runs share, all but the seed: a worker compiles it once.
-        point_key = hashlib.sha256(canonical_json({"scenario": content, "tcplab": __version__,
-                                                   "engine": engine}).encode()).hexdigest()[:24]
+        point_key = hashlib.sha256(canonical_object(shared).encode()).hexdigest()[:24]
         for rep in range(spec.replications):
             seed = derive_seed(base_seed, {k: v for k, v in point.items() if k not in spec.seed_ignores}, rep)
             # The engine's build too: a rebuilt engine (a fix, a change) under the same
             # version must not find the old engine's runs stored as its own.
-            identity_of_run = {"scenario": content, "seed": seed, "tcplab": __version__, "engine": engine}
+            identity_of_run = {**shared, "seed": canonical_json(seed)}
             if backend != "sim":  # simulated runs keep the keys they always had
-                identity_of_run["backend"] = backend
-            key = hashlib.sha256(canonical_json(identity_of_run).encode()).hexdigest()[:24]
+                identity_of_run["backend"] = canonical_json(backend)
+            key = hashlib.sha256(canonical_object(identity_of_run).encode()).hexdigest()[:24]
             if key in keys:
                 # Another point resolved to the same scenario and seed (a case that sets
                 # a field another parameter sets too, or a seed that ignores the
                 # parameter telling them apart): still a run of its own, so that each
                 # point has its runs; the point tells the keys apart.
-                identity_of_run["point"] = point
-                key = hashlib.sha256(canonical_json(identity_of_run).encode()).hexdigest()[:24]
+                identity_of_run["point"] = canonical_json(point)
+                key = hashlib.sha256(canonical_object(identity_of_run).encode()).hexdigest()[:24]
             keys.add(key)
             task = RunTask(key=key, point_id=pid, replication=rep, seed=seed, scenario=spec.scenario,
                            overrides=tuple(overrides), series=spec.series, time_limit_s=spec.time_limit_s,

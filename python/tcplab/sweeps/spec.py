@@ -166,6 +166,13 @@ def canonical_json(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
+def canonical_object(members: dict[str, str]) -> str:
+    """:func:`canonical_json` of a dict whose member values are given as their
+    canonical JSON already: the same text, without serializing a large member (a
+    point's scenario) again for each run of the point."""
+    return "{" + ",".join(f"{json.dumps(k)}:{v}" for k, v in sorted(members.items())) + "}"
+
+
 # ---------------------------------------------------------------------------- reading
 
 

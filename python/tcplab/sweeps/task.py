@@ -98,6 +98,8 @@ def execute_all(tasks: list[RunTask]) -> list[dict]:
 #: worker takes a sweep's runs point by point, replications together).
 _COMPILED: OrderedDict[str, Any] = OrderedDict()
 _COMPILED_POINTS = 16
+
+
 class CompiledPoint(NamedTuple):
     """A point as planning compiled it: its scenario (with the sweep's base seed), its
     engine configuration as JSON, and the engine's estimate of a run's cost (the seed
