@@ -379,6 +379,7 @@ impl Simulation {
     }
 
     /// Acts on what endpoint `ep` wrote into `out`, then re-arms its wake-up.
+    #[inline(always)]
     fn flush(&mut self, ep: usize, mut out: Outbox) {
         let flow = ep / 2;
         let delivered = out.take_delivered();
