@@ -426,7 +426,7 @@ impl Simulation {
         let flow = ep / 2;
         let tracked = self
             .routes
-            .hop(flow as u32, direction.index(), 0)
+            .at(self.routes.first(flow as u32, direction.index()))
             .map(|c| c as usize)
             .filter(|_| self.host_backlogs[ep].is_some());
         for pkt in out.drain_packets() {

@@ -9,6 +9,7 @@ import hashlib
 import itertools
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -324,12 +325,12 @@ class ChunkPacer:
     WINDOW = 16
 
     def __init__(self) -> None:
-        self._recent: list[float] = []
+        self._recent: deque[float] = deque(maxlen=self.WINDOW)
         self.size = 1
 
     def observe(self, wall_s: float) -> None:
         """Takes a finished run's wall time into account."""
-        self._recent = [*self._recent[-(self.WINDOW - 1):], wall_s]
+        self._recent.append(wall_s)
         typical = sorted(self._recent)[len(self._recent) // 2]
         self.size = max(1, min(self.MOST, int(self.CHUNK_S / max(typical, 1e-6))))
 
